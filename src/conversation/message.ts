@@ -1,0 +1,46 @@
+/** Who wrote a message, as Ollama's chat API names it. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+/** A tool call as Ollama sends it: whole, never a delta; `arguments` is an object. */
+export interface ToolCall {
+  id?: string;
+  function: {
+    index?: number;
+    name: string;
+    arguments: Record<string, unknown>;
+  };
+}
+
+/**
+ * One entry of the append-only transcript. Nothing is ever deleted or rewritten;
+ * compaction only changes what the model is shown (see model-view.ts).
+ */
+export interface Message {
+  /** Position-independent identity, increasing in transcript order. */
+  id: number;
+  /** Index of the turn: a user message and everything it caused share one. */
+  turn: number;
+  role: Role;
+  content: string;
+  /** Reasoning of thinking models: shown to the user, never sent back to the model. */
+  thinking?: string;
+  tool_calls?: ToolCall[];
+  /** For `role: 'tool'`: which tool produced this result. */
+  tool_name?: string;
+  /** For `role: 'tool'`: the arguments of the call, kept so summary lines stay exact. */
+  tool_args?: Record<string, unknown>;
+  images?: string[];
+  /** ISO timestamp of when the message was appended. */
+  at: string;
+  /** The reply was cut short (Ctrl+C or a stream error); its text is what arrived. */
+  interrupted?: boolean;
+}
+
+/** A message as it travels on the wire to /api/chat. */
+export interface WireMessage {
+  role: Role;
+  content: string;
+  tool_calls?: ToolCall[];
+  tool_name?: string;
+  images?: string[];
+}
