@@ -29,6 +29,11 @@ export interface Message {
   tool_name?: string;
   /** For `role: 'tool'`: the arguments of the call, kept so summary lines stay exact. */
   tool_args?: Record<string, unknown>;
+  /**
+   * For `role: 'tool'`: the deterministic one-line summary of the call, computed once when it ran
+   * (the tool's own template, or "was called."). Compaction carries these out-of-band.
+   */
+  tool_summary?: string;
   images?: string[];
   /** ISO timestamp of when the message was appended. */
   at: string;
