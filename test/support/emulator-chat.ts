@@ -1,0 +1,193 @@
+import type { ServerResponse } from 'node:http';
+import { isClosed, sendError, sendJson, waitForClose, waitUnlessClosed } from './emulator-http.js';
+import { doneMetrics } from './emulator-metrics.js';
+import type { ResolvedModel } from './emulator-models.js';
+import { type ChunkMessage, planReply, type ReplyPlan } from './emulator-reply.js';
+import type { EmulatorState } from './emulator-state.js';
+import { streamReply } from './emulator-stream.js';
+import { countPromptTokens } from './emulator-tokens.js';
+import { fitToContext } from './emulator-truncation.js';
+import type { ChatMessageLike, ChatRequestRecord, ScriptedReply } from './emulator-types.js';
+
+/** Characters of the last user message the default reply echoes. */
+const ECHO_LIMIT = 200;
+
+/** The reply when no responder answers and nothing is queued: deterministic, shows what was seen. */
+export function defaultReply(kept: readonly ChatMessageLike[]): ScriptedReply {
+  const lastUser = [...kept].reverse().find((message) => message.role === 'user');
+  return { content: `Echo: ${(lastUser?.content ?? '').slice(0, ECHO_LIMIT)}` };
+}
+
+/** Ollama's full name of a model, as its capability errors print it. */
+function registryName(model: ResolvedModel): string {
+  const slashes = model.name.split('/').length - 1;
+  if (slashes >= 2) return model.name;
+  return slashes === 1 ? `registry.ollama.ai/${model.name}` : `registry.ollama.ai/library/${model.name}`;
+}
+
+/** `keep_alive: 0` (or "0", "0s", "0m"): the client asks to unload. */
+function isZeroKeepAlive(value: unknown): boolean {
+  return value === 0 || (typeof value === 'string' && /^0+(\.0+)?[smh]?$/.test(value.trim()));
+}
+
+/** `think` asks for thinking: true or a level such as "high". */
+function wantsThinking(think: unknown): boolean {
+  return think === true || (typeof think === 'string' && think !== '' && think !== 'false');
+}
+
+/** The capability error Ollama would answer with, checked in Ollama's order, if any. */
+function capabilityError(model: ResolvedModel, body: Record<string, unknown>): string | undefined {
+  const caps = model.capabilities;
+  if (wantsThinking(body.think) && !caps.includes('thinking')) {
+    return `"${body.model}" does not support thinking`;
+  }
+  if (!caps.includes('completion')) return `"${body.model}" does not support chat`;
+  if (Array.isArray(body.tools) && body.tools.length > 0 && !caps.includes('tools')) {
+    return `${registryName(model)} does not support tools`;
+  }
+  return undefined;
+}
+
+/** A `done:true` object without metrics, as load, unload and the end of a reply start. */
+function finalObject(model: string, doneReason: string) {
+  return {
+    model,
+    created_at: new Date().toISOString(),
+    message: { role: 'assistant', content: '' },
+    done: true,
+    done_reason: doneReason,
+  };
+}
+
+/** Handles one POST /api/chat whose body has been read, faithfully to Ollama's ChatHandler. */
+export async function handleChat(state: EmulatorState, body: unknown, res: ServerResponse): Promise<void> {
+  const startedAt = performance.now();
+  const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const messages = (Array.isArray(request.messages) ? request.messages : []) as ChatMessageLike[];
+  const options = (request.options ?? {}) as Record<string, unknown>;
+  const model = state.findModel(request.model);
+  const numCtx = state.numCtxFor(model, options.num_ctx);
+  const record: ChatRequestRecord = {
+    body,
+    promptTokens: countPromptTokens(messages),
+    promptEvalCount: 0,
+    truncated: false,
+    numCtx,
+    model: model?.name ?? String(request.model ?? ''),
+    keptMessages: messages,
+  };
+  state.chats.push(record);
+  const reject = (status: number, message: string) => {
+    record.error = { status, message };
+    sendError(res, status, message);
+  };
+
+  if (typeof request.model !== 'string' || request.model.trim() === '')
+    return reject(400, 'model is required');
+  if (!model) return reject(404, `model '${request.model}' not found`);
+  if (messages.length === 0 && isZeroKeepAlive(request.keep_alive)) {
+    state.loaded.delete(model.name);
+    return sendJson(res, 200, finalObject(request.model, 'unload'));
+  }
+  const refusal = capabilityError(model, request);
+  if (refusal) return reject(400, refusal);
+  state.markModelUsed(model, numCtx);
+  if (messages.length === 0) {
+    return sendJson(res, 200, finalObject(request.model, 'load'));
+  }
+
+  const fitted = fitToContext(messages, numCtx);
+  record.keptMessages = fitted.kept;
+  record.promptEvalCount = fitted.promptEvalCount;
+  record.truncated = fitted.truncated;
+  const accepted = { ...request, model: request.model };
+  await generate(state, { request: accepted, model, record, res, startedAt, reject });
+}
+
+/** What generating one reply needs from the request handling. */
+interface Generation {
+  request: Record<string, unknown> & { model: string };
+  model: ResolvedModel;
+  record: ChatRequestRecord;
+  res: ServerResponse;
+  startedAt: number;
+  reject: (status: number, message: string) => void;
+}
+
+/** Picks the scripted reply for an accepted chat and sends it, streamed or whole. */
+async function generate(state: EmulatorState, job: Generation): Promise<void> {
+  const { request, model, record, res, startedAt, reject } = job;
+  const options = (request.options ?? {}) as Record<string, unknown>;
+  let scripted: ScriptedReply;
+  try {
+    scripted = (await state.nextReply(record)) ?? defaultReply(record.keptMessages);
+  } catch (error) {
+    return reject(
+      500,
+      `emulator responder failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (!(await waitUnlessClosed(res, scripted.firstByteDelayMs ?? 0))) return;
+  if (scripted.fault?.kind === 'http') return reject(scripted.fault.status, scripted.fault.error);
+
+  const tokensPerSecond = scripted.tokensPerSecond ?? state.tokensPerSecond;
+  const plan = planReply(scripted, {
+    emitThinking: model.capabilities.includes('thinking') && request.think !== false,
+    numPredict: typeof options.num_predict === 'number' ? options.num_predict : undefined,
+  });
+  const firstByteAt = performance.now();
+  const doneObject = () => ({
+    ...finalObject(request.model, plan.doneReason),
+    ...doneMetrics(
+      { startedAt, firstByteAt, finishedAt: performance.now() },
+      { promptEvalCount: record.promptEvalCount, evalCount: plan.evalCount, tokensPerSecond },
+    ),
+  });
+
+  if (request.stream === false) {
+    return sendWhole(res, request.model, plan, scripted, tokensPerSecond, doneObject);
+  }
+  await streamReply({ res, model: request.model, plan, tokensPerSecond, fault: scripted.fault, doneObject });
+}
+
+/** `stream:false`: the whole message and the metrics in one JSON object, after generation time. */
+async function sendWhole(
+  res: ServerResponse,
+  model: string,
+  plan: ReplyPlan,
+  scripted: ScriptedReply,
+  tokensPerSecond: number,
+  doneObject: () => Record<string, unknown>,
+): Promise<void> {
+  const fault = scripted.fault;
+  // Nothing is sent before the end, so a hang is simply no answer until the client gives up.
+  if (fault?.kind === 'hang') return waitForClose(res);
+  const generationMs = Number.isFinite(tokensPerSecond) ? (plan.evalCount * 1000) / tokensPerSecond : 0;
+  if (!(await waitUnlessClosed(res, generationMs)) || isClosed(res)) return;
+  // Ollama collects the stream; an error in it becomes a 500 with the error, a missing done a partial reply.
+  if (fault?.kind === 'error-line') return sendError(res, 500, fault.error);
+  const chunks = fault?.kind === 'no-done' ? plan.chunks.slice(0, fault.afterChunks) : plan.chunks;
+  const message = mergeChunks(chunks);
+  if (fault?.kind === 'no-done') {
+    return sendJson(res, 200, {
+      model,
+      created_at: new Date().toISOString(),
+      message,
+      done: false,
+    });
+  }
+  sendJson(res, 200, { ...doneObject(), message });
+}
+
+/** Joins streamed chunks into the one message a non-streaming reply carries. */
+function mergeChunks(chunks: readonly ChunkMessage[]): ChunkMessage {
+  const merged: ChunkMessage = { role: 'assistant', content: '' };
+  let thinking = '';
+  for (const chunk of chunks) {
+    merged.content += chunk.content;
+    thinking += chunk.thinking ?? '';
+    if (chunk.tool_calls) merged.tool_calls = [...(merged.tool_calls ?? []), ...chunk.tool_calls];
+  }
+  if (thinking !== '') merged.thinking = thinking;
+  return merged;
+}

@@ -1,0 +1,50 @@
+/**
+ * Runs the Ollama emulator as its own process, for manual runs (tmux) and benchmarks:
+ *
+ *   npx tsx test/support/emulator-cli.ts --port 11434 [--models a,b] [--tps 1000] [--ctx 4096]
+ *     [--reply-tokens N]
+ *
+ * A model may carry capabilities and a Modelfile num_ctx: `qwen3:8b+tools+thinking@8192`.
+ * Prints the URL, then serves until killed.
+ */
+import { parseArgs } from 'node:util';
+import { startEmulator } from './emulator.js';
+import { parseModelSpec } from './emulator-model-spec.js';
+
+function parseNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = value === 'Infinity' ? Infinity : Number(value);
+  if (Number.isNaN(number) || number < 0) throw new Error(`--${flag} needs a number, got "${value}"`);
+  return number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '11434' },
+      models: { type: 'string' },
+      tps: { type: 'string' },
+      ctx: { type: 'string' },
+      'reply-tokens': { type: 'string' },
+    },
+  });
+  const replyTokens = parseNumber('reply-tokens', values['reply-tokens']);
+  const emulator = await startEmulator({
+    port: parseNumber('port', values.port),
+    models: values.models?.split(',').filter(Boolean).map(parseModelSpec),
+    tokensPerSecond: parseNumber('tps', values.tps),
+    defaultNumCtx: parseNumber('ctx', values.ctx),
+  });
+  if (replyTokens !== undefined) emulator.respondWith(() => ({ tokens: replyTokens }));
+  process.stdout.write(`${emulator.url}\n`);
+  const stop = () => {
+    emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { countPromptTokens } from './emulator-tokens.js';
+import type { ChatMessageLike } from './emulator-types.js';
+
+/** What survives of a prompt once it is fitted into num_ctx. */
+export interface FittedPrompt {
+  /** The messages the model sees: system messages, then a suffix of the others. */
+  kept: ChatMessageLike[];
+  /** countPromptTokens(kept), capped at num_ctx (the server cuts tokens when one message is too big). */
+  promptEvalCount: number;
+  /** Some messages were dropped (or the rest was cut to num_ctx). */
+  truncated: boolean;
+}
+
+/**
+ * Ollama's silent truncation: while the prompt exceeds num_ctx, drop the oldest non-system
+ * message, never the last one. If what remains is still too big, the count is capped at num_ctx
+ * (the runner cuts tokens inside the prompt). No error, no warning — HTTP 200 as usual.
+ */
+export function fitToContext(messages: readonly ChatMessageLike[], numCtx: number): FittedPrompt {
+  const kept = [...messages];
+  let truncated = false;
+  let tokens = countPromptTokens(kept);
+  while (tokens > numCtx) {
+    const oldest = kept.findIndex((message, i) => message.role !== 'system' && i < kept.length - 1);
+    if (oldest < 0) break;
+    kept.splice(oldest, 1);
+    truncated = true;
+    tokens = countPromptTokens(kept);
+  }
+  if (tokens > numCtx) return { kept, promptEvalCount: numCtx, truncated: true };
+  return { kept, promptEvalCount: tokens, truncated };
+}

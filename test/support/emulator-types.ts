@@ -1,0 +1,118 @@
+/**
+ * Every public type of the Ollama emulator in one place, so a reader finds its whole contract here.
+ * `emulator.ts` re-exports these; import from there.
+ */
+
+/** One model the emulator pretends to have pulled. */
+export interface EmulatorModel {
+  /** e.g. 'qwen3:latest'; requests may say 'qwen3' (implied ':latest'). */
+  name: string;
+  /** Model family, also `general.architecture`; default 'llama'. */
+  family?: string;
+  /** The trained maximum, `model_info["<arch>.context_length"]`; default 131072. */
+  trainedContext?: number;
+  /** Modelfile `PARAMETER num_ctx`; appears in /api/show `parameters` only when set. */
+  numCtxParam?: number;
+  /** Default ['completion']; e.g. ['completion','tools','thinking']. */
+  capabilities?: string[];
+}
+
+/** What the emulator answers to one /api/chat request. */
+export interface ScriptedReply {
+  /** Reply text, streamed in token-sized pieces (4 characters each). */
+  content?: string;
+  /** Streamed before `content` as `message.thinking` (only if the model can think and `think` isn't false). */
+  thinking?: string;
+  /** Sent in one chunk, whole, after the content; then the done line. */
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  /** Generate this many filler tokens instead of `content` (benchmarks). */
+  tokens?: number;
+  /** Overrides the emulator's speed for this reply. */
+  tokensPerSecond?: number;
+  /** Delay before headers and the first chunk (a model loading). */
+  firstByteDelayMs?: number;
+  /** Forces the done reason; otherwise 'stop', or 'length' when `options.num_predict` cut the reply. */
+  doneReason?: 'stop' | 'length';
+  fault?: ReplyFault;
+}
+
+/** Ways a reply can go wrong, each as real Ollama shows it on the wire. */
+export type ReplyFault =
+  /** Real HTTP status and `{"error":…}` before the first byte. */
+  | { kind: 'http'; status: number; error: string }
+  /** 200, `afterChunks` chunks, then one `{"error":…}` line and the end: no done line. */
+  | { kind: 'error-line'; afterChunks: number; error: string }
+  /** The stream just ends after `afterChunks` chunks, without a done line. */
+  | { kind: 'no-done'; afterChunks: number }
+  /** One non-JSON line after `afterChunks` chunks; the stream then continues normally. */
+  | { kind: 'malformed-line'; afterChunks: number }
+  /** Headers and `afterChunks` chunks, then silence with the socket kept open (abort tests). */
+  | { kind: 'hang'; afterChunks: number };
+
+/** The parsed body of one /api/chat request, plus what the emulator made of it. */
+export interface ChatRequestRecord {
+  /** Exactly what the client sent (model, messages, options, think, tools, stream…). */
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary client-sent JSON.
+  body: any;
+  /** countPromptTokens(messages) before truncation. */
+  promptTokens: number;
+  /** What was reported as prompt_eval_count (after silent truncation); 0 if the request was rejected. */
+  promptEvalCount: number;
+  /** Messages were dropped to fit num_ctx. */
+  truncated: boolean;
+  /** The window used for this request (request > Modelfile > server default, capped at the trained size). */
+  numCtx: number;
+  /** The canonical model name ('qwen3' → 'qwen3:latest'), or what was asked if unknown. */
+  model: string;
+  /** The messages the "model" actually saw: what survived truncation. */
+  keptMessages: ChatMessageLike[];
+  /** Set when the request was answered with an HTTP error (unknown model, capability…). */
+  error?: { status: number; message: string };
+}
+
+/** The part of a chat message the emulator reads. */
+export interface ChatMessageLike {
+  role: string;
+  content?: string;
+  [key: string]: unknown;
+}
+
+/** Decides the reply to one chat; `undefined` falls through to the queue, then the default reply. */
+export type Responder = (
+  req: ChatRequestRecord,
+) => ScriptedReply | undefined | Promise<ScriptedReply | undefined>;
+
+/** How to start an emulator. */
+export interface EmulatorOptions {
+  /** Default: [{ name: 'llama3.2:latest' }]. */
+  models?: EmulatorModel[];
+  /** Default speed, DEFAULT_TOKENS_PER_SECOND; Infinity = as fast as possible. */
+  tokensPerSecond?: number;
+  /** Server default num_ctx when neither request nor Modelfile sets it: 4096. */
+  defaultNumCtx?: number;
+  /** Default 0 (a random free port) on 127.0.0.1. */
+  port?: number;
+  /** Reported by /api/version: '0.33.0'. */
+  version?: string;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** 'http://127.0.0.1:<port>' */
+  readonly url: string;
+  readonly port: number;
+  /** Every request, in order; `body` is parsed JSON, the raw text if not JSON, undefined if empty. */
+  readonly requests: { method: string; path: string; body: unknown }[];
+  /** Every /api/chat request, in order, recorded when it arrives. */
+  readonly chats: ChatRequestRecord[];
+  /** Model (re)loads: a model's first use, or a change of its num_ctx. */
+  readonly loads: number;
+  /** FIFO of replies for the next /api/chat calls. */
+  enqueue(...replies: ScriptedReply[]): void;
+  /** Consulted first for every chat; undefined removes it. */
+  respondWith(responder: Responder | undefined): void;
+  /** Replaces the model list (loaded models of vanished names are unloaded). */
+  setModels(models: EmulatorModel[]): void;
+  /** Stops listening and destroys open sockets (hung streams). */
+  close(): Promise<void>;
+}
