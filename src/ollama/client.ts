@@ -1,0 +1,171 @@
+import { Ollama } from 'ollama';
+import { toInstalledModel, toNpmChatRequest, toRunningModel } from './api-conversions.js';
+import {
+  AbortedError,
+  type ErrorContext,
+  IncompleteStreamError,
+  ModelNotFoundError,
+  mapOllamaError,
+  type OllamaError,
+} from './errors.js';
+import { parseHost } from './host.js';
+import type {
+  ChatChunk,
+  ChatDelta,
+  ChatReply,
+  ChatRequest,
+  InstalledModel,
+  ModelInfo,
+  RunningModel,
+} from './interfaces.js';
+import { parseModelInfo, type ShowResponseLike } from './model-info.js';
+import { ReplyAccumulator } from './reply-accumulator.js';
+import { createTransportFetch } from './transport-fetch.js';
+
+/** How to reach the server. */
+export interface OllamaClientOptions {
+  /** Any form `parseHost` accepts; normalised on construction. */
+  host: string;
+  /** Replaces the global fetch (tests). */
+  fetch?: typeof fetch;
+}
+
+/** Per-call hooks of `chat`. */
+export interface ChatHandlers {
+  /** Cancels the request at any point, including while waiting for the first byte. */
+  signal?: AbortSignal;
+  /** Called with each piece as it streams in. An exception thrown here ends the call and is rethrown as is. */
+  onDelta?: (delta: ChatDelta) => void;
+}
+
+/** ochat's only door to Ollama: every method throws `OllamaError`s (see errors.ts) and nothing else. */
+export class OllamaClient {
+  /** The normalised base URL, e.g. `http://127.0.0.1:11434`. */
+  readonly host: string;
+  private readonly baseFetch: typeof fetch;
+
+  constructor(options: OllamaClientOptions) {
+    this.host = parseHost(options.host);
+    this.baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** The models installed on the server (/api/tags). */
+  listModels(signal?: AbortSignal): Promise<InstalledModel[]> {
+    return this.call(signal, undefined, async (api) =>
+      ((await api.list()).models ?? []).map(toInstalledModel),
+    );
+  }
+
+  /** num_ctx, trained context and capabilities of one model (/api/show); 404 lists installed models. */
+  showModel(model: string, signal?: AbortSignal): Promise<ModelInfo> {
+    return this.call(signal, model, async (api) =>
+      parseModelInfo(model, (await api.show({ model })) as unknown as ShowResponseLike),
+    );
+  }
+
+  /** The models loaded right now, with the context window each was given (/api/ps). */
+  runningModels(signal?: AbortSignal): Promise<RunningModel[]> {
+    return this.call(signal, undefined, async (api) => ((await api.ps()).models ?? []).map(toRunningModel));
+  }
+
+  /** The server's version string (/api/version), e.g. "0.33.0". */
+  version(signal?: AbortSignal): Promise<string> {
+    return this.call(signal, undefined, async (api) => (await api.version()).version);
+  }
+
+  /**
+   * Streams one chat reply, passing each piece to `onDelta`, and resolves with the whole reply and
+   * the server's metrics. Any failure rejects with an `OllamaError` carrying what streamed so far.
+   */
+  async chat(request: ChatRequest, handlers: ChatHandlers = {}): Promise<ChatReply> {
+    const { signal, onDelta } = handlers;
+    const reply = new ReplyAccumulator();
+    const finished = new AbortController(); // ends the HTTP request on every way out of this call
+    const transportSignal = signal ? AbortSignal.any([signal, finished.signal]) : finished.signal;
+    let handlerFailure: { error: unknown } | undefined;
+
+    const stream = async (): Promise<ChatReply> => {
+      const chunks = await this.api(transportSignal, true).chat(toNpmChatRequest(request));
+      for await (const received of chunks) {
+        transportSignal.throwIfAborted(); // no delta may reach the caller after it cancelled
+        const chunk = received as unknown as ChatChunk;
+        const delta = reply.add(chunk);
+        if (delta && onDelta) {
+          try {
+            onDelta(delta);
+          } catch (error) {
+            handlerFailure = { error };
+            throw error;
+          }
+        }
+        if (chunk.done) return reply.finish(chunk);
+      }
+      // The npm client throws before this when the stream ends without `done`; kept for safety.
+      throw new IncompleteStreamError({ partial: reply.partial() });
+    };
+
+    try {
+      return await abortable(stream(), signal);
+    } catch (err) {
+      if (handlerFailure) throw handlerFailure.error;
+      throw await this.failure(err, { model: request.model, partial: reply.partial() }, signal);
+    } finally {
+      finished.abort();
+    }
+  }
+
+  /** A whole reply without streaming callbacks (the summarizer's `ask`). */
+  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+    return this.chat(request, { signal });
+  }
+
+  private async call<T>(
+    signal: AbortSignal | undefined,
+    model: string | undefined,
+    work: (api: Ollama) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await abortable(work(this.api(signal)), signal);
+    } catch (err) {
+      throw await this.failure(err, { model }, signal);
+    }
+  }
+
+  /** A fresh npm client per call, so its fetch carries this call's signal. */
+  private api(signal: AbortSignal | undefined, filterNdjson = false): Ollama {
+    return new Ollama({
+      host: this.host,
+      fetch: createTransportFetch({ baseFetch: this.baseFetch, signal, filterNdjson }),
+    });
+  }
+
+  private async failure(
+    err: unknown,
+    context: Omit<ErrorContext, 'host'>,
+    signal?: AbortSignal,
+  ): Promise<OllamaError> {
+    if (signal?.aborted) {
+      const timedOut = (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
+      return new AbortedError({ partial: context.partial, cause: err, timedOut });
+    }
+    const mapped = mapOllamaError(err, { host: this.host, ...context });
+    if (!(mapped instanceof ModelNotFoundError)) return mapped;
+    // One extra request so the message can name the models there are.
+    const installed = await this.api(signal)
+      .list()
+      .then((list) => (list.models ?? []).map((model) => model.name))
+      .catch(() => undefined);
+    return mapOllamaError(err, { host: this.host, ...context, installed });
+  }
+}
+
+/** Rejects with the signal's reason as soon as it fires, even if `work` ignores the signal. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,118 @@
+import type { ToolCall, WireMessage } from '../conversation/message.js';
+
+export type { ToolCall, WireMessage };
+
+/** How hard a thinking model should think: on/off, or a level for models that take one. */
+export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
+
+/** A tool as Ollama's chat API describes it to the model. */
+export interface ToolSchema {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    /** JSON Schema of the arguments object. */
+    parameters: {
+      type: 'object';
+      properties: Record<string, unknown>;
+      required?: string[];
+    };
+  };
+}
+
+/** One /api/chat request as ochat sends it (always streamed; `stream` is set by the client). */
+export interface ChatRequest {
+  model: string;
+  messages: WireMessage[];
+  /** Model options (`num_ctx`, `temperature`, `num_predict`, …), passed through as is. */
+  options?: Record<string, unknown>;
+  think?: ThinkSetting;
+  tools?: ToolSchema[];
+  /** How long the server keeps the model loaded: seconds, or a duration such as "5m". */
+  keep_alive?: string | number;
+}
+
+/** What one streamed chunk added: only the fields that carried something. */
+export interface ChatDelta {
+  content?: string;
+  thinking?: string;
+  /** Tool calls arrive whole, never as fragments. */
+  toolCalls?: ToolCall[];
+}
+
+/**
+ * Counts and durations from the final (`done`) chunk. Ollama omits a count that is zero (e.g. a
+ * fully cached prompt), so a 0 here may mean "not reported".
+ */
+export interface ChatMetrics {
+  promptEvalCount: number;
+  evalCount: number;
+  totalDurationNs: number;
+  loadDurationNs: number;
+  promptEvalDurationNs: number;
+  evalDurationNs: number;
+}
+
+/** A complete reply: everything that streamed, accumulated, plus the final chunk's metrics. */
+export interface ChatReply {
+  content: string;
+  thinking: string;
+  toolCalls: ToolCall[];
+  /** `stop`, `length` (hit num_predict / num_ctx), `load`, `unload`; '' if the server sent none. */
+  doneReason: string;
+  metrics: ChatMetrics;
+}
+
+/** What /api/show tells ochat about one model. */
+export interface ModelInfo {
+  name: string;
+  /** `PARAMETER num_ctx` from the Modelfile, if it sets one. */
+  numCtxParam?: number;
+  /** The context length the model was trained for (`<arch>.context_length`). */
+  trainedContext?: number;
+  /** `completion`, `tools`, `thinking`, `vision`, `insert`, `embedding`, … */
+  capabilities: string[];
+  family?: string;
+  /** e.g. "8.2B". */
+  parameterSize?: string;
+  /** e.g. "Q4_K_M". */
+  quantization?: string;
+}
+
+/** One model from /api/tags. */
+export interface InstalledModel {
+  /** Full name with tag, e.g. "qwen3:latest". */
+  name: string;
+  /** Bytes on disk. */
+  size?: number;
+  parameterSize?: string;
+  quantization?: string;
+  /** ISO timestamp of the last change. */
+  modifiedAt?: string;
+}
+
+/** One model currently loaded by the server, from /api/ps. */
+export interface RunningModel {
+  name: string;
+  /** The context window actually allocated (the server's effective num_ctx). */
+  contextLength?: number;
+}
+
+/** One streamed /api/chat line as the server sends it (counts and durations only on the last). */
+export interface ChatChunk {
+  model?: string;
+  message?: {
+    role?: string;
+    content?: string;
+    thinking?: string;
+    tool_calls?: ToolCall[];
+  };
+  done: boolean;
+  done_reason?: string;
+  total_duration?: number;
+  load_duration?: number;
+  prompt_eval_count?: number;
+  prompt_eval_duration?: number;
+  eval_count?: number;
+  eval_duration?: number;
+}

@@ -1,0 +1,64 @@
+import { ndjsonObjectFilter } from './ndjson-filter.js';
+
+/** How the fetch handed to the npm client should behave for one call. */
+export interface TransportOptions {
+  /** The real fetch (or a test double). */
+  baseFetch: typeof fetch;
+  /** The caller's signal: merged into every request so aborting works before the first byte too. */
+  signal?: AbortSignal;
+  /** Drop malformed NDJSON lines from successful bodies (for streamed endpoints). */
+  filterNdjson?: boolean;
+}
+
+/**
+ * The fetch ochat gives `new Ollama({fetch})`. The npm client only aborts a stream after its
+ * headers arrived and logs to the console on odd bodies; this wrapper adds the caller's signal to
+ * every request, and rewrites error bodies to `{"error": …}` JSON and filters stream lines so the
+ * client never reaches its `console.log`/`console.warn` paths.
+ */
+export function createTransportFetch(options: TransportOptions): typeof fetch {
+  return async (input, init) => {
+    const signals = [init?.signal, options.signal].filter((s): s is AbortSignal => s instanceof AbortSignal);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const response = await options.baseFetch(input, { ...init, signal });
+    if (!response.ok) return jsonErrorResponse(response);
+    if (options.filterNdjson && response.body) {
+      const body = response.body.pipeThrough(ndjsonObjectFilter());
+      return new Response(body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    }
+    return response;
+  };
+}
+
+async function jsonErrorResponse(response: Response): Promise<Response> {
+  const text = await response.text().catch(() => '');
+  const error = serverErrorText(text) || `${response.status} ${response.statusText}`.trim();
+  return new Response(JSON.stringify({ error }), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** The error text of a body: Ollama's `{"error": "…"}`, else the text itself (tags of an HTML page removed). */
+function serverErrorText(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown };
+    if (typeof parsed?.error === 'string') return parsed.error;
+    const nested = (parsed?.error as { message?: unknown } | undefined)?.message;
+    if (typeof nested === 'string') return nested;
+  } catch {
+    // Not JSON: fall through to the raw text.
+  }
+  const trimmed = text.trim();
+  return trimmed.startsWith('<')
+    ? trimmed
+        .replace(/<[^>]*>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+    : trimmed;
+}

@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ndjsonObjectFilter } from '../../src/ollama/ndjson-filter.js';
+
+async function run(chunks: Uint8Array[]): Promise<{ lines: string[]; dropped: string[] }> {
+  const dropped: string[] = [];
+  const source = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  const text = await new Response(
+    source.pipeThrough(ndjsonObjectFilter((line) => dropped.push(line))),
+  ).text();
+  return { lines: text.split('\n').filter((line) => line !== ''), dropped };
+}
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+describe('ndjsonObjectFilter', () => {
+  it('passes JSON object lines and drops malformed, non-object and blank lines', async () => {
+    const body = '{"a":1}\nnot json\n42\nnull\n["x"]\n\n{"b":"é"}\n{"c":tru';
+    const { lines, dropped } = await run([encode(body)]);
+    expect(lines).toEqual(['{"a":1}', '{"b":"é"}']);
+    expect(dropped).toEqual(['not json', '42', 'null', '["x"]', '{"c":tru']);
+  });
+
+  it('keeps a final line that has no newline', async () => {
+    expect((await run([encode('{"a":1}\n{"done":true}')])).lines).toEqual(['{"a":1}', '{"done":true}']);
+  });
+
+  it('gives the same lines however the bytes are split (even inside a multi-byte character)', async () => {
+    const objects = [{ t: 'héllo 🌍' }, { t: 'line\\nwith escaped newline' }, { done: true, n: 3 }];
+    const bytes = encode(objects.map((o) => JSON.stringify(o)).join('\n'));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }),
+        async (cuts) => {
+          const points = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+          const chunks = points.slice(1).map((end, i) => bytes.slice(points[i], end));
+          const { lines } = await run(chunks);
+          expect(lines.map((line) => JSON.parse(line))).toEqual(objects);
+        },
+      ),
+    );
+  });
+});
