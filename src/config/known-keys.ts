@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+
+/** The parts of a zod schema definition the walk below reads. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  out?: z.ZodType;
+  element?: z.ZodType;
+}
+
+function defOf(schema: z.ZodType): SchemaDef {
+  return schema._zod.def as unknown as SchemaDef;
+}
+
+/** Looks through the wrappers (defaults, optionals, preprocessing) that do not change the shape. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (;;) {
+    const def = defOf(current);
+    const inner = def.type === 'pipe' ? def.out : def.innerType;
+    if (!inner || !['pipe', 'default', 'prefault', 'optional', 'nullable'].includes(def.type)) return current;
+    current = inner;
+  }
+}
+
+/**
+ * The keys the schema allows in the mapping at `path` (e.g. `['compaction', 'reserve']`), for
+ * "did you mean" suggestions on unknown keys; empty when `path` does not lead to a mapping.
+ */
+export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let current: z.ZodType | undefined = unwrap(schema);
+  for (const segment of path) {
+    const def = defOf(current);
+    current =
+      def.type === 'object' ? def.shape?.[String(segment)] : def.type === 'array' ? def.element : undefined;
+    if (!current) return [];
+    current = unwrap(current);
+  }
+  const def = defOf(current);
+  return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+}

@@ -1,0 +1,60 @@
+import type { Document, LineCounter } from 'yaml';
+import type { z } from 'zod';
+import type { ConfigIssue } from './config-error.js';
+import { knownKeysAt } from './known-keys.js';
+import { suggest } from './suggest.js';
+import { keyPosition, type SourcePosition, valuePosition } from './yaml-position.js';
+
+/** `compaction.reserve.ratio`, `tools.enabled[1]`: the path as a user would write it. */
+export function dottedKey(path: readonly PropertyKey[]): string {
+  return path
+    .map((segment, index) =>
+      typeof segment === 'number' ? `[${segment}]` : `${index ? '.' : ''}${String(segment)}`,
+    )
+    .join('');
+}
+
+function located(position: SourcePosition | undefined, key: string, message: string): ConfigIssue {
+  return { line: position?.line, column: position?.column, key: key || undefined, message };
+}
+
+/** `unknown key (did you mean "reserve"?)`, or the valid keys when nothing is close. */
+function unknownKeyMessage(key: string, known: string[]): string {
+  const nearest = suggest(key, known);
+  if (nearest) return `unknown key (did you mean "${nearest}"?)`;
+  return known.length ? `unknown key (valid keys: ${known.join(', ')})` : 'unknown key';
+}
+
+/** What the file holds where this YAML document was parsed from, for each schema issue. */
+interface Source {
+  doc: Document;
+  lines: LineCounter;
+  schema: z.ZodType;
+}
+
+/**
+ * Turns zod's issues into located config issues: one per unknown key (at the key, with a
+ * suggestion) and one per bad value (at the value), in file order.
+ */
+export function configIssuesFrom(issues: readonly z.core.$ZodIssue[], source: Source): ConfigIssue[] {
+  const { doc, lines, schema } = source;
+  const found: ConfigIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeysAt(schema, issue.path);
+      for (const key of issue.keys) {
+        const position = keyPosition(doc, lines, issue.path, key);
+        found.push(located(position, dottedKey([...issue.path, key]), unknownKeyMessage(key, known)));
+      }
+      continue;
+    }
+    let message = issue.message;
+    // A mistyped choice (a tool name, a think level) gets the same "did you mean" as a key.
+    if (issue.code === 'invalid_value' && typeof issue.input === 'string') {
+      const nearest = suggest(issue.input, issue.values.map(String));
+      if (nearest) message += ` (did you mean "${nearest}"?)`;
+    }
+    found.push(located(valuePosition(doc, lines, issue.path), dottedKey(issue.path), message));
+  }
+  return found.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { mustBe } from './describe-value.js';
+import { ollamaOptionsSchema } from './ollama-options.js';
+import { TOOL_NAMES } from './tool-names.js';
+
+/** YAML's `key:` with nothing after it is null; for ochat that means "not set", as if the key were absent. */
+function nullAsUnset(value: unknown): unknown {
+  return value === null ? undefined : value;
+}
+
+/** A section left empty (`compaction:` with every line below commented out) gets its defaults. */
+function section<Shape extends z.ZodRawShape>(shape: Shape) {
+  // `{} as never`: zod cannot see through the generic shape that every key of it has a default.
+  return z.preprocess(nullAsUnset, z.strictObject(shape, mustBe('a mapping')).prefault({} as never));
+}
+
+/** A setting whose default is "none": absent or null in the file, undefined in the config. */
+function unset<Schema extends z.ZodType>(schema: Schema) {
+  return z.preprocess(nullAsUnset, schema.optional());
+}
+
+const ratio = () => z.number(mustBe('a number between 0 and 1 (exclusive)')).gt(0).lt(1);
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .int(mustBe(max === Number.MAX_SAFE_INTEGER ? 'a positive integer' : `an integer between 1 and ${max}`))
+    .min(1)
+    .max(max);
+const nonEmptyText = (what: string) => z.string(mustBe(what)).trim().min(1);
+const toolList = () =>
+  z.array(z.enum(TOOL_NAMES, mustBe(`one of ${TOOL_NAMES.join(', ')}`)), mustBe('a list of tool names'));
+
+/** A token budget: `floor(max(ratio × num_ctx, min_tokens))` (see DESIGN.md §3). */
+function budget(defaults: { ratio: number; min_tokens: number }) {
+  return section({
+    ratio: ratio().default(defaults.ratio),
+    min_tokens: positiveInt().default(defaults.min_tokens),
+  });
+}
+
+/** Reasoning effort for thinking models: on/off, or a level for models that take one. */
+const thinkSchema = z.union(
+  [z.boolean(), z.enum(['low', 'medium', 'high'])],
+  mustBe('true, false, "low", "medium", "high" or null'),
+);
+
+/** The `compaction:` section: when and how the conversation is summarized. */
+const compactionSchema = section({
+  auto: z.boolean(mustBe('true or false')).default(true),
+  model: unset(nonEmptyText('a model name or null')),
+  reserve: budget({ ratio: 0.25, min_tokens: 1024 }),
+  keep_recent: budget({ ratio: 0.3, min_tokens: 1024 }),
+  summary: budget({ ratio: 0.15, min_tokens: 512 }),
+  max_message_chars: positiveInt().default(1000),
+  prompt: unset(nonEmptyText('a prompt text or null')),
+});
+
+/** The `tools:` section: which tools the model may call and how far they may go. */
+const toolsSchema = section({
+  enabled: toolList().default([...TOOL_NAMES]),
+  confirm: toolList().default(['write_file', 'run_command']),
+  allowed_paths: z.array(nonEmptyText('a directory path'), mustBe('a list of directory paths')).default([]),
+  max_steps: positiveInt(1000).default(10),
+  max_output_chars: positiveInt().default(20_000),
+  command_timeout: z.number(mustBe('a number of seconds between 1 and 86400')).min(1).max(86_400).default(60),
+});
+
+/**
+ * The whole config file. Every key is optional and strict: an unknown key anywhere is an
+ * error, so a typo never silently falls back to a default.
+ */
+export const configSchema = z.strictObject(
+  {
+    model: unset(nonEmptyText('a model name or null')),
+    host: nonEmptyText('a host URL').default('http://127.0.0.1:11434'),
+    system: unset(z.string(mustBe('a text or null'))),
+    think: unset(thinkSchema),
+    options: z.preprocess(nullAsUnset, ollamaOptionsSchema.default({})),
+    compaction: compactionSchema,
+    tools: toolsSchema,
+  },
+  mustBe('a mapping of config keys'),
+);
+
+/** The validated config with every default filled in; `undefined` means "not set" (null in the file). */
+export type Config = z.output<typeof configSchema>;
+
+/** Reasoning setting for thinking models; undefined leaves it to the model. */
+export type ThinkSetting = Config['think'];
+
+/** Deeply frozen so that no caller can change the defaults of every other caller. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The config used when there is no config file; `loadConfig` returns fresh copies of it. */
+export const DEFAULT_CONFIG: Config = deepFreeze(configSchema.parse({}));

@@ -1,0 +1,142 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppState, INPUT_HISTORY_LIMIT } from '../../src/config/app-state.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ochat-state-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('AppState', () => {
+  it('starts empty', () => {
+    const state = new AppState({ cwd: tempDir() });
+    expect(state.lastModel).toBeUndefined();
+    expect(state.inputHistory).toEqual([]);
+    expect(state.calibration('llama3.2')).toBeUndefined();
+  });
+
+  it('round-trips everything through state.json in the given directory', () => {
+    const cwd = tempDir();
+    const state = new AppState({ cwd });
+    state.lastModel = 'qwen2.5:7b';
+    state.pushHistory('hello');
+    state.setCalibration('qwen2.5:7b', 3.6);
+    state.setCalibration('llama3.2', 4.1);
+    expect(state.path).toBe(join(cwd, 'state.json'));
+
+    const again = new AppState({ cwd });
+    expect(again.lastModel).toBe('qwen2.5:7b');
+    expect(again.inputHistory).toEqual(['hello']);
+    expect(again.calibration('qwen2.5:7b')).toBe(3.6);
+    expect(again.calibration('llama3.2')).toBe(4.1);
+    // Dotted model names stay flat keys, not nested paths.
+    expect(JSON.parse(readFileSync(join(cwd, 'state.json'), 'utf8')).calibration).toEqual({
+      'qwen2.5:7b': 3.6,
+      'llama3.2': 4.1,
+    });
+  });
+
+  it('defaults to $XDG_DATA_HOME/ochat/state.json', () => {
+    const data = tempDir();
+    const state = new AppState({ env: { HOME: '/nonexistent', XDG_DATA_HOME: data } });
+    state.lastModel = 'm';
+    expect(state.path).toBe(join(data, 'ochat', 'state.json'));
+    expect(JSON.parse(readFileSync(join(data, 'ochat', 'state.json'), 'utf8')).lastModel).toBe('m');
+  });
+
+  it('clears the last model', () => {
+    const state = new AppState({ cwd: tempDir() });
+    state.lastModel = 'a';
+    state.lastModel = undefined;
+    expect(state.lastModel).toBeUndefined();
+  });
+
+  it('keeps history in order, skipping blanks and repeats of the previous entry', () => {
+    const state = new AppState({ cwd: tempDir() });
+    for (const entry of ['a', 'a', '  ', 'b', 'a', 'a', 'multi\nline']) state.pushHistory(entry);
+    expect(state.inputHistory).toEqual(['a', 'b', 'a', 'multi\nline']);
+  });
+
+  it(`caps history at the newest ${INPUT_HISTORY_LIMIT} entries`, () => {
+    const cwd = tempDir();
+    const history = Array.from({ length: INPUT_HISTORY_LIMIT }, (_, i) => `line ${i}`);
+    writeFileSync(join(cwd, 'state.json'), JSON.stringify({ inputHistory: history }));
+    const state = new AppState({ cwd });
+    state.pushHistory('newest');
+    expect(state.inputHistory).toHaveLength(INPUT_HISTORY_LIMIT);
+    expect(state.inputHistory[0]).toBe('line 1');
+    expect(state.inputHistory.at(-1)).toBe('newest');
+  });
+
+  it('updates a calibration and ignores nonsense ratios', () => {
+    const state = new AppState({ cwd: tempDir() });
+    state.setCalibration('m', 3);
+    state.setCalibration('m', 3.5);
+    for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) state.setCalibration('m', bad);
+    expect(state.calibration('m')).toBe(3.5);
+    expect(state.calibration('toString')).toBeUndefined();
+  });
+
+  it('reads a corrupt store as empty and replaces it on the next write', () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'state.json'), '{"lastModel": "x", trunc');
+    const state = new AppState({ cwd });
+    expect(state.lastModel).toBeUndefined();
+    state.pushHistory('after the crash');
+    expect(JSON.parse(readFileSync(join(cwd, 'state.json'), 'utf8'))).toEqual({
+      inputHistory: ['after the crash'],
+    });
+  });
+
+  it('ignores values of the wrong shape in a hand-edited store', () => {
+    const cwd = tempDir();
+    const stored = { lastModel: 42, inputHistory: ['ok', 7, null], calibration: { a: 'x', b: -2, c: 3 } };
+    writeFileSync(join(cwd, 'state.json'), JSON.stringify(stored));
+    const state = new AppState({ cwd });
+    expect(state.lastModel).toBeUndefined();
+    expect(state.inputHistory).toEqual(['ok']);
+    expect([state.calibration('a'), state.calibration('b'), state.calibration('c')]).toEqual([
+      undefined,
+      undefined,
+      3,
+    ]);
+    writeFileSync(join(cwd, 'state.json'), '[1, 2]');
+    expect(new AppState({ cwd }).inputHistory).toEqual([]);
+  });
+
+  it('keeps state in memory and reports once when the store cannot be used', () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'state.json'));
+    const errors: Error[] = [];
+    const state = new AppState({ cwd, onError: (error) => errors.push(error) });
+    expect(state.path).toBeUndefined();
+    state.pushHistory('one');
+    state.pushHistory('two');
+    state.lastModel = 'm';
+    expect(state.inputHistory).toEqual(['one', 'two']);
+    expect(state.lastModel).toBe('m');
+    expect(errors).toHaveLength(1);
+  });
+
+  it('falls back to memory when the store breaks after opening', () => {
+    const cwd = tempDir();
+    const errors: Error[] = [];
+    const state = new AppState({ cwd, onError: (error) => errors.push(error) });
+    state.pushHistory('saved');
+    rmSync(join(cwd, 'state.json'));
+    mkdirSync(join(cwd, 'state.json'));
+    state.pushHistory('kept in memory');
+    state.setCalibration('m', 4);
+    expect(state.inputHistory).toEqual(['kept in memory']);
+    expect(state.calibration('m')).toBe(4);
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema, DEFAULT_CONFIG } from '../../src/config/schema.js';
+
+describe('DEFAULT_CONFIG', () => {
+  it('holds the documented defaults, with "none" settings left unset', () => {
+    expect(DEFAULT_CONFIG).toEqual({
+      host: 'http://127.0.0.1:11434',
+      options: {},
+      compaction: {
+        auto: true,
+        reserve: { ratio: 0.25, min_tokens: 1024 },
+        keep_recent: { ratio: 0.3, min_tokens: 1024 },
+        summary: { ratio: 0.15, min_tokens: 512 },
+        max_message_chars: 1000,
+      },
+      tools: {
+        enabled: ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'],
+        confirm: ['write_file', 'run_command'],
+        allowed_paths: [],
+        max_steps: 10,
+        max_output_chars: 20000,
+        command_timeout: 60,
+      },
+    });
+    expect(DEFAULT_CONFIG.model).toBeUndefined();
+    expect(DEFAULT_CONFIG.compaction.model).toBeUndefined();
+  });
+
+  it('cannot be changed by a caller', () => {
+    expect(() => {
+      (DEFAULT_CONFIG.tools.enabled as string[]).push('x');
+    }).toThrow(TypeError);
+    expect(() => {
+      DEFAULT_CONFIG.compaction.reserve.ratio = 0.5;
+    }).toThrow(TypeError);
+  });
+});
+
+describe('configSchema', () => {
+  it('fills defaults around the keys given, keeping sibling defaults of a partial section', () => {
+    const config = configSchema.parse({ compaction: { reserve: { ratio: 0.1 } }, tools: { max_steps: 3 } });
+    expect(config.compaction.reserve).toEqual({ ratio: 0.1, min_tokens: 1024 });
+    expect(config.compaction.summary).toEqual(DEFAULT_CONFIG.compaction.summary);
+    expect(config.tools.max_steps).toBe(3);
+    expect(config.tools.confirm).toEqual(['write_file', 'run_command']);
+  });
+
+  it('treats null (an empty YAML value) as "not set"', () => {
+    const config = configSchema.parse({
+      model: null,
+      system: null,
+      think: null,
+      options: null,
+      compaction: null,
+    });
+    expect(config.model).toBeUndefined();
+    expect(config.options).toEqual({});
+    expect(config.compaction).toEqual(DEFAULT_CONFIG.compaction);
+  });
+
+  it('accepts every think setting', () => {
+    for (const think of [true, false, 'low', 'medium', 'high'] as const) {
+      expect(configSchema.parse({ think }).think).toBe(think);
+    }
+  });
+
+  it('rejects ratios at or beyond 0 and 1, and non-positive token floors', () => {
+    for (const ratio of [0, 1, -0.1, 1.5]) {
+      expect(configSchema.safeParse({ compaction: { summary: { ratio } } }).success).toBe(false);
+    }
+    expect(configSchema.safeParse({ compaction: { summary: { min_tokens: 0 } } }).success).toBe(false);
+    expect(configSchema.safeParse({ compaction: { summary: { min_tokens: 1.5 } } }).success).toBe(false);
+  });
+
+  it('rejects unknown tool names and out-of-range tool limits', () => {
+    expect(configSchema.safeParse({ tools: { enabled: ['rm_rf'] } }).success).toBe(false);
+    expect(configSchema.safeParse({ tools: { max_steps: 0 } }).success).toBe(false);
+    expect(configSchema.safeParse({ tools: { command_timeout: 0 } }).success).toBe(false);
+    expect(configSchema.parse({ tools: { enabled: [] } }).tools.enabled).toEqual([]);
+  });
+});
