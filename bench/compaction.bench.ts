@@ -1,0 +1,167 @@
+import type { Budgets } from '../src/compaction/budgets.js';
+import { chunkCapacity, chunkLines } from '../src/compaction/chunking.js';
+import { compactConversation } from '../src/compaction/compactor.js';
+import { planCompaction } from '../src/compaction/plan.js';
+import { buildSummarizerRequest, renderSliceLines } from '../src/compaction/summarizer-prompt.js';
+import { assembleSummary } from '../src/compaction/summary.js';
+import { collectToolEntries } from '../src/compaction/tool-entries.js';
+import type { Message } from '../src/conversation/message.js';
+import { buildModelView, toWireMessage } from '../src/conversation/model-view.js';
+import {
+  estimateMessagesTokens,
+  estimateMessageTokens,
+  estimateTokens,
+} from '../src/conversation/token-estimate.js';
+import type { BenchRow, BenchSuite } from './bench-row.js';
+
+const MESSAGES = 10_000;
+const RUNS = 7;
+
+/**
+ * A transcript of `count` messages: user → assistant tool call → tool result → assistant reply,
+ * with flat strings as JSON parsing (session files, the Ollama stream) produces them.
+ */
+function syntheticTranscript(count: number): Message[] {
+  return JSON.parse(JSON.stringify(builtTranscript(count)));
+}
+
+/** Built in memory (strings are ropes); `syntheticTranscript` flattens them as a parsed session would be. */
+function builtTranscript(count: number): Message[] {
+  const at = '2026-01-01T00:00:00.000Z';
+  const out: Message[] = [];
+  for (let turn = 0; out.length < count; turn++) {
+    const base = { turn, at };
+    out.push({
+      ...base,
+      id: out.length,
+      role: 'user',
+      content: `Question ${turn}: ${'why does it fail? '.repeat(20)}`,
+    });
+    out.push({
+      ...base,
+      id: out.length,
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ function: { name: 'read_file', arguments: { path: `src/file${turn}.ts` } } }],
+    });
+    out.push({
+      ...base,
+      id: out.length,
+      role: 'tool',
+      tool_name: 'read_file',
+      content: 'const x = 1;\n'.repeat(150),
+      tool_summary: `read src/file${turn}.ts (150 lines)`,
+    });
+    out.push({
+      ...base,
+      id: out.length,
+      role: 'assistant',
+      content: `Answer ${turn}: ${'Because the value is stale. '.repeat(25)}`,
+      thinking: 'reasoning '.repeat(40),
+    });
+  }
+  return out.slice(0, count);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function timeMedian(run: () => unknown | Promise<unknown>): Promise<number> {
+  await run(); // warm-up: JIT and caches
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    await run();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+/** Compaction's own cost: planning, prompt and assembly, estimator throughput, overhead around the model call. */
+export const compactionBench: BenchSuite = async () => {
+  const transcript = syntheticTranscript(MESSAGES);
+  const cpt = 4;
+  const budgets: Budgets = { reserve: 6553, keepRecent: 9830, summary: 3276, numCtx: 32_768, scaled: false };
+  const estimateText = (text: string) => estimateTokens(text, cpt);
+  const narrative = 'The user and the assistant debugged stale values. '.repeat(200);
+
+  const pipelineMs = await timeMedian(() => {
+    const plan = planCompaction({
+      transcript,
+      budgets,
+      estimate: (m) => estimateMessageTokens(toWireMessage(m), cpt),
+    });
+    if (!plan) throw new Error('the benchmark transcript must be compactable');
+    const lines = renderSliceLines(plan.slice, { maxMessageChars: 2000, firstIndex: plan.from });
+    // As compactConversation does: chunks sized to the summarizer's window, one request each.
+    const capacity = chunkCapacity({
+      summarizerNumCtx: budgets.numCtx,
+      summaryTokens: budgets.summary,
+      previousNarrative: narrative,
+      estimate: estimateText,
+    });
+    for (const chunk of chunkLines(lines, capacity, estimateText)) {
+      buildSummarizerRequest({ lines: chunk, maxTokens: budgets.summary, previousNarrative: narrative });
+    }
+    const content = assembleSummary({
+      narrative,
+      previousEntries: [],
+      addedEntries: collectToolEntries(plan.slice),
+      summaryTokens: budgets.summary,
+      estimate: estimateText,
+    });
+    const record = { ...content, upto: plan.upto, model: 'm', at: '', tokensBefore: 0, tokensAfter: 0 };
+    estimateMessagesTokens(buildModelView({ system: 'You are helpful.', record, transcript }), cpt);
+  });
+
+  const wire = transcript.map((m) => toWireMessage(m));
+  const bytes = wire.reduce((sum, m) => sum + Buffer.byteLength(m.content), 0);
+  let sink = 0;
+  const estimatorMs = await timeMedian(() => {
+    for (let i = 0; i < 5; i++) sink += estimateMessagesTokens(wire, cpt);
+  });
+  if (sink < 0) throw new Error('unreachable');
+  const throughput = (5 * bytes) / 1e6 / (estimatorMs / 1000);
+
+  const overheadMs = await timeMedian(async () => {
+    const outcome = await compactConversation({
+      transcript,
+      budgets,
+      system: 'You are helpful.',
+      ask: async () => narrative,
+      summarizerNumCtx: 32_768,
+      model: 'bench',
+      maxMessageChars: 2000,
+      charsPerToken: cpt,
+      now: () => new Date(),
+    });
+    if (!outcome.ok) throw new Error(`benchmark compaction failed: ${JSON.stringify(outcome)}`);
+  });
+
+  const rows: BenchRow[] = [
+    {
+      name: `plan+prompt+assembly, ${MESSAGES.toLocaleString('en')} messages`,
+      value: round(pipelineMs),
+      unit: 'ms',
+      target: '≤ 20 ms',
+      pass: pipelineMs <= 20,
+    },
+    {
+      name: 'token estimator throughput',
+      value: round(throughput),
+      unit: 'MB/s',
+      target: '≥ 50 MB/s',
+      pass: throughput >= 50,
+    },
+    {
+      name: `compaction overhead without the model call, ${MESSAGES.toLocaleString('en')} messages`,
+      value: round(overheadMs),
+      unit: 'ms',
+    },
+  ];
+  return rows;
+};

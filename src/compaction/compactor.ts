@@ -1,0 +1,149 @@
+import type { Message } from '../conversation/message.js';
+import { buildModelView, toWireMessage } from '../conversation/model-view.js';
+import {
+  estimateMessagesTokens,
+  estimateMessageTokens,
+  estimateTokens,
+} from '../conversation/token-estimate.js';
+import type { Ask } from './ask.js';
+import type { Budgets } from './budgets.js';
+import { summarizeLines } from './chunking.js';
+import { planCompaction } from './plan.js';
+import type { CompactionRecord } from './record.js';
+import { renderSliceLines } from './summarizer-prompt.js';
+import { assembleToolEntries, narrativeBudget, renderSummarySection, trimNarrative } from './summary.js';
+import { collectToolEntries } from './tool-entries.js';
+
+export type { Ask } from './ask.js';
+
+/** A compaction must shrink the view by at least this share, or it is not applied (loop guard). */
+export const MIN_SHRINK_RATIO = 0.05;
+
+/** Everything one compaction needs; nothing in it is mutated. */
+export interface CompactionInput {
+  transcript: readonly Message[];
+  /** The record in force, if any: its narrative is folded in, its entries carried over. */
+  previous?: CompactionRecord;
+  budgets: Budgets;
+  system?: string;
+  ask: Ask;
+  /** The summarizer model's window (`num_ctx` sent with its requests). */
+  summarizerNumCtx: number;
+  /** The summarizer model's name, recorded on the result. */
+  model: string;
+  /** Cap of each message's text in the summarizer input. */
+  maxMessageChars: number;
+  /** `compaction.prompt`: replaces the default summarizer rules. */
+  rules?: string;
+  /** `/compact <instructions>`: focus for this run. */
+  focus?: string;
+  charsPerToken: number;
+  now: () => Date;
+  signal?: AbortSignal;
+  /** Tool content as the app sends it (capped), so view estimates match what is sent. */
+  toolContent?: (message: Message) => string;
+}
+
+/** Figures of a successful compaction, for the report line. */
+export interface CompactionResult {
+  messagesSummarized: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  numCtx: number;
+  /** Tokens of the summary section (narrative + tool log). */
+  summaryTokens: number;
+  durationMs: number;
+  model: string;
+}
+
+/** A compaction's outcome: the record to append, or why there is none. */
+export type CompactionOutcome =
+  | { ok: true; record: CompactionRecord; result: CompactionResult }
+  | { ok: false; reason: 'nothing-to-compact' }
+  | { ok: false; reason: 'failed'; message: string };
+
+/**
+ * Runs one compaction: plans the boundary, asks the summarizer (in chunks when its window needs
+ * it), assembles the summary within its budget and validates it (non-empty, view ≥ 5% smaller).
+ * Never mutates its inputs: the caller appends `record` only when `ok`.
+ */
+export async function compactConversation(input: CompactionInput): Promise<CompactionOutcome> {
+  const started = input.now().getTime();
+  const { transcript, previous, budgets, charsPerToken, toolContent } = input;
+  const estimateText = (text: string) => estimateTokens(text, charsPerToken);
+  const plan = planCompaction({
+    transcript,
+    previous,
+    budgets,
+    estimate: (message) => estimateMessageTokens(toWireMessage(message, toolContent), charsPerToken),
+  });
+  if (!plan) return { ok: false, reason: 'nothing-to-compact' };
+  const viewTokens = (record: CompactionRecord | undefined) =>
+    estimateMessagesTokens(
+      buildModelView({ system: input.system, record, transcript, toolContent }),
+      charsPerToken,
+    );
+  const tokensBefore = viewTokens(previous);
+  const toolEntries = assembleToolEntries(
+    previous?.toolEntries ?? [],
+    collectToolEntries(plan.slice),
+    budgets.summary,
+    estimateText,
+  );
+  const budget = narrativeBudget(budgets.summary, toolEntries, estimateText);
+  let narrative: string;
+  try {
+    const summarized = await summarizeLines({
+      lines: renderSliceLines(plan.slice, { maxMessageChars: input.maxMessageChars, firstIndex: plan.from }),
+      previousNarrative: previous?.narrative,
+      rules: input.rules,
+      focus: input.focus,
+      ask: input.ask,
+      summaryTokens: budgets.summary,
+      targetTokens: Math.max(1, budget),
+      summarizerNumCtx: input.summarizerNumCtx,
+      estimate: estimateText,
+      signal: input.signal,
+    });
+    narrative = trimNarrative(summarized, budget, estimateText);
+  } catch (error) {
+    return { ok: false, reason: 'failed', message: error instanceof Error ? error.message : String(error) };
+  }
+  if (!narrative) {
+    return {
+      ok: false,
+      reason: 'failed',
+      message: `the summary budget (${budgets.summary} tokens) leaves no room for a summary`,
+    };
+  }
+  const record: CompactionRecord = {
+    upto: plan.upto,
+    narrative,
+    toolEntries,
+    model: input.model,
+    at: input.now().toISOString(),
+    tokensBefore,
+    tokensAfter: 0,
+  };
+  record.tokensAfter = viewTokens(record);
+  if (record.tokensAfter > tokensBefore * (1 - MIN_SHRINK_RATIO)) {
+    return {
+      ok: false,
+      reason: 'failed',
+      message: `the summary would not make the context smaller (${tokensBefore} → ${record.tokensAfter} tokens)`,
+    };
+  }
+  return {
+    ok: true,
+    record,
+    result: {
+      messagesSummarized: plan.slice.length,
+      tokensBefore,
+      tokensAfter: record.tokensAfter,
+      numCtx: budgets.numCtx,
+      summaryTokens: estimateText(renderSummarySection(record)),
+      durationMs: input.now().getTime() - started,
+      model: input.model,
+    },
+  };
+}

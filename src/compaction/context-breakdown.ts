@@ -1,0 +1,66 @@
+import type { Message } from '../conversation/message.js';
+import { buildModelView } from '../conversation/model-view.js';
+import { estimateMessagesTokens, estimateTokens } from '../conversation/token-estimate.js';
+import type { Budgets } from './budgets.js';
+import type { CompactionRecord } from './record.js';
+import { renderToolLog } from './summary.js';
+
+/** The parts of the context window `/context` shows. */
+export type ContextRowLabel = 'system' | 'summary' | 'tool entries' | 'verbatim tail' | 'reserve' | 'free';
+
+/** One part of the window: its estimated tokens and share of `numCtx` (one decimal). */
+export interface ContextBreakdownRow {
+  label: ContextRowLabel;
+  tokens: number;
+  percent: number;
+}
+
+/** Where the context window goes, for `/context`. */
+export interface ContextBreakdown {
+  rows: ContextBreakdownRow[];
+  numCtx: number;
+}
+
+/**
+ * Splits the model view into system prompt, summary narrative, tool entries and verbatim tail,
+ * plus the reserve and what is left free. The first four add up to the view's estimate.
+ */
+export function contextBreakdown(input: {
+  system?: string;
+  record?: CompactionRecord;
+  transcript: readonly Message[];
+  budgets: Budgets;
+  charsPerToken: number;
+  toolContent?: (message: Message) => string;
+}): ContextBreakdown {
+  const { system, record, transcript, budgets, charsPerToken, toolContent } = input;
+  const view = buildModelView({ system, record, transcript, toolContent });
+  const total = estimateMessagesTokens(view, charsPerToken);
+  const head = view[0]?.role === 'system' ? estimateMessagesTokens([view[0]], charsPerToken) : 0;
+  // The same system message without the summary: stray system messages stay in the system row.
+  const strays = transcript.slice(record?.upto ?? 0).filter((m) => m.role === 'system');
+  const plainHead = record
+    ? estimateMessagesTokens(buildModelView({ system, transcript: strays }), charsPerToken)
+    : head;
+  const summaryTotal = Math.max(0, head - plainHead);
+  const toolTokens = record
+    ? Math.min(summaryTotal, estimateTokens(renderToolLog(record.toolEntries), charsPerToken))
+    : 0;
+  const numCtx = budgets.numCtx;
+  const row = (label: ContextRowLabel, tokens: number): ContextBreakdownRow => ({
+    label,
+    tokens,
+    percent: numCtx > 0 ? Math.round((tokens / numCtx) * 1000) / 10 : 0,
+  });
+  return {
+    numCtx,
+    rows: [
+      row('system', plainHead),
+      row('summary', summaryTotal - toolTokens),
+      row('tool entries', toolTokens),
+      row('verbatim tail', total - head),
+      row('reserve', budgets.reserve),
+      row('free', Math.max(0, numCtx - total - budgets.reserve)),
+    ],
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * One compaction, as stored in the session file. Records are appended, never edited; the
+ * latest one is in force. The transcript itself is never rewritten.
+ */
+export interface CompactionRecord {
+  /** Transcript index where the verbatim tail starts (always a user message). */
+  upto: number;
+  /** The summarizer's account of `transcript[0..upto)`, trimmed to the summary budget. */
+  narrative: string;
+  /** One deterministic line per tool call before `upto` (never written by the LLM). */
+  toolEntries: string[];
+  /** The model that wrote the narrative. */
+  model: string;
+  /** ISO timestamp of the compaction. */
+  at: string;
+  /** Estimated tokens of the model view before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+/** The record in force: the last one appended, if any. */
+export function latestRecord(records: readonly CompactionRecord[]): CompactionRecord | undefined {
+  return records.length ? records[records.length - 1] : undefined;
+}

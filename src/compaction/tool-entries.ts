@@ -1,0 +1,98 @@
+import type { Message } from '../conversation/message.js';
+import { capText, collapseWhitespace } from './text.js';
+
+/** Share of the summary budget the tool-call log may take; the narrative gets the rest. */
+export const TOOL_ENTRIES_SHARE = 0.3;
+
+/** Longest single tool entry: a one-line summary is meant to be short; a runaway one is cut. */
+export const MAX_TOOL_ENTRY_CHARS = 240;
+
+/** How many tools a merged count line names; the rest are counted as `other`. */
+const MAX_NAMED_TOOLS = 6;
+
+const COUNT_LINE = /^… (\d+) earlier tool calls?(?: \((.*)\))?$/;
+
+/**
+ * The deterministic line for one tool result: its stored `tool_summary` (prefixed with the tool's
+ * name unless it already starts with it, so merged count lines can name tools), else
+ * `<tool> was called.`.
+ */
+export function toolEntryLine(message: Message): string {
+  const name = message.tool_name?.trim() || 'unknown_tool';
+  const summary = collapseWhitespace(message.tool_summary ?? '');
+  if (!summary) return `${name} was called.`;
+  return capText(summary.startsWith(name) ? summary : `${name}: ${summary}`, MAX_TOOL_ENTRY_CHARS);
+}
+
+/** One line per tool result of the slice, in order. */
+export function collectToolEntries(slice: readonly Message[]): string[] {
+  const entries: string[] = [];
+  for (const message of slice) if (message.role === 'tool') entries.push(toolEntryLine(message));
+  return entries;
+}
+
+/** How one entry is rendered in the summary section (summary.ts), and so what it costs. */
+export function toolEntryBullet(entry: string): string {
+  return `\n- ${entry}`;
+}
+
+/**
+ * Carries entries over in order (previous, then added). When their bullets outgrow `maxTokens`,
+ * the oldest are merged into one count line, e.g.
+ * `… 37 earlier tool calls (read_file ×20, run_command ×17)`, as few as needed. An earlier count
+ * line is folded into the new one. Deterministic; never exceeds `maxTokens`.
+ */
+export function mergeToolEntries(
+  previous: readonly string[],
+  added: readonly string[],
+  maxTokens: number,
+  estimate: (text: string) => number,
+): string[] {
+  const all = [...previous, ...added];
+  const cost = (entry: string) => estimate(toolEntryBullet(entry));
+  let rest = 0;
+  for (const entry of all) rest += cost(entry);
+  if (rest <= maxTokens) return all;
+  const counts = new Map<string, number>();
+  let merged = 0;
+  for (let i = 0; i < all.length; i++) {
+    merged += absorb(all[i], counts);
+    rest -= cost(all[i]);
+    const line = countLine(merged, counts);
+    if (cost(line) + rest <= maxTokens) return [line, ...all.slice(i + 1)];
+  }
+  // Even one line naming the tools is too long for the budget: say only how many.
+  const bare = countLine(merged, undefined);
+  return cost(bare) <= maxTokens ? [bare] : [];
+}
+
+/** Adds one entry (or an earlier count line) to the per-tool counts; returns how many calls it stands for. */
+function absorb(entry: string, counts: Map<string, number>): number {
+  const match = COUNT_LINE.exec(entry);
+  if (!match) {
+    const name = /^[^\s:]+/.exec(entry)?.[0] ?? 'other';
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    return 1;
+  }
+  const total = Number(match[1]);
+  let named = 0;
+  for (const part of match[2]?.split(', ') ?? []) {
+    const tool = /^(.+) ×(\d+)$/.exec(part);
+    if (!tool) continue;
+    counts.set(tool[1], (counts.get(tool[1]) ?? 0) + Number(tool[2]));
+    named += Number(tool[2]);
+  }
+  if (total > named) counts.set('other', (counts.get('other') ?? 0) + total - named);
+  return total;
+}
+
+function countLine(merged: number, counts: Map<string, number> | undefined): string {
+  const head = `… ${merged} earlier tool call${merged === 1 ? '' : 's'}`;
+  if (!counts) return head;
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const shown = sorted.slice(0, MAX_NAMED_TOOLS);
+  const others = sorted.slice(MAX_NAMED_TOOLS).reduce((sum, [, n]) => sum + n, 0);
+  const parts = shown.map(([name, n]) => `${name} ×${n}`);
+  if (others) parts.push(`other ×${others}`);
+  return `${head} (${parts.join(', ')})`;
+}

@@ -1,0 +1,67 @@
+import type { CompactionRecord } from '../compaction/record.js';
+import { renderSummarySection, SECTION_SEPARATOR } from '../compaction/summary.js';
+import { fitNewestTurn } from './fit-newest-turn.js';
+import type { Message, WireMessage } from './message.js';
+
+/** What the model view is built from. */
+export interface ModelViewInput {
+  system?: string;
+  /** The compaction record in force: its summary is folded into the system message. */
+  record?: CompactionRecord;
+  transcript: readonly Message[];
+  /** A tool result's content as sent (the app caps long output here); default: `content`. */
+  toolContent?: (message: Message) => string;
+  /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
+  fit?: { numCtx: number; reserve: number; charsPerToken: number; headChars?: number };
+}
+
+/**
+ * What is sent to Ollama: one system message (the system prompt with the summary folded in as
+ * a delimited section), then `transcript[record.upto..]` as wire messages. Never two system
+ * messages, never a leading orphan `tool` message, thinking never sent back.
+ */
+export function buildModelView(input: ModelViewInput): WireMessage[] {
+  const { record, transcript, toolContent } = input;
+  const systemParts: string[] = [];
+  if (input.system?.trim()) systemParts.push(input.system);
+  if (record) systemParts.push(renderSummarySection(record));
+  const tail: WireMessage[] = [];
+  const sources: Message[] = [];
+  for (let i = record?.upto ?? 0; i < transcript.length; i++) {
+    const message = transcript[i];
+    // A stray system message (hand-edited or old session) joins the one system message.
+    if (message.role === 'system') {
+      if (message.content.trim()) systemParts.push(message.content);
+      continue;
+    }
+    // Results whose call is not in the view would be orphans every template mishandles.
+    if (message.role === 'tool' && tail.length === 0) continue;
+    tail.push(toWireMessage(message, toolContent));
+    sources.push(message);
+  }
+  const head: WireMessage[] = systemParts.length
+    ? [{ role: 'system', content: systemParts.join(SECTION_SEPARATOR) }]
+    : [];
+  if (!input.fit) return [...head, ...tail];
+  const { numCtx, reserve, charsPerToken, headChars } = input.fit;
+  return [
+    ...head,
+    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars }),
+  ];
+}
+
+/**
+ * One transcript message as sent: thinking stripped, tool results as `{role:'tool', tool_name,
+ * content}` (content via `toolContent` when given), assistant `tool_calls` and user images kept.
+ */
+export function toWireMessage(message: Message, toolContent?: (message: Message) => string): WireMessage {
+  if (message.role === 'tool') {
+    const wire: WireMessage = { role: 'tool', content: toolContent ? toolContent(message) : message.content };
+    if (message.tool_name !== undefined) wire.tool_name = message.tool_name;
+    return wire;
+  }
+  const wire: WireMessage = { role: message.role, content: message.content };
+  if (message.tool_calls?.length) wire.tool_calls = message.tool_calls;
+  if (message.images?.length) wire.images = message.images;
+  return wire;
+}

@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type BudgetSpecs, resolveBudgets, SYSTEM_PROMPT_ROOM_RATIO } from '../../src/compaction/budgets.js';
+
+const specs: BudgetSpecs = {
+  reserve: { ratio: 0.2, min_tokens: 1024 },
+  keep_recent: { ratio: 0.3, min_tokens: 2048 },
+  summary: { ratio: 0.1, min_tokens: 512 },
+};
+
+describe('resolveBudgets', () => {
+  it('takes floor(max(ratio × numCtx, min_tokens)) for each budget', () => {
+    expect(resolveBudgets(8192, specs)).toEqual({
+      reserve: 1638,
+      keepRecent: 2457,
+      summary: 819,
+      numCtx: 8192,
+      scaled: false,
+    });
+    expect(resolveBudgets(4096, { ...specs, keep_recent: { ratio: 0.1, min_tokens: 0 } })).toEqual({
+      reserve: 1024,
+      keepRecent: 409,
+      summary: 512,
+      numCtx: 4096,
+      scaled: false,
+    });
+  });
+
+  it('scales all three down proportionally when they do not fit, leaving room for the system prompt', () => {
+    // Floors 1024 + 2048 + 512 = 3584 over the 1843 available in 2048 (10% kept for the system prompt).
+    const factor = 1843 / 3584;
+    expect(resolveBudgets(2048, specs)).toEqual({
+      reserve: Math.floor(1024 * factor),
+      keepRecent: Math.floor(2048 * factor),
+      summary: Math.floor(512 * factor),
+      numCtx: 2048,
+      scaled: true,
+    });
+    expect(resolveBudgets(2048, specs)).toMatchObject({ reserve: 526, keepRecent: 1053, summary: 263 });
+  });
+
+  it('rejects a window that is not positive', () => {
+    expect(() => resolveBudgets(0, specs)).toThrow(RangeError);
+    expect(() => resolveBudgets(Number.NaN, specs)).toThrow(RangeError);
+  });
+
+  it('always leaves the system prompt its room, and scales only when needed', () => {
+    const spec = fc.record({
+      ratio: fc.double({ min: 0, max: 1, noNaN: true }),
+      min_tokens: fc.nat(100_000),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 256, max: 1_000_000 }),
+        spec,
+        spec,
+        spec,
+        (numCtx, reserve, keep, summary) => {
+          const b = resolveBudgets(numCtx, { reserve, keep_recent: keep, summary });
+          const total = b.reserve + b.keepRecent + b.summary;
+          expect(total).toBeLessThanOrEqual(numCtx * (1 - SYSTEM_PROMPT_ROOM_RATIO));
+          const raw = [reserve, keep, summary].map((s) =>
+            Math.floor(Math.max(s.ratio * numCtx, s.min_tokens)),
+          );
+          if (!b.scaled) expect([b.reserve, b.keepRecent, b.summary]).toEqual(raw);
+          else expect(raw[0] + raw[1] + raw[2]).toBeGreaterThan(numCtx * (1 - SYSTEM_PROMPT_ROOM_RATIO));
+        },
+      ),
+    );
+  });
+});

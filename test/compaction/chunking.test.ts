@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Ask } from '../../src/compaction/ask.js';
+import {
+  chunkCapacity,
+  chunkLines,
+  MIN_CHUNK_TOKENS,
+  summarizeLines,
+} from '../../src/compaction/chunking.js';
+import { estimateTokens } from '../../src/conversation/token-estimate.js';
+
+const length = (s: string) => s.length;
+const estimate = (s: string) => estimateTokens(s, 4);
+
+/** Lines of the `<messages>` block of a summarizer prompt. */
+function promptLines(prompt: string): string[] {
+  const match = /<messages>\n([\s\S]*)\n<\/messages>/.exec(prompt);
+  return match ? match[1].split('\n') : [];
+}
+
+describe('chunkLines', () => {
+  it('packs consecutive lines greedily', () => {
+    expect(chunkLines(['aaaa', 'bbbb', 'cc'], 10, length)).toEqual([['aaaa', 'bbbb'], ['cc']]);
+    expect(chunkLines([], 10, length)).toEqual([]);
+  });
+
+  it('cuts a line too long for any chunk, with a marker', () => {
+    const [[line]] = chunkLines(['x'.repeat(100)], 20, length);
+    expect(line).toMatch(/^x+… \[\+\d+ chars\]$/);
+    expect(line.length + 1).toBeLessThanOrEqual(20);
+  });
+
+  it('puts every line in exactly one chunk, in order, each chunk within its size', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 200 })),
+        fc.integer({ min: 60, max: 400 }),
+        (lines, max) => {
+          const chunks = chunkLines(lines, max, estimate);
+          expect(chunks.flat()).toEqual(lines);
+          for (const chunk of chunks) {
+            expect(chunk.length).toBeGreaterThan(0);
+            expect(chunk.reduce((sum, l) => sum + estimate(`${l}\n`), 0)).toBeLessThanOrEqual(max);
+          }
+        },
+      ),
+    );
+  });
+});
+
+describe('summarizeLines', () => {
+  const lines = Array.from({ length: 40 }, (_, i) => `[${i}] user: message number ${i} ${'z'.repeat(200)}`);
+
+  it('summarizes in one request when the lines fit', async () => {
+    const prompts: string[] = [];
+    const ask: Ask = async ({ prompt, numPredict }) => {
+      prompts.push(prompt);
+      expect(numPredict).toBe(300);
+      return 'All in one.';
+    };
+    const narrative = await summarizeLines({
+      lines,
+      previousNarrative: 'Earlier facts.',
+      ask,
+      summaryTokens: 300,
+      targetTokens: 200,
+      summarizerNumCtx: 32_768,
+      estimate,
+    });
+    expect(narrative).toBe('All in one.');
+    expect(prompts).toHaveLength(1);
+    expect(promptLines(prompts[0])).toEqual(lines);
+    expect(prompts[0]).toContain('Earlier facts.');
+  });
+
+  it('chunks in order, folding each reply into the next request, seeing every line once', async () => {
+    const prompts: string[] = [];
+    const ask: Ask = async ({ prompt }) => {
+      prompts.push(prompt);
+      return `Narrative after chunk ${prompts.length}.`;
+    };
+    const narrative = await summarizeLines({
+      lines,
+      previousNarrative: 'Earlier facts.',
+      ask,
+      summaryTokens: 300,
+      targetTokens: 200,
+      summarizerNumCtx: 2048,
+      estimate,
+    });
+    expect(prompts.length).toBeGreaterThan(2);
+    expect(prompts.flatMap(promptLines)).toEqual(lines);
+    expect(prompts[0]).toContain('Earlier facts.');
+    prompts.slice(1).forEach((prompt, i) => {
+      expect(prompt).toContain(`Narrative after chunk ${i + 1}.`);
+      expect(prompt).not.toContain('Earlier facts.');
+    });
+    expect(narrative).toBe(`Narrative after chunk ${prompts.length}.`);
+    for (const prompt of prompts) expect(estimate(prompt) + 300).toBeLessThanOrEqual(2048);
+  });
+
+  it('keeps every request within the summarizer window for any lines and sizes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ maxLength: 600 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1024, max: 8192 }),
+        fc.integer({ min: 50, max: 400 }),
+        async (input, numCtx, summaryTokens) => {
+          const seen: string[][] = [];
+          let system = '';
+          const ask: Ask = async (request) => {
+            system = request.system;
+            seen.push(promptLines(request.prompt));
+            expect(estimate(request.system) + estimate(request.prompt) + summaryTokens).toBeLessThanOrEqual(
+              numCtx,
+            );
+            return 'x'.repeat(summaryTokens * 8);
+          };
+          const capacity = chunkCapacity({ summarizerNumCtx: numCtx, summaryTokens, estimate });
+          const run = summarizeLines({
+            lines: input.map((l) => `[0] user: ${l.replace(/\n/g, ' ')}`),
+            ask,
+            summaryTokens,
+            targetTokens: summaryTokens,
+            summarizerNumCtx: numCtx,
+            estimate,
+          });
+          if (capacity < MIN_CHUNK_TOKENS) {
+            await expect(run).rejects.toThrow(/too small/);
+            return;
+          }
+          const narrative = await run;
+          expect(system.length).toBeGreaterThan(0);
+          expect(seen.length).toBe(
+            chunkLines(
+              input.map((l) => `[0] user: ${l.replace(/\n/g, ' ')}`),
+              capacity,
+              estimate,
+            ).length,
+          );
+          expect(estimate(narrative)).toBeLessThanOrEqual(summaryTokens);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('fails on an empty summary and on a window too small to work in', async () => {
+    const base = { lines, summaryTokens: 300, targetTokens: 200, summarizerNumCtx: 32_768, estimate };
+    await expect(summarizeLines({ ...base, ask: async () => '  \n' })).rejects.toThrow(/empty summary/);
+    await expect(summarizeLines({ ...base, ask: async () => '<think>x</think>' })).rejects.toThrow(
+      /empty summary/,
+    );
+    await expect(summarizeLines({ ...base, summarizerNumCtx: 600, ask: async () => 'x' })).rejects.toThrow(
+      /too small/,
+    );
+  });
+
+  it('stops between chunks once cancelled', async () => {
+    const controller = new AbortController();
+    let calls = 0;
+    const ask: Ask = async () => {
+      calls++;
+      controller.abort();
+      return 'partial';
+    };
+    await expect(
+      summarizeLines({
+        lines,
+        ask,
+        summaryTokens: 300,
+        targetTokens: 200,
+        summarizerNumCtx: 2048,
+        estimate,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('cancelled');
+    expect(calls).toBe(1);
+  });
+});

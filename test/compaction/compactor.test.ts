@@ -1,0 +1,329 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Ask } from '../../src/compaction/ask.js';
+import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../src/compaction/budgets.js';
+import { type CompactionInput, compactConversation } from '../../src/compaction/compactor.js';
+import { planCompaction } from '../../src/compaction/plan.js';
+import type { CompactionRecord } from '../../src/compaction/record.js';
+import { formatCompactionReport } from '../../src/compaction/report.js';
+import { DEFAULT_SUMMARIZER_RULES } from '../../src/compaction/summarizer-prompt.js';
+import { toolEntriesBudget } from '../../src/compaction/summary.js';
+import { collectToolEntries, toolEntryBullet } from '../../src/compaction/tool-entries.js';
+import { isCompactionDue } from '../../src/compaction/trigger.js';
+import type { Message } from '../../src/conversation/message.js';
+import { buildModelView, toWireMessage } from '../../src/conversation/model-view.js';
+import {
+  estimateMessagesTokens,
+  estimateMessageTokens,
+  estimateTokens,
+} from '../../src/conversation/token-estimate.js';
+import { lastTurnStart } from '../../src/conversation/turns.js';
+import {
+  buildTranscript,
+  deepFreeze,
+  type TurnSpec,
+  text,
+  transcriptArb,
+  turnArb,
+} from '../conversation/fixtures.js';
+
+const budgets: Budgets = { reserve: 1638, keepRecent: 2457, summary: 819, numCtx: 8192, scaled: false };
+const specs: BudgetSpecs = {
+  reserve: { ratio: 0.2, min_tokens: 256 },
+  keep_recent: { ratio: 0.3, min_tokens: 256 },
+  summary: { ratio: 0.1, min_tokens: 128 },
+};
+
+const turn = (i: number): TurnSpec => ({
+  user: `Question ${i}: ${text(400, 'q')}`,
+  steps: [
+    { tools: [{ name: 'read_file', output: text(2000, 'o'), summary: `read file${i}.ts (80 lines)` }] },
+    { reply: `Answer ${i}: ${text(400, 'a')}`, thinking: 'hidden reasoning' },
+  ],
+});
+const transcript = buildTranscript(Array.from({ length: 10 }, (_, i) => turn(i)));
+
+function clock(): () => Date {
+  let calls = 0;
+  return () => new Date(Date.UTC(2026, 0, 1) + 250 * calls++);
+}
+
+function input(overrides: Partial<CompactionInput> = {}): CompactionInput {
+  return {
+    transcript,
+    budgets,
+    system: 'You are helpful.',
+    ask: async () => 'The user asked ten questions about files.',
+    summarizerNumCtx: 8192,
+    model: 'qwen3',
+    maxMessageChars: 2000,
+    charsPerToken: 4,
+    now: clock(),
+    ...overrides,
+  };
+}
+
+const sectionTokens = (system: string | undefined, record: CompactionRecord, cpt: number) =>
+  estimateMessagesTokens(buildModelView({ system, record, transcript: [] }), cpt) -
+  estimateMessagesTokens(buildModelView({ system, transcript: [] }), cpt);
+
+describe('compactConversation', () => {
+  it('summarizes the older turns into a record and reports the figures', async () => {
+    const requests: Parameters<Ask>[0][] = [];
+    const outcome = await compactConversation(
+      input({
+        ask: async (request) => {
+          requests.push(request);
+          return 'The user asked ten questions about files.';
+        },
+      }),
+    );
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const estimate = (m: Message) => estimateMessageTokens(toWireMessage(m), 4);
+    const plan = planCompaction({ transcript, budgets, estimate })!;
+    const tokensBefore = estimateMessagesTokens(
+      buildModelView({ system: 'You are helpful.', transcript }),
+      4,
+    );
+    expect(outcome.record).toEqual({
+      upto: plan.upto,
+      narrative: 'The user asked ten questions about files.',
+      toolEntries: collectToolEntries(plan.slice),
+      model: 'qwen3',
+      at: '2026-01-01T00:00:00.250Z',
+      tokensBefore,
+      tokensAfter: estimateMessagesTokens(
+        buildModelView({ system: 'You are helpful.', record: outcome.record, transcript }),
+        4,
+      ),
+    });
+    expect(outcome.record.toolEntries[0]).toBe('read_file: read file0.ts (80 lines)');
+    expect(outcome.result).toMatchObject({
+      messagesSummarized: plan.upto,
+      tokensBefore,
+      tokensAfter: outcome.record.tokensAfter,
+      numCtx: 8192,
+      durationMs: 500,
+      model: 'qwen3',
+    });
+    expect(outcome.result.summaryTokens).toBeGreaterThan(0);
+    expect(outcome.record.tokensAfter).toBeLessThan(tokensBefore * 0.95);
+    expect(requests).toHaveLength(1);
+    expect(requests[0].system).toBe(DEFAULT_SUMMARIZER_RULES);
+    expect(requests[0].numPredict).toBe(819);
+    expect(requests[0].prompt).toContain('[0] user: Question 0');
+    expect(requests[0].prompt).toContain('[2] tool: read_file: read file0.ts (80 lines)');
+    expect(requests[0].prompt).not.toContain('hidden reasoning');
+    expect(formatCompactionReport(outcome.result)).toMatch(
+      /^Compacted \d+ messages: .* tokens \(\d+% → \d+% of 8k\)$/,
+    );
+  });
+
+  it('never mutates its inputs, on success or failure', async () => {
+    const frozen = deepFreeze(structuredClone(transcript));
+    const previous = deepFreeze<CompactionRecord>({
+      upto: 4,
+      narrative: 'Earlier.',
+      toolEntries: ['read_file: x'],
+      model: 'qwen3',
+      at: '',
+      tokensBefore: 1,
+      tokensAfter: 1,
+    });
+    const frozenBudgets = deepFreeze({ ...budgets });
+    const before = structuredClone({ frozen, previous, frozenBudgets });
+    const ok = await compactConversation(input({ transcript: frozen, previous, budgets: frozenBudgets }));
+    expect(ok.ok).toBe(true);
+    const failed = await compactConversation(
+      input({
+        transcript: frozen,
+        previous,
+        budgets: frozenBudgets,
+        ask: async () => {
+          throw new Error('server down');
+        },
+      }),
+    );
+    expect(failed).toEqual({ ok: false, reason: 'failed', message: 'server down' });
+    expect({ frozen, previous, frozenBudgets }).toEqual(before);
+  });
+
+  it('fails on an empty summary', async () => {
+    expect(await compactConversation(input({ ask: async () => '   ' }))).toEqual({
+      ok: false,
+      reason: 'failed',
+      message: 'the summarizer returned an empty summary',
+    });
+  });
+
+  it('fails when the summary would not shrink the view by 5%', async () => {
+    const small = buildTranscript([
+      { user: 'hi', steps: [{ reply: 'hello' }] },
+      { user: 'bye', steps: [{ reply: 'bye' }] },
+    ]);
+    const outcome = await compactConversation(input({ transcript: small }));
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok || outcome.reason !== 'failed') throw new Error('expected a failure');
+    expect(outcome.message).toMatch(/^the summary would not make the context smaller \(\d+ → \d+ tokens\)$/);
+  });
+
+  it('has nothing to compact with a single turn, or nothing after the boundary', async () => {
+    expect(await compactConversation(input({ transcript: transcript.slice(0, 4) }))).toEqual({
+      ok: false,
+      reason: 'nothing-to-compact',
+    });
+    const previous: CompactionRecord = {
+      upto: 36,
+      narrative: 'n',
+      toolEntries: [],
+      model: 'm',
+      at: '',
+      tokensBefore: 0,
+      tokensAfter: 0,
+    };
+    expect(await compactConversation(input({ previous }))).toEqual({
+      ok: false,
+      reason: 'nothing-to-compact',
+    });
+  });
+
+  it('folds the previous narrative into the next prompt and carries its tool entries', async () => {
+    const previous: CompactionRecord = {
+      upto: 8,
+      narrative: 'PREVIOUS FACT: the user is Ana from Porto.',
+      toolEntries: ['… 3 earlier tool calls (read_file ×3)'],
+      model: 'qwen3',
+      at: '',
+      tokensBefore: 0,
+      tokensAfter: 0,
+    };
+    const prompts: string[] = [];
+    const outcome = await compactConversation(
+      input({
+        previous,
+        focus: 'the file names',
+        rules: 'Custom rules.',
+        ask: async ({ prompt, system }) => {
+          prompts.push(prompt);
+          expect(system).toBe('Custom rules.');
+          return 'Ana from Porto read many files.';
+        },
+      }),
+    );
+    expect(prompts[0]).toContain('PREVIOUS FACT: the user is Ana from Porto.');
+    expect(prompts[0]).toContain('Focus for this summary, from the user: the file names');
+    expect(prompts[0]).toMatch(/^[\s\S]*\[8\] user: Question 2/);
+    expect(prompts[0]).not.toContain('[7]');
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.record.upto).toBeGreaterThan(8);
+    expect(outcome.record.toolEntries[0]).toBe('… 3 earlier tool calls (read_file ×3)');
+    expect(outcome.record.toolEntries[1]).toBe('read_file: read file2.ts (80 lines)');
+  });
+
+  it('estimates the view with the tool content the app sends', async () => {
+    const toolContent = () => 'capped';
+    const outcome = await compactConversation(input({ toolContent }));
+    if (!outcome.ok) throw new Error('expected success');
+    expect(outcome.result.tokensBefore).toBe(
+      estimateMessagesTokens(buildModelView({ system: 'You are helpful.', transcript, toolContent }), 4),
+    );
+  });
+
+  it('keeps every invariant for random conversations, budgets and summary lengths', async () => {
+    let fitted = 0;
+    let succeeded = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        transcriptArb,
+        fc.integer({ min: 2048, max: 16_384 }),
+        fc.nat(3000),
+        fc.nat(30_000),
+        fc.double({ min: 2, max: 6, noNaN: true }),
+        async (messages, numCtx, systemChars, replyChars, cpt) => {
+          const b = resolveBudgets(numCtx, specs);
+          const system = systemChars ? text(systemChars, 's') : undefined;
+          const frozen = deepFreeze(structuredClone(messages));
+          const outcome = await compactConversation({
+            ...input(),
+            transcript: frozen,
+            budgets: b,
+            system,
+            charsPerToken: cpt,
+            summarizerNumCtx: numCtx,
+            ask: async () => 'Fact. '.repeat(Math.ceil(replyChars / 6)),
+          });
+          expect(frozen).toEqual(messages);
+          if (!outcome.ok) {
+            if (outcome.reason === 'failed') expect(outcome.message.length).toBeGreaterThan(0);
+            return;
+          }
+          const { record } = outcome;
+          succeeded++;
+          expect(record.upto).toBeGreaterThan(0);
+          expect(messages[record.upto].role).toBe('user');
+          expect(record.upto).toBeLessThanOrEqual(lastTurnStart(messages));
+          expect(sectionTokens(system, record, cpt)).toBeLessThanOrEqual(b.summary);
+          const estimate = (s: string) => estimateTokens(s, cpt);
+          const toolCost = record.toolEntries.reduce((sum, e) => sum + estimate(toolEntryBullet(e)), 0);
+          expect(toolCost).toBeLessThanOrEqual(toolEntriesBudget(b.summary, estimate));
+          expect(record.tokensAfter).toBeLessThanOrEqual(record.tokensBefore * 0.95);
+          // Fits numCtx − reserve whenever the system prompt, the summary and the newest turn (or keepRecent) do.
+          const sys = estimateMessagesTokens(buildModelView({ system, transcript: [] }), cpt);
+          const newest = estimateMessagesTokens(messages.slice(lastTurnStart(messages)), cpt);
+          if (sys + b.summary + Math.max(newest, b.keepRecent) <= numCtx - b.reserve) {
+            fitted++;
+            expect(record.tokensAfter).toBeLessThanOrEqual(numCtx - b.reserve);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(succeeded).toBeGreaterThan(30);
+    expect(fitted).toBeGreaterThan(10);
+  });
+
+  it('keeps a long conversation within the window, compaction after compaction', async () => {
+    let compactions = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(turnArb, { minLength: 10, maxLength: 40 }),
+        fc.array(fc.nat(20_000), { minLength: 1, maxLength: 8 }),
+        async (turns, replyLengths) => {
+          const b = resolveBudgets(4096, specs);
+          let record: CompactionRecord | undefined;
+          let asks = 0;
+          const ask: Ask = async ({ prompt }) => {
+            if (record) expect(prompt).toContain(record.narrative.slice(0, 40));
+            return 'Fact. '.repeat(Math.ceil(replyLengths[asks++ % replyLengths.length] / 6) + 1);
+          };
+          for (let n = 1; n <= turns.length; n++) {
+            const messages = buildTranscript(turns.slice(0, n));
+            const used = estimateMessagesTokens(
+              buildModelView({ system: 'sys', record, transcript: messages }),
+            );
+            if (!isCompactionDue({ used, reserve: b.reserve, numCtx: b.numCtx })) continue;
+            const outcome = await compactConversation({
+              ...input(),
+              transcript: messages,
+              previous: record,
+              budgets: b,
+              system: 'sys',
+              ask,
+              summarizerNumCtx: 4096,
+            });
+            if (!outcome.ok) continue;
+            expect(outcome.record.upto).toBeGreaterThan(record?.upto ?? 0);
+            record = outcome.record;
+            compactions++;
+            const newest = estimateMessagesTokens(messages.slice(lastTurnStart(messages)));
+            if (newest <= b.keepRecent) expect(record.tokensAfter).toBeLessThanOrEqual(b.numCtx - b.reserve);
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+    expect(compactions).toBeGreaterThan(30);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { Budgets } from '../../src/compaction/budgets.js';
+import { contextBreakdown } from '../../src/compaction/context-breakdown.js';
+import type { CompactionRecord } from '../../src/compaction/record.js';
+import { renderToolLog } from '../../src/compaction/summary.js';
+import { buildModelView } from '../../src/conversation/model-view.js';
+import { estimateMessagesTokens, estimateTokens } from '../../src/conversation/token-estimate.js';
+import { buildTranscript, text } from '../conversation/fixtures.js';
+
+const budgets: Budgets = { reserve: 1000, keepRecent: 2000, summary: 800, numCtx: 10_000, scaled: false };
+const transcript = buildTranscript([
+  { user: text(400), steps: [{ tools: [{ name: 'read_file', output: text(800), summary: 'read a.ts' }] }] },
+  { user: text(400), steps: [{ reply: text(1200) }] },
+]);
+const record: CompactionRecord = {
+  upto: 3,
+  narrative: text(2000, 'n'),
+  toolEntries: ['read_file: read a.ts'],
+  model: 'm',
+  at: '',
+  tokensBefore: 0,
+  tokensAfter: 0,
+};
+
+describe('contextBreakdown', () => {
+  it('splits an uncompacted view into system, tail, reserve and free', () => {
+    const { rows, numCtx } = contextBreakdown({
+      system: text(400, 's'),
+      transcript,
+      budgets,
+      charsPerToken: 4,
+    });
+    expect(numCtx).toBe(10_000);
+    // System: 400 chars = 100 tokens, plus the 4-token message overhead.
+    const tail = estimateMessagesTokens(buildModelView({ transcript }), 4);
+    expect(rows).toEqual([
+      { label: 'system', tokens: 104, percent: 1 },
+      { label: 'summary', tokens: 0, percent: 0 },
+      { label: 'tool entries', tokens: 0, percent: 0 },
+      { label: 'verbatim tail', tokens: tail, percent: Math.round(tail / 10) / 10 },
+      { label: 'reserve', tokens: 1000, percent: 10 },
+      {
+        label: 'free',
+        tokens: 10_000 - 104 - tail - 1000,
+        percent: Math.round((10_000 - 104 - tail - 1000) / 10) / 10,
+      },
+    ]);
+  });
+
+  it('separates the summary narrative from the tool entries; the parts add up to the view', () => {
+    const { rows } = contextBreakdown({
+      system: text(400, 's'),
+      record,
+      transcript,
+      budgets,
+      charsPerToken: 4,
+    });
+    const byLabel = Object.fromEntries(rows.map((r) => [r.label, r.tokens]));
+    const view = estimateMessagesTokens(buildModelView({ system: text(400, 's'), record, transcript }), 4);
+    expect(byLabel.system).toBe(104);
+    expect(byLabel['tool entries']).toBe(estimateTokens(renderToolLog(record.toolEntries), 4));
+    expect(byLabel.summary).toBeGreaterThanOrEqual(500);
+    expect(byLabel['verbatim tail']).toBe(
+      estimateMessagesTokens(buildModelView({ transcript: transcript.slice(3) }), 4),
+    );
+    expect(byLabel.system + byLabel.summary + byLabel['tool entries'] + byLabel['verbatim tail']).toBe(view);
+    expect(byLabel.free).toBe(10_000 - view - 1000);
+  });
+
+  it('shows no free room when the view and reserve overflow the window', () => {
+    const tiny = { ...budgets, numCtx: 500 };
+    const { rows } = contextBreakdown({ transcript, budgets: tiny, charsPerToken: 4 });
+    expect(rows.find((r) => r.label === 'free')?.tokens).toBe(0);
+    expect(rows.find((r) => r.label === 'system')?.tokens).toBe(0);
+  });
+});

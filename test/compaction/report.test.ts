@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { CompactionResult } from '../../src/compaction/compactor.js';
+import { formatCompactionReport } from '../../src/compaction/report.js';
+
+const result: CompactionResult = {
+  messagesSummarized: 12,
+  tokensBefore: 6144,
+  tokensAfter: 1229,
+  numCtx: 8192,
+  summaryTokens: 300,
+  durationMs: 1200,
+  model: 'qwen3',
+};
+
+describe('formatCompactionReport', () => {
+  it('says what was compacted in one line', () => {
+    expect(formatCompactionReport(result)).toBe(
+      'Compacted 12 messages: 6.1k → 1.2k tokens (75% → 15% of 8k)',
+    );
+  });
+
+  it('speaks of one message in the singular', () => {
+    expect(
+      formatCompactionReport({
+        ...result,
+        messagesSummarized: 1,
+        tokensBefore: 900,
+        tokensAfter: 300,
+        numCtx: 1000,
+      }),
+    ).toBe('Compacted 1 message: 900 → 300 tokens (90% → 30% of 1k)');
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildSummarizerRequest,
+  DEFAULT_SUMMARIZER_RULES,
+  renderSliceLines,
+} from '../../src/compaction/summarizer-prompt.js';
+import type { Message } from '../../src/conversation/message.js';
+import { buildTranscript } from '../conversation/fixtures.js';
+
+describe('renderSliceLines', () => {
+  it('renders one line per message with its transcript index', () => {
+    const slice = buildTranscript([
+      {
+        user: 'Hello\n\n  world',
+        steps: [
+          {
+            tools: [
+              { name: 'read_file', output: 'big output', summary: 'read a.ts (10 lines)' },
+              { name: 'run_command', output: 'ls output' },
+            ],
+          },
+          { reply: 'Done.', thinking: 'secret reasoning' },
+        ],
+      },
+    ]);
+    const lines = renderSliceLines(slice, { maxMessageChars: 100, firstIndex: 5 });
+    expect(lines).toEqual([
+      '[5] user: Hello world',
+      '[6] assistant: (tool calls: read_file, run_command)',
+      '[7] tool: read_file: read a.ts (10 lines)',
+      '[8] tool: run_command was called.',
+      '[9] assistant: Done.',
+    ]);
+    expect(lines.join('\n')).not.toContain('secret');
+    expect(lines.join('\n')).not.toContain('big output');
+  });
+
+  it('caps long messages with a marker', () => {
+    const slice: Message[] = [{ id: 1, turn: 0, role: 'user', content: 'a'.repeat(50), at: '' }];
+    expect(renderSliceLines(slice, { maxMessageChars: 10 })).toEqual(['[0] user: aaaaaaaaaa… [+40 chars]']);
+  });
+
+  it('mentions images, interruptions, text beside tool calls, and empty messages', () => {
+    const at = '';
+    const slice: Message[] = [
+      { id: 1, turn: 0, role: 'user', content: 'see', images: ['x', 'y'], at },
+      { id: 2, turn: 0, role: 'assistant', content: 'Half a rep', interrupted: true, at },
+      {
+        id: 3,
+        turn: 0,
+        role: 'assistant',
+        content: 'Let me look.',
+        tool_calls: [{ function: { name: 'search', arguments: {} } }],
+        at,
+      },
+      { id: 4, turn: 0, role: 'assistant', content: '  ', at },
+    ];
+    expect(renderSliceLines(slice, { maxMessageChars: 100 })).toEqual([
+      '[0] user: see (2 images attached)',
+      '[1] assistant: Half a rep (reply interrupted)',
+      '[2] assistant: Let me look. (tool calls: search)',
+      '[3] assistant: (empty)',
+    ]);
+  });
+});
+
+describe('buildSummarizerRequest', () => {
+  const lines = ['[4] user: My name is Ana.', '[5] assistant: Hello Ana.'];
+
+  it('puts the previous narrative first, then the lines, then the size limit', () => {
+    const request = buildSummarizerRequest({
+      previousNarrative: 'The user lives in Porto.',
+      lines,
+      maxTokens: 400,
+    });
+    expect(request.system).toBe(DEFAULT_SUMMARIZER_RULES);
+    const { prompt } = request;
+    expect(prompt.indexOf('The user lives in Porto.')).toBeGreaterThan(-1);
+    expect(prompt.indexOf('The user lives in Porto.')).toBeLessThan(prompt.indexOf(lines[0]));
+    expect(prompt.indexOf(lines[0])).toBeLessThan(prompt.indexOf(lines[1]));
+    expect(prompt).toContain('at most about 300 words');
+    expect(prompt.endsWith('Output only the summary.')).toBe(true);
+  });
+
+  it('omits the previous-summary part when there is none, and adds the focus when given', () => {
+    const { prompt } = buildSummarizerRequest({ lines, maxTokens: 100, focus: ' the database schema ' });
+    expect(prompt).not.toContain('<summary>');
+    expect(prompt).toContain('Focus for this summary, from the user: the database schema');
+  });
+
+  it('replaces the default rules wholesale with configured ones', () => {
+    const request = buildSummarizerRequest({ rules: 'Summarize tersely.', lines, maxTokens: 100 });
+    expect(request.system).toBe('Summarize tersely.');
+  });
+
+  it('has default rules that keep facts, commitments, questions, decisions, language, and forbid invention', () => {
+    for (const needle of [
+      'names',
+      'numbers',
+      'paths',
+      'dates',
+      'commitment',
+      'open questions',
+      'ecisions',
+      'invent',
+      'advice',
+      'language',
+    ]) {
+      expect(DEFAULT_SUMMARIZER_RULES).toContain(needle);
+    }
+  });
+});

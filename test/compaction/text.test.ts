@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { capText, collapseWhitespace } from '../../src/compaction/text.js';
+
+describe('collapseWhitespace', () => {
+  it('turns every whitespace run into one space and trims', () => {
+    expect(collapseWhitespace('  a \n\n b\tc\u00a0 d  ')).toBe('a b c d');
+    expect(collapseWhitespace('one two')).toBe('one two');
+  });
+
+  it('matches the plain /\\s+/ → " " definition on any text', () => {
+    const ws = fc.constantFrom(' ', '  ', '\n', '\t', '\r\n', '\u00a0', '\u2028', '\u3000', 'a', 'bc', '.');
+    fc.assert(
+      fc.property(
+        fc.array(ws).map((parts) => parts.join('')),
+        (s) => {
+          expect(collapseWhitespace(s)).toBe(s.replace(/\s+/g, ' ').trim());
+        },
+      ),
+    );
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        expect(collapseWhitespace(s)).toBe(s.replace(/\s+/g, ' ').trim());
+      }),
+    );
+  });
+});
+
+describe('capText', () => {
+  it('cuts with a marker saying how much was cut, never inside a surrogate pair', () => {
+    expect(capText('abcdef', 10)).toBe('abcdef');
+    expect(capText('abcdef', 2)).toBe('ab… [+4 chars]');
+    expect(capText('a😀b', 2)).toBe('a… [+3 chars]');
+  });
+});

@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  collectToolEntries,
+  MAX_TOOL_ENTRY_CHARS,
+  mergeToolEntries,
+  toolEntryBullet,
+  toolEntryLine,
+} from '../../src/compaction/tool-entries.js';
+import type { Message } from '../../src/conversation/message.js';
+import { buildTranscript } from '../conversation/fixtures.js';
+
+const tool = (tool_name: string | undefined, tool_summary?: string): Message => ({
+  id: 1,
+  turn: 0,
+  role: 'tool',
+  content: 'output',
+  at: '',
+  ...(tool_name ? { tool_name } : {}),
+  ...(tool_summary !== undefined ? { tool_summary } : {}),
+});
+
+const length = (s: string) => s.length;
+const cost = (entries: string[]) => entries.reduce((sum, e) => sum + toolEntryBullet(e).length, 0);
+
+describe('toolEntryLine', () => {
+  it('uses the stored summary, naming the tool unless the summary already does', () => {
+    expect(toolEntryLine(tool('read_file', 'read a.ts (340 lines)'))).toBe(
+      'read_file: read a.ts (340 lines)',
+    );
+    expect(toolEntryLine(tool('read_file', 'read_file a.ts'))).toBe('read_file a.ts');
+    expect(toolEntryLine(tool('run_command', 'ran\n  `ls`\n'))).toBe('run_command: ran `ls`');
+  });
+
+  it('says the tool was called when there is no summary', () => {
+    expect(toolEntryLine(tool('run_command'))).toBe('run_command was called.');
+    expect(toolEntryLine(tool('run_command', '  '))).toBe('run_command was called.');
+    expect(toolEntryLine(tool(undefined))).toBe('unknown_tool was called.');
+  });
+
+  it('caps a runaway summary', () => {
+    const line = toolEntryLine(tool('t', `t ${'y'.repeat(1000)}`));
+    expect(line.startsWith(`t ${'y'.repeat(100)}`)).toBe(true);
+    expect(line).toMatch(/… \[\+\d+ chars\]$/);
+    expect(line.length).toBeLessThan(MAX_TOOL_ENTRY_CHARS + 20);
+  });
+});
+
+describe('collectToolEntries', () => {
+  it('makes one line per tool result, in order', () => {
+    const slice = buildTranscript([
+      {
+        user: 'go',
+        steps: [
+          {
+            tools: [
+              { name: 'read_file', output: 'x', summary: 'read a' },
+              { name: 'search', output: 'y' },
+            ],
+          },
+          { reply: 'ok' },
+        ],
+      },
+    ]);
+    expect(collectToolEntries(slice)).toEqual(['read_file: read a', 'search was called.']);
+  });
+});
+
+describe('mergeToolEntries', () => {
+  it('carries entries over in order while they fit', () => {
+    expect(mergeToolEntries(['a: 1'], ['b: 2'], 1000, length)).toEqual(['a: 1', 'b: 2']);
+  });
+
+  it('merges as few of the oldest as needed into one count line', () => {
+    const previous = [...Array(20).fill('read_file: x'), ...Array(17).fill('run_command: y')];
+    const added = ['write_file: z1', 'write_file: z2', 'write_file: z3'];
+    const expectedLine = '… 37 earlier tool calls (read_file ×20, run_command ×17)';
+    const max = cost([expectedLine, ...added]);
+    expect(mergeToolEntries(previous, added, max, length)).toEqual([expectedLine, ...added]);
+  });
+
+  it('folds an earlier count line into the new one', () => {
+    const previous = ['… 37 earlier tool calls (read_file ×20, run_command ×17)', 'read_file: q'];
+    const expected = ['… 38 earlier tool calls (read_file ×21, run_command ×17)', 'x: 1'];
+    expect(mergeToolEntries(previous, ['x: 1'], cost(expected), length)).toEqual(expected);
+  });
+
+  it('falls back to a bare count, then to nothing, in absurdly small budgets', () => {
+    expect(mergeToolEntries(['read_file: a', 'run_command: b'], [], 25, length)).toEqual([
+      '… 2 earlier tool calls',
+    ]);
+    expect(mergeToolEntries(['read_file: a'], [], 5, length)).toEqual([]);
+  });
+
+  it('never exceeds its budget, keeps a suffix in order, and accounts for every call', () => {
+    const entry = fc.tuple(
+      fc.constantFrom('read_file', 'run_command', 'search', 'a', 'b', 'c', 'd', 'e', 'f'),
+      fc.string(),
+    );
+    const entries = fc.array(entry.map(([name, rest]) => `${name}: ${rest.replace(/\s/g, '_')}`));
+    fc.assert(
+      fc.property(entries, entries, fc.integer({ min: 0, max: 2000 }), (previous, added, max) => {
+        const merged = mergeToolEntries(previous, added, max, length);
+        expect(cost(merged)).toBeLessThanOrEqual(max);
+        expect(mergeToolEntries(previous, added, max, length)).toEqual(merged);
+        const all = [...previous, ...added];
+        const head = /^… (\d+) earlier tool calls?/.exec(merged[0] ?? '');
+        const kept = head ? merged.slice(1) : merged;
+        expect(all.slice(all.length - kept.length)).toEqual(kept);
+        if (merged.length) expect((head ? Number(head[1]) : 0) + kept.length).toBe(all.length);
+      }),
+    );
+  });
+});

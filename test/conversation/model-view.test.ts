@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CompactionRecord } from '../../src/compaction/record.js';
+import { renderSummarySection } from '../../src/compaction/summary.js';
+import type { Message } from '../../src/conversation/message.js';
+import { buildModelView, toWireMessage } from '../../src/conversation/model-view.js';
+import { turnStartIndices } from '../../src/conversation/turns.js';
+import { buildTranscript, transcriptArb } from './fixtures.js';
+
+const transcript = buildTranscript([
+  {
+    user: 'read a.ts',
+    steps: [{ tools: [{ name: 'read_file', output: 'line1\nline2', summary: 'read a.ts' }] }],
+  },
+  { user: 'thanks', steps: [{ reply: 'You are welcome.', thinking: 'be polite' }] },
+]);
+
+function record(upto: number): CompactionRecord {
+  return {
+    upto,
+    narrative: 'The user asked to read a.ts.',
+    toolEntries: ['read_file: read a.ts'],
+    model: 'qwen3',
+    at: '2026-01-01T00:00:00.000Z',
+    tokensBefore: 100,
+    tokensAfter: 50,
+  };
+}
+
+describe('buildModelView', () => {
+  it('sends the system prompt then the transcript, thinking stripped, tool results as tool messages', () => {
+    expect(buildModelView({ system: 'Be brief.', transcript })).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'read a.ts' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { index: 0, name: 'read_file', arguments: { n: 0 } } }],
+      },
+      { role: 'tool', tool_name: 'read_file', content: 'line1\nline2' },
+      { role: 'user', content: 'thanks' },
+      { role: 'assistant', content: 'You are welcome.' },
+    ]);
+  });
+
+  it('folds the summary into the one system message and sends only the tail', () => {
+    const view = buildModelView({ system: 'Be brief.', record: record(3), transcript });
+    expect(view).toEqual([
+      { role: 'system', content: `Be brief.\n\n${renderSummarySection(record(3))}` },
+      { role: 'user', content: 'thanks' },
+      { role: 'assistant', content: 'You are welcome.' },
+    ]);
+    expect(view[0].content).toContain('The user asked to read a.ts.');
+    expect(view[0].content).toContain('- read_file: read a.ts');
+  });
+
+  it('makes a system message of the summary alone when there is no system prompt', () => {
+    const view = buildModelView({ record: record(3), transcript });
+    expect(view[0]).toEqual({ role: 'system', content: renderSummarySection(record(3)) });
+    expect(view).toHaveLength(3);
+  });
+
+  it('sends no system message without a system prompt or summary', () => {
+    expect(buildModelView({ system: '  ', transcript })[0].role).toBe('user');
+  });
+
+  it('passes tool content through toolContent', () => {
+    const view = buildModelView({ transcript, toolContent: (m) => `capped:${m.content.length}` });
+    expect(view[2]).toEqual({ role: 'tool', tool_name: 'read_file', content: 'capped:11' });
+  });
+
+  it('never starts the tail with an orphan tool result', () => {
+    const view = buildModelView({ record: record(2), transcript });
+    expect(view.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
+  });
+
+  it('folds a stray system message of the transcript into the one system message', () => {
+    const stray: Message = { id: 99, turn: 1, role: 'system', content: 'Reply in French.', at: '' };
+    const view = buildModelView({ system: 'Be brief.', transcript: [...transcript, stray] });
+    expect(view.filter((m) => m.role === 'system')).toEqual([
+      { role: 'system', content: 'Be brief.\n\nReply in French.' },
+    ]);
+  });
+
+  it('keeps every chat template happy for any transcript and boundary', () => {
+    fc.assert(
+      fc.property(transcriptArb, fc.nat(), fc.boolean(), (messages, pick, withSystem) => {
+        const starts = turnStartIndices(messages);
+        const upto = starts[pick % starts.length];
+        const view = buildModelView({
+          system: withSystem ? 'sys' : undefined,
+          record: upto > 0 ? record(upto) : undefined,
+          transcript: messages,
+        });
+        expect(view.filter((m) => m.role === 'system').length).toBeLessThanOrEqual(1);
+        view.forEach((m, i) => {
+          if (m.role === 'system') expect(i).toBe(0);
+          if (m.role === 'tool') {
+            const before = view[i - 1];
+            expect(before.role === 'tool' || (before.role === 'assistant' && !!before.tool_calls)).toBe(true);
+          }
+          expect(m).not.toHaveProperty('thinking');
+        });
+        expect(view.length - (view[0]?.role === 'system' ? 1 : 0)).toBe(messages.length - upto);
+      }),
+    );
+  });
+});
+
+describe('toWireMessage', () => {
+  it('keeps images of user messages and drops transcript-only fields', () => {
+    const message: Message = {
+      id: 1,
+      turn: 0,
+      role: 'user',
+      content: 'look',
+      images: ['aGk='],
+      at: 'x',
+      interrupted: true,
+    };
+    expect(toWireMessage(message)).toEqual({ role: 'user', content: 'look', images: ['aGk='] });
+  });
+});
