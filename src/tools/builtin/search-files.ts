@@ -1,0 +1,125 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { looksBinary } from '../binary-content.js';
+import { asDirectory, displayPath } from '../display-path.js';
+import { failureLine, toolFailure } from '../failure-line.js';
+import { globToRegExp } from '../glob-pattern.js';
+import { oneLine } from '../one-line.js';
+import { resolveSandboxedPath } from '../sandbox.js';
+import { plural, splitLines } from '../text-lines.js';
+import type { Tool } from '../tool.js';
+import { walkFiles } from '../walk-files.js';
+
+/** Arguments of `search_files`. */
+export type SearchFilesArgs = { pattern: string; path?: string; glob?: string };
+
+/** Matches reported at most; the search stops there. */
+export const MAX_SEARCH_MATCHES = 200;
+/** Larger files are skipped: they are data, not source. */
+const MAX_SEARCHED_BYTES = 2 * 1024 * 1024;
+/** A matching line is shown up to this many characters (minified code has huge lines). */
+const MAX_LINE_CHARS = 300;
+
+/**
+ * Searches file contents with a regular expression, like grep -rn. Walks the directory itself with
+ * a small .gitignore matcher (no `git` needed, same result in and out of repositories); skips
+ * binary files, node_modules/ and .git/.
+ */
+export const searchFilesTool: Tool<SearchFilesArgs> = {
+  name: 'search_files',
+  description:
+    'Search file contents with a regular expression (JavaScript syntax). Respects .gitignore; returns "path:line: text" for each match.',
+  parameters: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', description: 'Regular expression to look for; prefix (?i) to ignore case' },
+      path: { type: 'string', description: 'Directory or file to search (default ".")' },
+      glob: { type: 'string', description: 'Only files matching this glob, e.g. "*.ts" or "src/**/*.md"' },
+    },
+    required: ['pattern'],
+  },
+  keyArgument: (args) => `"${args.pattern}" in ${args.path ?? '.'}`,
+  async run(args, ctx) {
+    const requested = args.path ?? '.';
+    const resolved = resolveSandboxedPath(requested, ctx);
+    if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
+    let regex: RegExp;
+    let fileFilter: RegExp | undefined;
+    try {
+      regex = compilePattern(args.pattern);
+    } catch (error) {
+      return toolFailure(`Invalid regular expression: ${(error as Error).message}`, 'invalid pattern');
+    }
+    try {
+      fileFilter = args.glob ? globToRegExp(args.glob) : undefined;
+    } catch (error) {
+      return toolFailure(`Invalid glob: ${(error as Error).message}`, 'invalid glob');
+    }
+    const root = resolved.path;
+    const lines: string[] = [];
+    const filesWithMatches = new Set<string>();
+    let filesSearched = 0;
+    try {
+      for await (const file of walkFiles(root, ctx.signal)) {
+        if (fileFilter && !matchesGlob(fileFilter, args.glob!, path.relative(root, file))) continue;
+        const content = await readSearchable(file);
+        if (content === undefined) continue;
+        filesSearched++;
+        const shown = displayPath(file, ctx.cwd);
+        splitLines(content).forEach((line, index) => {
+          if (lines.length >= MAX_SEARCH_MATCHES || !regex.test(line)) return;
+          lines.push(`${shown}:${index + 1}: ${oneLine(line, MAX_LINE_CHARS)}`);
+          filesWithMatches.add(file);
+        });
+        if (lines.length >= MAX_SEARCH_MATCHES) break;
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return toolFailure(`Not found: ${requested}`, 'not found');
+      return toolFailure(`Search failed: ${(error as Error).message}`, code ?? 'search error');
+    }
+    if (ctx.signal?.aborted) return toolFailure('The search was cancelled.', 'cancelled');
+    const capped = lines.length >= MAX_SEARCH_MATCHES;
+    const details = { matches: lines.length, files: filesWithMatches.size, filesSearched, capped };
+    if (lines.length === 0) {
+      return { ok: true, output: `No matches (searched ${plural(filesSearched, 'file')}).`, details };
+    }
+    const note = capped
+      ? `\n[stopped at ${MAX_SEARCH_MATCHES} matches; narrow the pattern, path or glob]`
+      : '';
+    return { ok: true, output: lines.join('\n') + note, details };
+  },
+  summaryLine(args, outcome) {
+    const where = `"${args.pattern}" in ${asDirectory(args.path ?? '.')}`;
+    if (!outcome.ok) return failureLine(`search ${where}`, outcome);
+    const { matches, files, capped } = outcome.details as { matches: number; files: number; capped: boolean };
+    const count = capped
+      ? `first ${plural(matches, 'match', 'matches')}`
+      : plural(matches, 'match', 'matches');
+    return `searched ${where} (${count} in ${plural(files, 'file')})`;
+  },
+};
+
+/** Compiles the model's pattern; a leading `(?i)` (common in other regex dialects) means ignore case. */
+function compilePattern(pattern: string): RegExp {
+  if (pattern.startsWith('(?i)')) return new RegExp(pattern.slice(4), 'i');
+  return new RegExp(pattern);
+}
+
+/** A glob with a `/` is matched against the path from the search root, else against the file name. */
+function matchesGlob(filter: RegExp, glob: string, relativePath: string): boolean {
+  const posix = relativePath.split(path.sep).join('/');
+  return filter.test(glob.includes('/') ? posix : path.basename(posix));
+}
+
+/** The file's text, or undefined for files not worth searching (binary, too large, unreadable). */
+async function readSearchable(file: string): Promise<string | undefined> {
+  try {
+    const stat = await fs.stat(file);
+    if (stat.size > MAX_SEARCHED_BYTES) return undefined;
+    const content = await fs.readFile(file);
+    return looksBinary(content) ? undefined : content.toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

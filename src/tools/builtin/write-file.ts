@@ -1,0 +1,53 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { failureLine, toolFailure } from '../failure-line.js';
+import { resolveSandboxedPath } from '../sandbox.js';
+import { plural, splitLines } from '../text-lines.js';
+import type { Tool } from '../tool.js';
+
+/** Arguments of `write_file`. */
+export type WriteFileArgs = { path: string; content: string };
+
+/** Creates or overwrites a text file inside the sandbox, creating missing parent directories. */
+export const writeFileTool: Tool<WriteFileArgs> = {
+  name: 'write_file',
+  description:
+    'Create or overwrite a text file with the given content. Missing parent directories are created.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'File path, relative to the working directory' },
+      content: { type: 'string', description: 'The complete new content of the file' },
+    },
+    required: ['path', 'content'],
+  },
+  keyArgument: (args) => args.path,
+  async run(args, ctx) {
+    const resolved = resolveSandboxedPath(args.path, ctx);
+    if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
+    const existed = await fs.stat(resolved.path).then(
+      (stat) => (stat.isDirectory() ? 'directory' : 'file'),
+      () => undefined,
+    );
+    if (existed === 'directory') return toolFailure(`${args.path} is a directory.`, 'is a directory');
+    try {
+      await fs.mkdir(path.dirname(resolved.path), { recursive: true });
+      await fs.writeFile(resolved.path, args.content, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      return toolFailure(`Cannot write ${args.path}: ${(error as Error).message}`, code ?? 'write error');
+    }
+    const lines = splitLines(args.content).length;
+    const bytes = Buffer.byteLength(args.content, 'utf8');
+    const verb = existed ? 'Overwrote' : 'Created';
+    return {
+      ok: true,
+      output: `${verb} ${args.path} (${plural(lines, 'line')}, ${plural(bytes, 'byte')}).`,
+      details: { lines, bytes, created: !existed },
+    };
+  },
+  summaryLine(args, outcome) {
+    if (!outcome.ok) return failureLine(`write ${args.path}`, outcome);
+    return `wrote ${args.path} (${plural(outcome.details?.lines as number, 'line')})`;
+  },
+};

@@ -1,0 +1,169 @@
+import type { ToolCall } from '../conversation/message.js';
+import type { Confirmer } from './confirmation.js';
+import type { SkipKind } from './failure-line.js';
+import { oneLine } from './one-line.js';
+import type { ToolRegistry } from './registry.js';
+import { toolSummaryLine } from './summary-line.js';
+import type { ToolContext, ToolOutcome } from './tool.js';
+import { validateToolArguments } from './validate-args.js';
+
+export {
+  autoApprove,
+  autoDecline,
+  type ConfirmAnswer,
+  type ConfirmationPolicy,
+  type Confirmer,
+  type ConfirmRequest,
+  createConfirmationPolicy,
+} from './confirmation.js';
+
+/** One tool call as it was handled: what goes into the `tool` message and the UI line. */
+export interface ToolExecution {
+  name: string;
+  /** The arguments as the tool saw them (after coercion), or as the model sent them when refused. */
+  args: Record<string, unknown>;
+  keyArgument: string;
+  outcome: ToolOutcome;
+  /** The deterministic one-line summary, to be stored as `Message.tool_summary`. */
+  summary: string;
+}
+
+/** What executeToolCall needs from its caller. */
+export interface ExecuteDeps {
+  registry: ToolRegistry;
+  ctx: ToolContext;
+  needsConfirmation: (name: string) => boolean;
+  confirm: Confirmer;
+  /** Called on an `always` answer so the caller's policy stops asking (e.g. `policy.allowAlways`). */
+  allowAlways?: (name: string) => void;
+}
+
+/** Text the model receives when the user declines a call. */
+export const DECLINED_OUTPUT = 'The user declined to run this tool.';
+
+/**
+ * Runs one tool call the model made: checks the tool exists and is enabled, validates the
+ * arguments, asks for confirmation where the policy wants it, runs the tool and summarizes the
+ * call. Every failure becomes an error outcome the model can act on; this never throws.
+ */
+export async function executeToolCall(call: ToolCall, deps: ExecuteDeps): Promise<ToolExecution> {
+  const name = String(call.function?.name ?? '');
+  const rawArgs = parseArguments(call.function?.arguments);
+  const finish = (
+    args: Record<string, unknown>,
+    keyArgument: string,
+    outcome: ToolOutcome,
+  ): ToolExecution => ({
+    name,
+    args,
+    keyArgument,
+    outcome,
+    summary: toolSummaryLine(deps.registry, name, args, outcome),
+  });
+  const argsObject = isRecord(rawArgs) ? rawArgs : {};
+
+  const tool = deps.registry.get(name);
+  if (!tool || !deps.registry.isEnabled(name)) {
+    const available = deps.registry
+      .list()
+      .filter((listing) => listing.enabled)
+      .map((listing) => listing.name);
+    const problem = tool ? `tool "${name}" is disabled` : `unknown tool "${name}"`;
+    const output = `Error: ${problem}; available: ${available.join(', ') || 'none'}.`;
+    return finish(argsObject, '', skipped(output, tool ? 'disabled' : 'unknown-tool'));
+  }
+
+  const check = validateToolArguments(tool.parameters, rawArgs);
+  if (!check.ok) {
+    const output = `Error: invalid arguments for ${name}: ${check.problems.join('; ')}. Call it again with corrected arguments.`;
+    return finish(argsObject, keyArgumentOf(tool, argsObject), skipped(output, 'invalid-arguments'));
+  }
+  const args = check.args;
+  const keyArgument = keyArgumentOf(tool, args);
+
+  if (deps.needsConfirmation(name)) {
+    let answer: Awaited<ReturnType<Confirmer>>;
+    try {
+      answer = await deps.confirm({ tool: name, args, keyArgument });
+    } catch (error) {
+      return finish(
+        args,
+        keyArgument,
+        skipped(`Error: could not ask the user: ${messageOf(error)}`, 'cancelled'),
+      );
+    }
+    if (answer.kind === 'no') return finish(args, keyArgument, skipped(DECLINED_OUTPUT, 'declined'));
+    if (answer.kind === 'instruct') {
+      const output = `The user did not run the tool and says: ${answer.text}`;
+      return finish(args, keyArgument, {
+        ...skipped(output, 'instructed'),
+        details: instructed(answer.text),
+      });
+    }
+    if (answer.kind === 'always') deps.allowAlways?.(name);
+  }
+
+  if (deps.ctx.signal?.aborted) {
+    return finish(args, keyArgument, skipped('The tool call was cancelled by the user.', 'cancelled'));
+  }
+  try {
+    const outcome = await tool.run(args, deps.ctx);
+    return finish(args, keyArgument, normalizeOutcome(outcome));
+  } catch (error) {
+    return finish(args, keyArgument, {
+      ok: false,
+      output: `Error: ${name} failed: ${messageOf(error)}`,
+      details: { error: oneLine(messageOf(error)) },
+    });
+  }
+}
+
+/** Some models send arguments as a JSON string rather than an object. */
+function parseArguments(raw: unknown): unknown {
+  if (raw === undefined || raw === null || raw === '') return {};
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function keyArgumentOf(
+  tool: { keyArgument(args: Record<string, unknown>): string },
+  args: Record<string, unknown>,
+): string {
+  try {
+    const key = tool.keyArgument(args);
+    return typeof key === 'string' ? key : String(key ?? '');
+  } catch {
+    return '';
+  }
+}
+
+/** A tool that returns something malformed still yields a well-formed outcome. */
+function normalizeOutcome(outcome: ToolOutcome | undefined): ToolOutcome {
+  if (!outcome || typeof outcome !== 'object')
+    return { ok: false, output: 'Error: the tool returned no result.' };
+  return {
+    ...outcome,
+    ok: outcome.ok === true,
+    output: typeof outcome.output === 'string' ? outcome.output : String(outcome.output ?? ''),
+  };
+}
+
+function skipped(output: string, kind: SkipKind): ToolOutcome {
+  return { ok: false, output, details: { skipped: kind } };
+}
+
+function instructed(text: string): Record<string, unknown> {
+  return { skipped: 'instructed' satisfies SkipKind, instruction: text };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,42 @@
+import { oneLine } from './one-line.js';
+import type { ToolOutcome } from './tool.js';
+
+/** Why a call was not run, recorded as `details.skipped` by executeToolCall. */
+export type SkipKind =
+  | 'declined'
+  | 'instructed'
+  | 'invalid-arguments'
+  | 'unknown-tool'
+  | 'disabled'
+  | 'cancelled';
+
+/** A short reason for a failed or skipped call, for summary lines. */
+export function failureReason(outcome: ToolOutcome): string {
+  const details = outcome.details ?? {};
+  switch (details.skipped as SkipKind | undefined) {
+    case 'declined':
+      return 'declined by the user';
+    case 'instructed':
+      return `not run, the user said: ${oneLine(String(details.instruction ?? ''), 60)}`;
+    case 'invalid-arguments':
+      return 'invalid arguments';
+    case 'unknown-tool':
+      return 'unknown tool';
+    case 'disabled':
+      return 'tool disabled';
+    case 'cancelled':
+      return 'cancelled';
+  }
+  if (typeof details.error === 'string') return oneLine(details.error, 80);
+  return oneLine(outcome.output.split('\n', 1)[0] ?? '', 80) || 'failed';
+}
+
+/** The summary line of a failed call: `❌ <action> (<reason>)`, e.g. `❌ read a.ts (file not found)`. */
+export function failureLine(action: string, outcome: ToolOutcome): string {
+  return `❌ ${action} (${failureReason(outcome)})`;
+}
+
+/** A failed outcome: `output` tells the model what went wrong, `error` is the short reason for the summary. */
+export function toolFailure(output: string, error: string): ToolOutcome {
+  return { ok: false, output, details: { error } };
+}

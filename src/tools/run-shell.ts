@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { createOutputCollector } from './output-collector.js';
+
+/** How a shell command ended. */
+export interface ShellResult {
+  /** Exit code, or null when the process was killed by a signal or never started. */
+  exitCode: number | null;
+  /** The signal that killed the shell, if any. */
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Why the shell could not be started (e.g. the directory does not exist). */
+  spawnError?: string;
+  /** stdout and stderr interleaved in arrival order, head and tail kept when long. */
+  output: string;
+}
+
+/** Options of runShell. */
+export interface ShellOptions {
+  cwd: string;
+  /** Kill the command after this long; 0 or less means no limit. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Output kept in memory, in characters. */
+  maxOutputChars: number;
+}
+
+/** After SIGTERM, a process group that is still alive this long later gets SIGKILL. */
+const KILL_GRACE_MS = 2000;
+/** After the shell exits, how long to wait for background children still holding its pipes. */
+const PIPE_LINGER_MS = 300;
+
+/**
+ * Runs `command` with `sh -c` in its own process group, so a timeout or an abort kills the whole
+ * group (the shell and everything it started), not just the shell.
+ */
+export function runShell(command: string, options: ShellOptions): Promise<ShellResult> {
+  const base = { exitCode: null, signal: null, timedOut: false, aborted: false, output: '' };
+  if (options.signal?.aborted) return Promise.resolve({ ...base, aborted: true });
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], {
+      cwd: options.cwd,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // No terminal is attached: pagers would wait for a keypress that never comes.
+      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+    });
+    const collector = createOutputCollector(options.maxOutputChars);
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => collector.push(chunk));
+    }
+    let timedOut = false;
+    let aborted = false;
+    let finished = false;
+    const timers: NodeJS.Timeout[] = [];
+
+    const killGroup = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const stop = (reason: 'timeout' | 'abort') => {
+      if (timedOut || aborted || finished) return;
+      if (reason === 'timeout') timedOut = true;
+      else aborted = true;
+      killGroup('SIGTERM');
+      // Not cleared on finish: a child that ignores SIGTERM must still die after the shell is gone.
+      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+    };
+    const onAbort = () => stop('abort');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.timeoutMs > 0) timers.push(setTimeout(() => stop('timeout'), options.timeoutMs));
+
+    const finish = (exitCode: number | null, signal: string | null, spawnError?: string) => {
+      if (finished) return;
+      finished = true;
+      for (const timer of timers) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve({ exitCode, signal, timedOut, aborted, spawnError, output: collector.text() });
+    };
+    child.on('error', (error) => finish(null, null, error.message));
+    child.on('close', (code, signal) => finish(code, signal));
+    child.on('exit', (code, signal) => {
+      // Background children may keep the pipes open forever; don't wait for them beyond a moment.
+      timers.push(
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          finish(code, signal);
+        }, PIPE_LINGER_MS),
+      );
+    });
+  });
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolContext } from './tool.js';
+
+/** A requested path resolved inside the sandbox (real path), or why it was refused. */
+export type SandboxedPath = { ok: true; path: string } | { ok: false; error: string };
+
+/** One directory file tools may use: as configured, and with symlinks resolved. */
+interface SandboxRoot {
+  lexical: string;
+  real: string;
+}
+
+/**
+ * Resolves a path a model asked for and confines it to `cwd` and `allowedPaths`. Refuses `..`
+ * escapes, absolute paths outside, and symlinks whose real path escapes (for a file yet to be
+ * written, the real path of its nearest existing parent), with an error the model can act on.
+ */
+export function resolveSandboxedPath(
+  requested: string,
+  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>,
+): SandboxedPath {
+  if (typeof requested !== 'string' || requested.trim() === '') {
+    return { ok: false, error: 'The path is empty; give a path relative to the working directory.' };
+  }
+  if (requested.includes('\0')) return { ok: false, error: 'The path contains a NUL character.' };
+  const roots = sandboxRoots(ctx);
+  const target = path.resolve(ctx.cwd, expandHome(requested));
+  if (!roots.some((root) => isWithin(root.lexical, target))) {
+    return { ok: false, error: `Access denied: "${requested}" is outside ${describeRoots(roots)}.` };
+  }
+  const real = realPathOf(target);
+  if (!real.ok) return { ok: false, error: `Cannot use "${requested}": ${real.error}` };
+  if (!roots.some((root) => isWithin(root.real, real.path))) {
+    return {
+      ok: false,
+      error: `Access denied: "${requested}" leads through a symbolic link to ${real.path}, which is outside ${describeRoots(roots)}.`,
+    };
+  }
+  return real;
+}
+
+/** The directories of the sandbox: `cwd` first, then the allowed paths. */
+function sandboxRoots(ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>): SandboxRoot[] {
+  return [ctx.cwd, ...ctx.allowedPaths].map((entry) => {
+    const lexical = path.resolve(ctx.cwd, expandHome(entry));
+    const real = realPathOf(lexical);
+    return { lexical, real: real.ok ? real.path : lexical };
+  });
+}
+
+function describeRoots(roots: SandboxRoot[]): string {
+  const list = roots.map((root) => root.lexical).join(', ');
+  return roots.length === 1
+    ? `the working directory (${list}); use a path inside it`
+    : `the directories this tool may use (${list}); use a path inside one of them`;
+}
+
+function expandHome(p: string): string {
+  if (p === '~') return os.homedir();
+  if (p.startsWith('~/')) return path.join(os.homedir(), p.slice(2));
+  return p;
+}
+
+function isWithin(root: string, candidate: string): boolean {
+  const rel = path.relative(root, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/**
+ * The real path of `target`; for a path that does not exist yet, the real path of its nearest
+ * existing ancestor joined with the rest. A dangling symlink is refused: writing through it would
+ * create its target, wherever that is.
+ */
+function realPathOf(target: string): SandboxedPath {
+  const rest: string[] = [];
+  let current = target;
+  for (;;) {
+    try {
+      return { ok: true, path: path.join(fs.realpathSync.native(current), ...rest) };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        return { ok: false, error: (error as Error).message };
+      }
+      if (isSymlink(current)) {
+        return { ok: false, error: `${current} is a symbolic link whose target does not exist.` };
+      }
+      const parent = path.dirname(current);
+      if (parent === current) return { ok: true, path: path.join(current, ...rest) };
+      rest.unshift(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+function isSymlink(p: string): boolean {
+  try {
+    return fs.lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,57 @@
+/** One property of a tool's parameters, in the subset of JSON Schema that Ollama's tool calling uses. */
+export type JSONSchemaProperty = {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  description?: string;
+  enum?: (string | number)[];
+  items?: JSONSchemaProperty;
+};
+
+/**
+ * A tool's `parameters` schema as Ollama expects it in `tools[].function.parameters`. A type alias,
+ * not an interface, so it stays assignable to index-signature types of wire interfaces.
+ */
+export type JSONSchemaObject = {
+  type: 'object';
+  properties: Record<string, JSONSchemaProperty>;
+  required?: string[];
+};
+
+/** What a tool may touch and how long it may take; injected so tools stay testable. */
+export interface ToolContext {
+  /** Working directory: the root of the file sandbox and where commands run. */
+  cwd: string;
+  /** Further directories file tools may use besides `cwd` (absolute, `~/…` or relative to `cwd`). */
+  allowedPaths: string[];
+  /** Aborts a running tool (Ctrl+C); tools that take time honour it. */
+  signal?: AbortSignal;
+  /** How long `run_command` may run before its process group is killed. */
+  commandTimeoutMs: number;
+  /** The clock, injected so `get_time` is deterministic in tests. */
+  now: () => Date;
+}
+
+/** The result of one tool run: `output` goes to the model, `details` feed the summary line. */
+export interface ToolOutcome {
+  ok: boolean;
+  output: string;
+  /** Facts for the summary line, e.g. `{totalLines: 340}`; `error`/`skipped` explain a failure. */
+  details?: Record<string, unknown>;
+}
+
+/** A tool the model can call: its schema, how to run it and how to summarize a run in one line. */
+export interface Tool<A = Record<string, unknown>> {
+  name: string;
+  description: string;
+  parameters: JSONSchemaObject;
+  /** The argument shown on the UI line and in confirmations, e.g. the path or the command. */
+  keyArgument(args: A): string;
+  run(args: A, ctx: ToolContext): Promise<ToolOutcome>;
+  /** Deterministic one-line summary of a run, kept out-of-band through compaction. */
+  summaryLine(args: A, outcome: ToolOutcome): string;
+}
+
+/** A tool as advertised to Ollama in the `tools` field of `/api/chat`. */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: JSONSchemaObject };
+}

@@ -1,0 +1,76 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type IgnoreRule, isIgnored, parseGitignore } from './gitignore.js';
+
+/** Directories never searched, ignored or not: they are large and never what the model is after. */
+const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+
+/**
+ * Yields the regular files under `start` (or `start` itself if it is a file) in sorted order,
+ * honouring .gitignore files (those of the enclosing git repository's directories above `start`,
+ * its `.git/info/exclude`, and every .gitignore met on the way down). Symbolic links are not
+ * followed: a link could lead out of the sandbox or into a cycle. Stops early when `signal` aborts.
+ */
+export async function* walkFiles(start: string, signal?: AbortSignal): AsyncGenerator<string> {
+  const stat = await fs.lstat(start);
+  if (stat.isFile()) {
+    yield start;
+    return;
+  }
+  if (!stat.isDirectory()) return;
+  yield* walkDirectory(start, await rulesAbove(start), signal);
+}
+
+async function* walkDirectory(
+  dir: string,
+  inherited: IgnoreRule[],
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
+  if (signal?.aborted) return;
+  const rules = [...inherited, ...(await readIgnoreFile(path.join(dir, '.gitignore'), dir))];
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (signal?.aborted) return;
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (ALWAYS_SKIPPED.has(entry.name) || isIgnored(rules, full, true)) continue;
+      yield* walkDirectory(full, rules, signal);
+    } else if (entry.isFile() && !isIgnored(rules, full, false)) {
+      yield full;
+    }
+  }
+}
+
+/**
+ * Rules that apply to `dir` from above it: the repository's `.git/info/exclude` and the .gitignore
+ * files of the directories from the repository root down to `dir`'s parent. Outside a repository, none.
+ */
+async function rulesAbove(dir: string): Promise<IgnoreRule[]> {
+  const above: string[] = [];
+  let current = dir;
+  while (!(await exists(path.join(current, '.git')))) {
+    const parent = path.dirname(current);
+    if (parent === current) return [];
+    above.unshift(parent);
+    current = parent;
+  }
+  const exclude = await readIgnoreFile(path.join(current, '.git', 'info', 'exclude'), current);
+  const inherited = await Promise.all(above.map((a) => readIgnoreFile(path.join(a, '.gitignore'), a)));
+  return [...exclude, ...inherited.flat()];
+}
+
+async function readIgnoreFile(file: string, base: string): Promise<IgnoreRule[]> {
+  try {
+    return parseGitignore(await fs.readFile(file, 'utf8'), base);
+  } catch {
+    return [];
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeFileTool } from '../../../src/tools/builtin/write-file.js';
+import { makeContext, makeTempDir, writeTree } from '../temp-sandbox.js';
+
+describe('write_file', () => {
+  it('creates a file with its parent directories and summarizes the line count', async () => {
+    const cwd = makeTempDir();
+    const content = `${Array.from({ length: 42 }, (_, i) => `note ${i}`).join('\n')}\n`;
+    const args = { path: 'docs/notes.md', content };
+    const outcome = await writeFileTool.run(args, makeContext(cwd));
+    expect(outcome.ok).toBe(true);
+    expect(outcome.details).toMatchObject({ lines: 42, created: true });
+    expect(fs.readFileSync(path.join(cwd, 'docs/notes.md'), 'utf8')).toBe(content);
+    expect(writeFileTool.summaryLine(args, outcome)).toBe('wrote docs/notes.md (42 lines)');
+  });
+
+  it('overwrites an existing file', async () => {
+    const cwd = makeTempDir();
+    writeTree(cwd, { 'a.txt': 'old' });
+    const outcome = await writeFileTool.run({ path: 'a.txt', content: 'new' }, makeContext(cwd));
+    expect(outcome.output).toContain('Overwrote');
+    expect(fs.readFileSync(path.join(cwd, 'a.txt'), 'utf8')).toBe('new');
+    expect(writeFileTool.summaryLine({ path: 'a.txt', content: 'new' }, outcome)).toBe(
+      'wrote a.txt (1 line)',
+    );
+  });
+
+  it('refuses to write outside the sandbox, also through a symlinked directory', async () => {
+    const cwd = makeTempDir();
+    const outside = makeTempDir('ochat-outside-');
+    fs.symlinkSync(outside, path.join(cwd, 'escape'));
+    for (const requested of ['../evil.txt', path.join(outside, 'evil.txt'), 'escape/evil.txt']) {
+      const outcome = await writeFileTool.run({ path: requested, content: 'x' }, makeContext(cwd));
+      expect(outcome.ok).toBe(false);
+    }
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(fs.existsSync(path.join(path.dirname(cwd), 'evil.txt'))).toBe(false);
+  });
+
+  it('refuses to replace a directory', async () => {
+    const cwd = makeTempDir();
+    fs.mkdirSync(path.join(cwd, 'dir'));
+    const outcome = await writeFileTool.run({ path: 'dir', content: 'x' }, makeContext(cwd));
+    expect(writeFileTool.summaryLine({ path: 'dir', content: 'x' }, outcome)).toBe(
+      '❌ write dir (is a directory)',
+    );
+  });
+});
