@@ -1,0 +1,90 @@
+import { Box, Static } from 'ink';
+import type { EditorState } from '../input/editor-state.js';
+import type { DisplayItem } from '../items.js';
+import { wrapToRows } from '../terminal-rows.js';
+import { ConfirmPrompt, type ConfirmPromptProps } from './confirm-prompt.js';
+import { LiveReply, type LiveReplyProps } from './live-reply.js';
+import { MessageItem } from './message-item.js';
+import { PromptInput } from './prompt-input.js';
+import { StatusLine, type StatusLineProps } from './status-line.js';
+
+/** The streaming reply shown in the live area. */
+export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking' | 'waitingLabel'>;
+
+/** Props of {@link ChatScreen}. */
+export interface ChatScreenProps {
+  /** The finished conversation, append-only: `<Static>` prints only items it has not printed yet. */
+  items: readonly DisplayItem[];
+  /** The reply being streamed, if any. */
+  live?: LiveReplyState;
+  /** The status line's content. */
+  status: StatusLineProps;
+  /** The prompt's editor state; the prompt is hidden when undefined. */
+  input?: EditorState;
+  /** Whether the prompt has the keyboard (it is dimmed otherwise, e.g. while a dialog is open). */
+  inputActive?: boolean;
+  /** A y/n question shown above the prompt. */
+  dialog?: ConfirmPromptProps;
+  /** Terminal width in columns. */
+  width: number;
+  /** Terminal height in rows; the live area is clipped so the whole live part fits in it. */
+  height: number;
+}
+
+/** Rows the prompt will take: its wrapped text plus the completion list. */
+function promptRows(input: EditorState | undefined, width: number): number {
+  if (!input) return 0;
+  const completion = input.completion ? Math.min(input.completion.matches.length, 8) + 1 : 0;
+  return wrapToRows(input.text, Math.max(1, width - 2)).length + completion;
+}
+
+/** Rows left for the live reply once the prompt, dialog and status line have theirs. */
+export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'width' | 'height'>): number {
+  const prompt = props.input ? promptRows(props.input, props.width) + 1 : 0; // + its top margin
+  const dialog = props.dialog ? 2 : 0;
+  // Status line, the live area's own top margin, and one spare row: Ink clears the whole screen
+  // whenever its output is as tall as the terminal.
+  const reserved = prompt + dialog + 3;
+  return Math.max(3, props.height - reserved);
+}
+
+/**
+ * The whole screen: the finished conversation in `<Static>` (printed once, scrolls with the
+ * terminal), then the only live part: the streaming reply, the dialog, the prompt and the status.
+ */
+export function ChatScreen({
+  items,
+  live,
+  status,
+  input,
+  inputActive = true,
+  dialog,
+  width,
+  height,
+}: ChatScreenProps) {
+  return (
+    <>
+      <Static items={items as DisplayItem[]}>
+        {(item) => <MessageItem key={item.id} item={item} width={width} />}
+      </Static>
+      <Box flexDirection="column" width={width}>
+        {live && (
+          <Box marginTop={1}>
+            <LiveReply {...live} width={width} maxRows={liveRowBudget({ input, dialog, width, height })} />
+          </Box>
+        )}
+        {dialog && (
+          <Box marginTop={1}>
+            <ConfirmPrompt {...dialog} />
+          </Box>
+        )}
+        {input && (
+          <Box marginTop={1}>
+            <PromptInput state={input} isActive={inputActive && !dialog} />
+          </Box>
+        )}
+        <StatusLine {...status} />
+      </Box>
+    </>
+  );
+}

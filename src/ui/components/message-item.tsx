@@ -1,0 +1,135 @@
+import { Box, Text } from 'ink';
+import { memo, type ReactNode, useMemo } from 'react';
+import { formatTokens } from '../../conversation/format-tokens.js';
+import type { DisplayItem, NoticeLevel } from '../items.js';
+import { renderMarkdown } from '../markdown/render-markdown.js';
+import { sanitizeTerminalText } from '../sanitize.js';
+import { expandTabs } from '../terminal-rows.js';
+
+/** Props of {@link MessageItem}. */
+export interface MessageItemProps {
+  /** The finished item to show. */
+  item: DisplayItem;
+  /** Terminal width in columns; markdown is wrapped to it. */
+  width: number;
+}
+
+/** Symbol and colour of each notice level. */
+export const NOTICE_STYLE: Record<NoticeLevel, { symbol: string; color: string }> = {
+  info: { symbol: 'ℹ', color: 'cyan' },
+  success: { symbol: '✓', color: 'green' },
+  warning: { symbol: '⚠', color: 'yellow' },
+  error: { symbol: '✗', color: 'red' },
+};
+
+/** Model output and tool text are untrusted: strip control sequences, make tabs visible to layout. */
+function clean(text: string): string {
+  return expandTabs(sanitizeTerminalText(text));
+}
+
+/** A line with a one-column marker before wrapped text, so continuation lines stay indented. */
+function Prefixed({ marker, color, children }: { marker: string; color?: string; children: ReactNode }) {
+  return (
+    <Box flexDirection="row">
+      <Box flexShrink={0} width={2}>
+        <Text color={color}>{marker}</Text>
+      </Box>
+      <Box flexGrow={1} flexShrink={1}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
+function AssistantBlock({
+  markdown,
+  interrupted,
+  width,
+}: {
+  markdown: string;
+  interrupted?: boolean;
+  width: number;
+}) {
+  // Sanitise the source so the only escape codes that reach the terminal are the renderer's own.
+  const rendered = useMemo(() => renderMarkdown(clean(markdown), width), [markdown, width]);
+  return (
+    <Box flexDirection="column">
+      {rendered !== '' && <Text>{rendered}</Text>}
+      {interrupted && <Text color="yellow">[interrupted]</Text>}
+    </Box>
+  );
+}
+
+function ItemBody({ item, width }: MessageItemProps) {
+  switch (item.kind) {
+    case 'banner':
+      return (
+        <Text>
+          <Text bold color="cyan">
+            ✻ ochat
+          </Text>
+          <Text dimColor>
+            {' '}
+            · {clean(item.model)} · {clean(item.host)} · num_ctx {item.numCtx} ({formatTokens(item.numCtx)})
+          </Text>
+        </Text>
+      );
+    case 'user':
+      return (
+        <Prefixed marker="›" color="gray">
+          <Text>{clean(item.text)}</Text>
+        </Prefixed>
+      );
+    case 'assistant':
+      return <AssistantBlock markdown={item.markdown} interrupted={item.interrupted} width={width} />;
+    case 'thinking':
+      return item.collapsed ? (
+        <Text dimColor italic>
+          ✻ Thought for {item.text.length} chars (ctrl+t to expand)
+        </Text>
+      ) : (
+        <Prefixed marker="✻">
+          <Text dimColor italic>
+            {clean(item.text)}
+          </Text>
+        </Prefixed>
+      );
+    case 'tool':
+      return (
+        <Prefixed marker={item.ok ? '⚙' : '✗'} color={item.ok ? 'magenta' : 'red'}>
+          <Text>
+            <Text bold>{clean(item.name)}</Text>
+            {item.keyArgument ? ` ${clean(item.keyArgument)}` : ''}
+            <Text color={item.ok ? undefined : 'red'} dimColor={item.ok}>
+              {' — '}
+              {clean(item.summary)}
+            </Text>
+          </Text>
+        </Prefixed>
+      );
+    case 'notice': {
+      const style = NOTICE_STYLE[item.level];
+      return (
+        <Prefixed marker={style.symbol} color={style.color}>
+          <Text color={item.level === 'info' ? undefined : style.color}>{clean(item.text)}</Text>
+        </Prefixed>
+      );
+    }
+    case 'stats':
+      return <Text dimColor>{clean(item.text)}</Text>;
+  }
+}
+
+/**
+ * One finished item of the conversation. It lives in `<Static>` and is rendered once, so the
+ * markdown of assistant blocks is rendered once per block.
+ */
+export const MessageItem = memo(function MessageItem({ item, width }: MessageItemProps) {
+  // Stats belong to the reply just above; everything else is separated by a blank line.
+  const spaced = item.kind !== 'banner' && item.kind !== 'stats';
+  return (
+    <Box width={width} marginTop={spaced ? 1 : 0} flexDirection="column">
+      <ItemBody item={item} width={width} />
+    </Box>
+  );
+});

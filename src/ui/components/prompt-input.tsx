@@ -1,0 +1,131 @@
+import { Box, Text } from 'ink';
+import type { EditorState } from '../input/editor-state.js';
+import type { SlashCommandInfo } from '../input/slash-completion.js';
+import { expandTabs } from '../terminal-rows.js';
+
+/** Props of {@link PromptInput}. */
+export interface PromptInputProps {
+  /** The editor state to show (from `useLineEditor`). */
+  state: EditorState;
+  /** Shown dimmed while the input is empty. */
+  placeholder?: string;
+  /** Whether the prompt has the keyboard; without it the cursor is hidden and the prompt dimmed. */
+  isActive?: boolean;
+  /** The most completion entries listed at once. */
+  maxCompletions?: number;
+}
+
+/** The text of one line split around the cursor (the cursor cell shown inverse). */
+function CursorLine({
+  line,
+  column,
+  showCursor,
+}: {
+  line: string;
+  column: number | undefined;
+  showCursor: boolean;
+}) {
+  // An empty Text takes no row in Ink; a space keeps blank lines of the input visible.
+  if (column === undefined || !showCursor) return <Text>{line === '' ? ' ' : expandTabs(line)}</Text>;
+  const codePoint = line.codePointAt(column);
+  const atCursor = codePoint === undefined ? ' ' : String.fromCodePoint(codePoint);
+  return (
+    <Text>
+      {expandTabs(line.slice(0, column))}
+      <Text inverse>{expandTabs(atCursor)}</Text>
+      {expandTabs(line.slice(column + atCursor.length))}
+    </Text>
+  );
+}
+
+function CompletionList({
+  matches,
+  selected,
+  max,
+}: {
+  matches: readonly SlashCommandInfo[];
+  selected: number;
+  max: number;
+}) {
+  // Keep the selected entry in view when cycling past the end of the window.
+  const start = Math.min(Math.max(0, selected - max + 1), Math.max(0, matches.length - max));
+  const shown = matches.slice(start, start + max);
+  const nameWidth = Math.max(...shown.map((command) => command.name.length)) + 1;
+  return (
+    <Box flexDirection="column" marginLeft={2}>
+      {shown.map((command, index) => {
+        const isSelected = start + index === selected;
+        const aliasList = command.aliases ?? [];
+        const aliases = aliasList.length > 0 ? ` (${aliasList.map((alias) => `/${alias}`).join(', ')})` : '';
+        return (
+          <Text key={command.name} wrap="truncate-end">
+            <Text color="cyan" inverse={isSelected}>
+              /{command.name.padEnd(nameWidth)}
+            </Text>{' '}
+            <Text dimColor>
+              {command.summary}
+              {aliases}
+            </Text>
+          </Text>
+        );
+      })}
+      {matches.length > shown.length && (
+        <Text dimColor>… {matches.length - shown.length} more (tab to cycle)</Text>
+      )}
+    </Box>
+  );
+}
+
+/** The input prompt: `›`, the (multi-line) text with its cursor, and the slash-command list. */
+export function PromptInput({
+  state,
+  placeholder = 'Type a message · / for commands · \\ + enter for a new line',
+  isActive = true,
+  maxCompletions = 8,
+}: PromptInputProps) {
+  const lines = state.text.split('\n');
+  // Locate the cursor as (line, column) in the text.
+  let cursorLine = 0;
+  let offset = state.cursor;
+  while (cursorLine < lines.length - 1 && offset > lines[cursorLine].length) {
+    offset -= lines[cursorLine].length + 1;
+    cursorLine++;
+  }
+  return (
+    <Box flexDirection="column">
+      <Box flexDirection="row">
+        <Box width={2} flexShrink={0}>
+          <Text color={isActive ? 'cyan' : 'gray'} bold>
+            ›
+          </Text>
+        </Box>
+        <Box flexDirection="column" flexGrow={1} flexShrink={1}>
+          {state.text === '' ? (
+            // One row, always: the live area's row budget counts on it.
+            <Text wrap="truncate-end">
+              {isActive && <Text inverse> </Text>}
+              <Text dimColor>{placeholder}</Text>
+            </Text>
+          ) : (
+            lines.map((line, index) => (
+              <CursorLine
+                // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity beyond their position
+                key={index}
+                line={line}
+                column={index === cursorLine ? offset : undefined}
+                showCursor={isActive}
+              />
+            ))
+          )}
+        </Box>
+      </Box>
+      {state.completion && (
+        <CompletionList
+          matches={state.completion.matches}
+          selected={state.completion.selected}
+          max={maxCompletions}
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,51 @@
+import { Text } from 'ink';
+import { formatTokens } from '../../conversation/format-tokens.js';
+import { Spinner } from './spinner.js';
+
+/** Props of {@link StatusLine}. */
+export interface StatusLineProps {
+  /** The chat model's name. */
+  model: string;
+  /** The context window in tokens. */
+  numCtx: number;
+  /** Best estimate of the tokens the next request will use. */
+  used: number;
+  /** What ochat is busy with, e.g. `compacting…` or `waiting for model…`; shows a spinner. */
+  busy?: string;
+  /** A key hint such as `esc to cancel`. */
+  hint?: string;
+}
+
+/** Fill thresholds of the context meter: below the first is green, from the second on red. */
+export const METER_THRESHOLDS = { warn: 0.6, danger: 0.85 } as const;
+
+/** Colour of the context meter for a fill level. */
+export function contextMeterColor(used: number, numCtx: number): 'green' | 'yellow' | 'red' {
+  const fill = numCtx > 0 ? used / numCtx : 1;
+  if (fill >= METER_THRESHOLDS.danger) return 'red';
+  return fill >= METER_THRESHOLDS.warn ? 'yellow' : 'green';
+}
+
+/** The meter text, e.g. `1.2k/8k (15%)`. */
+export function contextMeterText(used: number, numCtx: number): string {
+  const percent = numCtx > 0 ? Math.round((used / numCtx) * 100) : 0;
+  return `${formatTokens(used)}/${formatTokens(numCtx)} (${percent}%)`;
+}
+
+/** The bottom line: model · context meter · busy spinner · hint. */
+export function StatusLine({ model, numCtx, used, busy, hint }: StatusLineProps) {
+  return (
+    <Text wrap="truncate-end">
+      <Text dimColor>{model}</Text>
+      <Text dimColor> · </Text>
+      <Text color={contextMeterColor(used, numCtx)}>{contextMeterText(used, numCtx)}</Text>
+      {busy && (
+        <>
+          <Text dimColor> · </Text>
+          <Spinner label={busy} />
+        </>
+      )}
+      {hint && <Text dimColor> · {hint}</Text>}
+    </Text>
+  );
+}

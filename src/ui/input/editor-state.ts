@@ -1,0 +1,186 @@
+/**
+ * The prompt's line editor as a pure reducer: multi-line text with a cursor, history with the
+ * unsent draft kept aside, and slash-command completion. Rendering and key handling live elsewhere.
+ */
+import { sanitizeTerminalText } from '../sanitize.js';
+import {
+  type CompletionState,
+  completionFor,
+  type SlashCommandInfo,
+  stepCompletion,
+} from './slash-completion.js';
+import {
+  lineEndOf,
+  lineStartOf,
+  nextCodePoint,
+  previousCodePoint,
+  verticalMove,
+  wordLeftOf,
+  wordRightOf,
+} from './text-position.js';
+
+export type { CompletionState, SlashCommandInfo } from './slash-completion.js';
+
+/** Everything the prompt shows and remembers. */
+export interface EditorState {
+  text: string;
+  /** UTF-16 offset into `text`. */
+  cursor: number;
+  /** Sent inputs, oldest first. */
+  history: readonly string[];
+  /** Which history entry is shown; `history.length` means the draft being written. */
+  historyIndex: number;
+  /** The unsent text, kept while browsing history. */
+  draft: string;
+  /** The slash-command list under the prompt, when the text is a bare `/word`. */
+  completion?: CompletionState;
+  /** The commands Tab completes. */
+  commands: readonly SlashCommandInfo[];
+  /** Set only on the state right after a `submit`: the text that was sent. */
+  submitted?: string;
+}
+
+/** An edit or movement; intents such as Ctrl+C are not edits and live in key-map.ts. */
+export type EditorAction =
+  | { type: 'insert'; text: string }
+  | { type: 'backspace' }
+  | { type: 'delete' }
+  | { type: 'delete-word-back' }
+  | { type: 'left' }
+  | { type: 'right' }
+  | { type: 'home' }
+  | { type: 'end' }
+  | { type: 'word-left' }
+  | { type: 'word-right' }
+  | { type: 'up' }
+  | { type: 'down' }
+  | { type: 'newline' }
+  | { type: 'submit' }
+  | { type: 'clear-line' }
+  | { type: 'kill-to-end' }
+  | { type: 'complete'; direction?: 1 | -1 }
+  | { type: 'dismiss-completion' }
+  | { type: 'set-text'; text: string };
+
+/** How many sent inputs the history keeps. */
+export const HISTORY_LIMIT = 1000;
+
+/** An empty editor, optionally with earlier history and the commands to complete. */
+export function createEditorState(
+  options: { history?: readonly string[]; commands?: readonly SlashCommandInfo[] } = {},
+): EditorState {
+  const history = (options.history ?? []).slice(-HISTORY_LIMIT);
+  return {
+    text: '',
+    cursor: 0,
+    history,
+    historyIndex: history.length,
+    draft: '',
+    commands: options.commands ?? [],
+  };
+}
+
+/** Replaces the text (and so the completion list), putting the cursor at `cursor`. */
+function withText(state: EditorState, text: string, cursor: number): EditorState {
+  return { ...state, text, cursor, completion: completionFor(text, state.commands) };
+}
+
+function replaceRange(state: EditorState, from: number, to: number, insert: string): EditorState {
+  const text = state.text.slice(0, from) + insert + state.text.slice(to);
+  return withText(state, text, from + insert.length);
+}
+
+/** Pasted or typed text: line breaks normalised, control characters and escape sequences dropped. */
+function cleanInsert(text: string): string {
+  return sanitizeTerminalText(text.replace(/\r\n?/g, '\n'));
+}
+
+function showHistoryEntry(state: EditorState, index: number): EditorState {
+  const text = index === state.history.length ? state.draft : state.history[index];
+  return { ...withText(state, text, text.length), historyIndex: index };
+}
+
+function submit(state: EditorState): EditorState {
+  const { text, cursor } = state;
+  // A trailing backslash continues the input on a new line, as in a shell.
+  if (cursor > 0 && text[cursor - 1] === '\\') return replaceRange(state, cursor - 1, cursor, '\n');
+  if (text.trim() === '') return state;
+  const history =
+    state.history[state.history.length - 1] === text
+      ? state.history
+      : [...state.history, text].slice(-HISTORY_LIMIT);
+  return {
+    ...state,
+    text: '',
+    cursor: 0,
+    history,
+    historyIndex: history.length,
+    draft: '',
+    completion: undefined,
+    submitted: text,
+  };
+}
+
+function applyAction(state: EditorState, action: EditorAction): EditorState {
+  const { text, cursor } = state;
+  switch (action.type) {
+    case 'insert':
+      return replaceRange(state, cursor, cursor, cleanInsert(action.text));
+    case 'newline':
+      return replaceRange(state, cursor, cursor, '\n');
+    case 'backspace':
+      return cursor === 0 ? state : replaceRange(state, previousCodePoint(text, cursor), cursor, '');
+    case 'delete':
+      return cursor === text.length ? state : replaceRange(state, cursor, nextCodePoint(text, cursor), '');
+    case 'delete-word-back':
+      return replaceRange(state, wordLeftOf(text, cursor), cursor, '');
+    case 'left':
+      return { ...state, cursor: previousCodePoint(text, cursor) };
+    case 'right':
+      return { ...state, cursor: nextCodePoint(text, cursor) };
+    case 'home':
+      return { ...state, cursor: lineStartOf(text, cursor) };
+    case 'end':
+      return { ...state, cursor: lineEndOf(text, cursor) };
+    case 'word-left':
+      return { ...state, cursor: wordLeftOf(text, cursor) };
+    case 'word-right':
+      return { ...state, cursor: wordRightOf(text, cursor) };
+    case 'up': {
+      const target = verticalMove(text, cursor, -1);
+      if (target !== undefined) return { ...state, cursor: target };
+      if (state.historyIndex === 0) return state;
+      const draft = state.historyIndex === state.history.length ? text : state.draft;
+      return showHistoryEntry({ ...state, draft }, state.historyIndex - 1);
+    }
+    case 'down': {
+      const target = verticalMove(text, cursor, 1);
+      if (target !== undefined) return { ...state, cursor: target };
+      if (state.historyIndex >= state.history.length) return state;
+      return showHistoryEntry(state, state.historyIndex + 1);
+    }
+    case 'submit':
+      return submit(state);
+    case 'clear-line':
+      // Readline's Ctrl+U: kill from the start of the current line to the cursor.
+      return replaceRange(state, lineStartOf(text, cursor), cursor, '');
+    case 'kill-to-end':
+      return replaceRange(state, cursor, lineEndOf(text, cursor), '');
+    case 'complete': {
+      if (!state.completion) return state;
+      const step = stepCompletion(state.completion, action.direction ?? 1);
+      return { ...state, text: step.text, cursor: step.text.length, completion: step.completion };
+    }
+    case 'dismiss-completion':
+      return { ...state, completion: undefined };
+    case 'set-text': {
+      const replacement = cleanInsert(action.text);
+      return withText(state, replacement, replacement.length);
+    }
+  }
+}
+
+/** Applies one action. `submitted` is set on the result of a successful submit and cleared otherwise. */
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  return applyAction(state.submitted === undefined ? state : { ...state, submitted: undefined }, action);
+}

@@ -1,0 +1,166 @@
+/**
+ * Turns Ink's input events into editor actions and app intents. Ink delivers typed bursts and
+ * pastes as whole chunks (`"hi\r"`), so chunks are read character by character.
+ */
+import type { Key } from 'ink';
+import { PASTE_END, PASTE_START, type PasteState } from './bracketed-paste.js';
+import type { EditorAction } from './editor-state.js';
+
+/** Keys that are requests to the app rather than edits: the app decides what they mean. */
+export type KeyIntent =
+  /** Ctrl+C: cancel the stream, or exit when pressed twice on an empty prompt. */
+  | { type: 'interrupt' }
+  /** Ctrl+D. */
+  | { type: 'exit' }
+  /** Esc. */
+  | { type: 'escape' };
+
+/** What one input event asks for. */
+export type KeyAction = EditorAction | KeyIntent;
+
+/** True for the intents (as opposed to edits). */
+export function isKeyIntent(action: KeyAction): action is KeyIntent {
+  return action.type === 'interrupt' || action.type === 'exit' || action.type === 'escape';
+}
+
+// Ink's parser hands each escape sequence over separately with the ESC stripped.
+const STRIPPED_PASTE_START = PASTE_START.slice(1);
+const STRIPPED_PASTE_END = PASTE_END.slice(1);
+// Other unrecognised escape sequences (e.g. ESC[1;2P) would otherwise be typed in as text.
+const STRIPPED_UNKNOWN_SEQUENCE = /^\[[\d;?]+[~A-Za-z]$/;
+
+const CTRL_LETTER_ACTIONS: Record<string, KeyAction> = {
+  c: { type: 'interrupt' },
+  d: { type: 'exit' },
+  u: { type: 'clear-line' },
+  k: { type: 'kill-to-end' },
+  w: { type: 'delete-word-back' },
+  a: { type: 'home' },
+  e: { type: 'end' },
+  b: { type: 'left' },
+  f: { type: 'right' },
+  p: { type: 'up' },
+  n: { type: 'down' },
+};
+
+const CONTROL_CHAR_ACTIONS: Record<string, KeyAction> = {
+  '\x7f': { type: 'backspace' },
+  '\b': { type: 'backspace' },
+  '\x03': { type: 'interrupt' },
+  '\x04': { type: 'exit' },
+  '\x15': { type: 'clear-line' },
+  '\x0b': { type: 'kill-to-end' },
+  '\x17': { type: 'delete-word-back' },
+  '\x01': { type: 'home' },
+  '\x05': { type: 'end' },
+};
+
+function hasModifierOrSpecialKey(key: Key): boolean {
+  return (
+    key.ctrl ||
+    key.meta ||
+    key.return ||
+    key.escape ||
+    key.tab ||
+    key.backspace ||
+    key.delete ||
+    key.upArrow ||
+    key.downArrow ||
+    key.leftArrow ||
+    key.rightArrow ||
+    key.home ||
+    key.end ||
+    key.pageUp ||
+    key.pageDown
+  );
+}
+
+/** Single special keys (arrows, Enter, Tab, Ctrl/Alt combinations); undefined for plain text. */
+function specialKeyActions(input: string, key: Key): KeyAction[] | undefined {
+  if (key.return) return [{ type: key.meta ? 'newline' : 'submit' }];
+  if (key.escape) return [{ type: 'escape' }];
+  if (key.tab) return [{ type: 'complete', direction: key.shift ? -1 : 1 }];
+  // A lone DEL (what Backspace sends) arrives as `key.delete`; Ink cannot tell it from Delete.
+  if (key.backspace || key.delete) return [{ type: key.meta ? 'delete-word-back' : 'backspace' }];
+  if (key.leftArrow) return [{ type: key.ctrl || key.meta ? 'word-left' : 'left' }];
+  if (key.rightArrow) return [{ type: key.ctrl || key.meta ? 'word-right' : 'right' }];
+  if (key.upArrow) return [{ type: 'up' }];
+  if (key.downArrow) return [{ type: 'down' }];
+  if (key.home) return [{ type: 'home' }];
+  if (key.end) return [{ type: 'end' }];
+  if (key.pageUp || key.pageDown) return [];
+  if (key.ctrl && input.length === 1) {
+    const action = CTRL_LETTER_ACTIONS[input.toLowerCase()];
+    return action ? [action] : [];
+  }
+  if (key.meta && input === 'b') return [{ type: 'word-left' }];
+  if (key.meta && input === 'f') return [{ type: 'word-right' }];
+  if (key.meta) return [];
+  return undefined;
+}
+
+/** Is the `\r` at `index` followed by more text in the same chunk (a paste without brackets)? */
+function textFollows(chunk: string, index: number): boolean {
+  return /[^\r\n]/.test(chunk.slice(index + 1));
+}
+
+/** Reads a text chunk character by character, tracking paste markers inside it. */
+function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
+  const actions: KeyAction[] = [];
+  let text = '';
+  const flush = () => {
+    if (text) actions.push({ type: 'insert', text });
+    text = '';
+  };
+  for (let index = 0; index < chunk.length; index++) {
+    if (chunk.startsWith(PASTE_START, index) || chunk.startsWith(PASTE_END, index)) {
+      paste.active = chunk.startsWith(PASTE_START, index);
+      index += PASTE_START.length - 1;
+      continue;
+    }
+    const char = chunk[index];
+    if (paste.active || char === '\n' || char === '\t' || (char >= ' ' && char !== '\x7f')) {
+      text += char;
+      continue;
+    }
+    if (char === '\r') {
+      // Typed Enter ends a chunk; a \r with text after it was pasted without brackets.
+      if (textFollows(chunk, index)) text += '\n';
+      else {
+        flush();
+        actions.push({ type: 'submit' });
+      }
+      continue;
+    }
+    const action = CONTROL_CHAR_ACTIONS[char];
+    if (action) {
+      flush();
+      actions.push(action);
+    }
+    // Any other control character (ESC of a stray sequence included) is dropped; the reducer
+    // sanitises inserted text as well.
+  }
+  flush();
+  return actions;
+}
+
+/**
+ * Maps one `useInput` event to actions. `paste` carries the bracketed-paste state across events
+ * (the markers and the pasted text arrive as separate events); inside a paste, `\r` is a newline.
+ */
+export function keyToActions(input: string, key: Key, paste: PasteState = { active: false }): KeyAction[] {
+  if (!hasModifierOrSpecialKey(key)) {
+    if (input === STRIPPED_PASTE_START || input === STRIPPED_PASTE_END) {
+      paste.active = input === STRIPPED_PASTE_START;
+      return [];
+    }
+    if (STRIPPED_UNKNOWN_SEQUENCE.test(input)) return [];
+  }
+  if (paste.active) {
+    // Inside a paste only text matters: a lone pasted line break arrives as `key.return`.
+    if (key.return) return [{ type: 'insert', text: '\n' }];
+    if (key.tab) return [{ type: 'insert', text: '\t' }];
+    return hasModifierOrSpecialKey(key) ? [] : chunkActions(input, paste);
+  }
+  return specialKeyActions(input, key) ?? chunkActions(input, paste);
+}

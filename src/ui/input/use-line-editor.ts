@@ -1,0 +1,86 @@
+/**
+ * The prompt's input hook: Ink's `useInput` → {@link keyToActions} → {@link editorReducer}, with
+ * the intents (Ctrl+C, Ctrl+D, Esc) and submissions handed to the app's callbacks.
+ */
+import { useInput } from 'ink';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { createPasteState } from './bracketed-paste.js';
+import { createEditorState, type EditorAction, type EditorState, editorReducer } from './editor-state.js';
+import { isKeyIntent, type KeyIntent, keyToActions } from './key-map.js';
+import type { SlashCommandInfo } from './slash-completion.js';
+
+/** Callbacks and settings of {@link useLineEditor}. */
+export interface LineEditorOptions {
+  /** A non-blank input was sent with Enter. */
+  onSubmit: (text: string) => void;
+  /** Ctrl+C (the app cancels a stream, or exits on a second press with an empty prompt). */
+  onInterrupt?: () => void;
+  /** Ctrl+D on an empty prompt (on a non-empty one it deletes the character under the cursor). */
+  onExit?: () => void;
+  /** Esc (also closes an open completion list). */
+  onEscape?: () => void;
+  /** Whether keys are read at all (false while a dialog owns the keyboard). Default true. */
+  isActive?: boolean;
+  /** Slash commands offered by Tab completion. */
+  commands?: readonly SlashCommandInfo[];
+  /** Earlier inputs for Up/Down, oldest first (read once, at mount). */
+  initialHistory?: readonly string[];
+}
+
+/** What the hook gives the app: the state to render and a way to edit it programmatically. */
+export interface LineEditor {
+  state: EditorState;
+  dispatch: (action: EditorAction) => void;
+}
+
+/** Runs the line editor on Ink's input; render `state` with `<PromptInput />`. */
+export function useLineEditor(options: LineEditorOptions): LineEditor {
+  const stateRef = useRef<EditorState>(
+    createEditorState({ history: options.initialHistory, commands: options.commands }),
+  );
+  const [state, setState] = useState(stateRef.current);
+  const pasteRef = useRef(createPasteState());
+  // Callbacks change identity on every render; keep the latest without re-subscribing to input.
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
+
+  useEffect(() => {
+    stateRef.current = { ...stateRef.current, commands: options.commands ?? [] };
+  }, [options.commands]);
+
+  const dispatch = useCallback((action: EditorAction) => {
+    const next = editorReducer(stateRef.current, action);
+    stateRef.current = next;
+    setState(next);
+    if (next.submitted !== undefined) optionsRef.current.onSubmit(next.submitted);
+  }, []);
+
+  const handleIntent = useCallback(
+    (intent: KeyIntent) => {
+      const current = optionsRef.current;
+      if (intent.type === 'interrupt') current.onInterrupt?.();
+      else if (intent.type === 'exit') {
+        // Readline's Ctrl+D: end of input only on an empty line, otherwise delete forward.
+        if (stateRef.current.text === '') current.onExit?.();
+        else dispatch({ type: 'delete' });
+      } else {
+        if (stateRef.current.completion) dispatch({ type: 'dismiss-completion' });
+        current.onEscape?.();
+      }
+    },
+    [dispatch],
+  );
+
+  const handleInput = useCallback(
+    (input: string, key: Parameters<typeof keyToActions>[1]) => {
+      for (const action of keyToActions(input, key, pasteRef.current)) {
+        if (isKeyIntent(action)) handleIntent(action);
+        else dispatch(action);
+      }
+    },
+    [dispatch, handleIntent],
+  );
+
+  useInput(handleInput, { isActive: options.isActive ?? true });
+  return { state, dispatch };
+}

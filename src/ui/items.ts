@@ -1,0 +1,77 @@
+/**
+ * The display items of the finished conversation: what goes into Ink's `<Static>`, each rendered
+ * exactly once. The controller turns transcript messages and events into these.
+ */
+
+/** The start-of-session header: which model, on which server, with which context window. */
+export interface BannerItem {
+  kind: 'banner';
+  id: string;
+  model: string;
+  host: string;
+  numCtx: number;
+}
+
+/** A message the user sent. */
+export interface UserItem {
+  kind: 'user';
+  id: string;
+  text: string;
+}
+
+/** One committed markdown block of an assistant reply (a reply is usually several). */
+export interface AssistantItem {
+  kind: 'assistant';
+  id: string;
+  markdown: string;
+  /** The reply was cut short (Ctrl+C or a stream error): marked `[interrupted]`. */
+  interrupted?: boolean;
+}
+
+/** The reasoning of a thinking model, shown dimmed or collapsed to one line. */
+export interface ThinkingItem {
+  kind: 'thinking';
+  id: string;
+  text: string;
+  collapsed: boolean;
+}
+
+/** A tool call and its one-line outcome. */
+export interface ToolItem {
+  kind: 'tool';
+  id: string;
+  name: string;
+  /** The argument that identifies the call, e.g. the path of `read_file`. */
+  keyArgument: string;
+  /** The tool's one-line summary of the result. */
+  summary: string;
+  ok: boolean;
+}
+
+/** Severity of a notice: picks its symbol and colour. */
+export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
+
+/** A message from ochat itself (compaction report, warnings, errors). */
+export interface NoticeItem {
+  kind: 'notice';
+  id: string;
+  level: NoticeLevel;
+  text: string;
+}
+
+/** A dim one-liner after a reply, e.g. "42 tokens · 38.5 tok/s". */
+export interface StatsItem {
+  kind: 'stats';
+  id: string;
+  text: string;
+}
+
+/** Anything shown in the finished part of the screen. */
+export type DisplayItem =
+  | BannerItem
+  | UserItem
+  | AssistantItem
+  | ThinkingItem
+  | ToolItem
+  | NoticeItem
+  | StatsItem;

@@ -1,0 +1,116 @@
+import { render } from 'ink-testing-library';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MessageItem } from '../../../src/ui/components/message-item.js';
+import type { DisplayItem } from '../../../src/ui/items.js';
+import { loadMarkdownRenderer } from '../../../src/ui/markdown/render-markdown.js';
+
+function frameOf(item: DisplayItem, width = 80): string {
+  const { lastFrame, unmount } = render(<MessageItem item={item} width={width} />);
+  const frame = lastFrame() ?? '';
+  unmount();
+  return frame;
+}
+
+beforeAll(async () => {
+  await loadMarkdownRenderer();
+});
+
+describe('MessageItem', () => {
+  it('banner: model, host and num_ctx', () => {
+    const frame = frameOf({
+      kind: 'banner',
+      id: 'b',
+      model: 'qwen3:8b',
+      host: 'http://127.0.0.1:11434',
+      numCtx: 8192,
+    });
+    expect(frame).toContain('ochat');
+    expect(frame).toContain('qwen3:8b');
+    expect(frame).toContain('http://127.0.0.1:11434');
+    expect(frame).toContain('num_ctx 8192');
+  });
+
+  it('user: a › prefix, continuation lines indented under the text', () => {
+    const frame = frameOf({ kind: 'user', id: 'u', text: 'first line\nsecond line' });
+    expect(frame).toBe('\n› first line\n  second line');
+  });
+
+  it('assistant: markdown rendered, not shown raw', () => {
+    const frame = frameOf({ kind: 'assistant', id: 'a', markdown: '## Plan\n\n- step **one**\n- step two' });
+    expect(frame).toContain('## Plan');
+    expect(frame).toMatch(/\* step one/);
+    expect(frame).not.toContain('**');
+    expect(frame).not.toContain('[interrupted]');
+  });
+
+  it('assistant: model control sequences never reach the output', () => {
+    const frame = frameOf({
+      kind: 'assistant',
+      id: 'a',
+      markdown: 'Click \x1b]8;;https://evil.example\x07here\x1b]8;;\x07 \x1b[2Jnow\x1b]0;title\x07',
+    });
+    expect(frame).toContain('Click here now');
+    expect(frame).not.toMatch(/\x1b\]|\x07|\x1b\[2J/);
+  });
+
+  it('assistant: interrupted replies are marked', () => {
+    expect(frameOf({ kind: 'assistant', id: 'a', markdown: 'Partial ans', interrupted: true })).toContain(
+      'Partial ans\n[interrupted]',
+    );
+  });
+
+  it('thinking: one line when collapsed, the text when expanded', () => {
+    const text = 'x'.repeat(312);
+    expect(frameOf({ kind: 'thinking', id: 't', text, collapsed: true })).toBe(
+      '\n✻ Thought for 312 chars (ctrl+t to expand)',
+    );
+    const expanded = frameOf({
+      kind: 'thinking',
+      id: 't',
+      text: 'Let me consider the options.',
+      collapsed: false,
+    });
+    expect(expanded).toContain('Let me consider the options.');
+    expect(expanded).not.toContain('Thought for');
+  });
+
+  it('tool: ⚙ name, key argument and summary; ✗ when it failed', () => {
+    const ok = frameOf({
+      kind: 'tool',
+      id: 'x',
+      name: 'read_file',
+      keyArgument: 'src/app.ts',
+      summary: 'read src/app.ts (lines 1–120 of 340)',
+      ok: true,
+    });
+    expect(ok).toBe('\n⚙ read_file src/app.ts — read src/app.ts (lines 1–120 of 340)');
+    const failed = frameOf({
+      kind: 'tool',
+      id: 'x',
+      name: 'read_file',
+      keyArgument: 'nope',
+      summary: 'not found',
+      ok: false,
+    });
+    expect(failed).toBe('\n✗ read_file nope — not found');
+  });
+
+  it('notice: one symbol per level', () => {
+    const symbols = { info: 'ℹ', success: '✓', warning: '⚠', error: '✗' } as const;
+    for (const [level, symbol] of Object.entries(symbols)) {
+      const frame = frameOf({
+        kind: 'notice',
+        id: 'n',
+        level: level as keyof typeof symbols,
+        text: 'Compacted 4 messages',
+      });
+      expect(frame).toBe(`\n${symbol} Compacted 4 messages`);
+    }
+  });
+
+  it('stats: the text directly under the reply (no blank line)', () => {
+    expect(frameOf({ kind: 'stats', id: 's', text: '42 tokens · 38.5 tok/s' })).toBe(
+      '42 tokens · 38.5 tok/s',
+    );
+  });
+});

@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createEditorState,
+  type EditorAction,
+  type EditorState,
+  editorReducer,
+} from '../../../src/ui/input/editor-state.js';
+
+const COMMANDS = [
+  { name: 'compact', aliases: [], summary: 'Compact the conversation now', usage: '/compact [focus]' },
+  { name: 'context', aliases: ['ctx'], summary: 'Show context usage', usage: '/context' },
+  { name: 'help', aliases: ['h', '?'], summary: 'List commands', usage: '/help' },
+  { name: 'quit', aliases: ['exit', 'q'], summary: 'Leave ochat', usage: '/quit' },
+];
+
+function run(state: EditorState, ...actions: EditorAction[]): EditorState {
+  return actions.reduce(editorReducer, state);
+}
+
+/** An editor holding `text` with the cursor at the `|` marker (or at the end). */
+function editing(textWithCursor: string, options: Parameters<typeof createEditorState>[0] = {}): EditorState {
+  const cursor = textWithCursor.includes('|') ? textWithCursor.indexOf('|') : textWithCursor.length;
+  const text = textWithCursor.replace('|', '');
+  return { ...run(createEditorState(options), { type: 'insert', text }), cursor };
+}
+
+/** The text with `|` at the cursor, for compact assertions. */
+function show(state: EditorState): string {
+  return `${state.text.slice(0, state.cursor)}|${state.text.slice(state.cursor)}`;
+}
+
+describe('editorReducer: editing', () => {
+  it('inserts at the cursor', () => {
+    expect(show(run(editing('helo|'), { type: 'left' }, { type: 'insert', text: 'l' }))).toBe('hell|o');
+  });
+
+  it('inserts pasted text with line breaks, normalising \\r\\n and \\r and dropping escapes', () => {
+    const state = run(createEditorState(), { type: 'insert', text: 'a\r\nb\rc\x1b[31md\x07' });
+    expect(state.text).toBe('a\nb\ncd');
+    expect(state.cursor).toBe(6);
+  });
+
+  it('backspace and delete remove one code point, never half an emoji', () => {
+    expect(show(run(editing('ab|c'), { type: 'backspace' }))).toBe('a|c');
+    expect(show(run(editing('ab|c'), { type: 'delete' }))).toBe('ab|');
+    expect(show(run(editing('x🎉|'), { type: 'backspace' }))).toBe('x|');
+    expect(show(run(editing('|🎉x'), { type: 'delete' }))).toBe('|x');
+    expect(run(editing('|abc'), { type: 'backspace' }).text).toBe('abc');
+    expect(run(editing('abc|'), { type: 'delete' }).text).toBe('abc');
+  });
+
+  it('moves left/right by code points and clamps at the ends', () => {
+    expect(show(run(editing('a🎉|'), { type: 'left' }))).toBe('a|🎉');
+    expect(show(run(editing('|🎉'), { type: 'right' }))).toBe('🎉|');
+    expect(show(run(editing('|ab'), { type: 'left' }))).toBe('|ab');
+    expect(show(run(editing('ab|'), { type: 'right' }))).toBe('ab|');
+  });
+
+  it('home/end go to the ends of the current line', () => {
+    expect(show(run(editing('one\ntw|o\nthree'), { type: 'home' }))).toBe('one\n|two\nthree');
+    expect(show(run(editing('one\ntw|o\nthree'), { type: 'end' }))).toBe('one\ntwo|\nthree');
+  });
+
+  it('moves and deletes by words', () => {
+    expect(show(run(editing('hello big world|'), { type: 'word-left' }))).toBe('hello big |world');
+    expect(show(run(editing('hello big world|'), { type: 'word-left' }, { type: 'word-left' }))).toBe(
+      'hello |big world',
+    );
+    expect(show(run(editing('|hello, world'), { type: 'word-right' }, { type: 'word-right' }))).toBe(
+      'hello, world|',
+    );
+    expect(show(run(editing('rm -rf foo|'), { type: 'delete-word-back' }))).toBe('rm -rf |');
+  });
+
+  it('clear-line kills to the start of the line, kill-to-end to its end', () => {
+    expect(show(run(editing('keep\nsome te|xt'), { type: 'clear-line' }))).toBe('keep\n|xt');
+    expect(show(run(editing('keep\nsome te|xt\nnext'), { type: 'kill-to-end' }))).toBe(
+      'keep\nsome te|\nnext',
+    );
+  });
+
+  it('newline inserts a line break (Alt+Enter)', () => {
+    expect(show(run(editing('ab|'), { type: 'newline' }, { type: 'insert', text: 'c' }))).toBe('ab\nc|');
+  });
+
+  it('set-text replaces everything', () => {
+    expect(show(run(editing('old'), { type: 'set-text', text: '/help' }))).toBe('/help|');
+  });
+});
+
+describe('editorReducer: submit', () => {
+  it('returns the text, clears the input and pushes history', () => {
+    const state = run(editing('hello'), { type: 'submit' });
+    expect(state.submitted).toBe('hello');
+    expect(state.text).toBe('');
+    expect(state.cursor).toBe(0);
+    expect(state.history).toEqual(['hello']);
+    expect(state.historyIndex).toBe(1);
+  });
+
+  it('clears `submitted` on the next action', () => {
+    const state = run(editing('hello'), { type: 'submit' }, { type: 'insert', text: 'x' });
+    expect(state.submitted).toBeUndefined();
+  });
+
+  it('turns a trailing backslash into a newline instead of submitting', () => {
+    const state = run(editing('first line\\'), { type: 'submit' });
+    expect(state.submitted).toBeUndefined();
+    expect(show(state)).toBe('first line\n|');
+    const sent = run(state, { type: 'insert', text: 'second' }, { type: 'submit' });
+    expect(sent.submitted).toBe('first line\nsecond');
+  });
+
+  it('ignores a blank input', () => {
+    const state = run(editing('   \n '), { type: 'submit' });
+    expect(state.submitted).toBeUndefined();
+    expect(state.history).toEqual([]);
+  });
+
+  it('submits multi-line pasted text whole', () => {
+    expect(run(createEditorState(), { type: 'insert', text: 'a\nb' }, { type: 'submit' }).submitted).toBe(
+      'a\nb',
+    );
+  });
+
+  it('does not repeat the same entry twice in a row in history', () => {
+    const state = run(editing('x'), { type: 'submit' }, { type: 'insert', text: 'x' }, { type: 'submit' });
+    expect(state.history).toEqual(['x']);
+  });
+});
+
+describe('editorReducer: history and vertical movement', () => {
+  const withHistory = () => createEditorState({ history: ['first', 'second\nline'] });
+
+  it('up recalls older entries, keeping the unsent draft for down', () => {
+    let state = run(withHistory(), { type: 'insert', text: 'draft' }, { type: 'up' });
+    expect(state.text).toBe('second\nline');
+    expect(state.cursor).toBe(state.text.length);
+    state = run(state, { type: 'up' }); // moves up inside the multi-line entry first
+    expect(state.text).toBe('second\nline');
+    expect(state.cursor).toBe(4);
+    state = run(state, { type: 'up' });
+    expect(state.text).toBe('first');
+    expect(run(state, { type: 'up' }).text).toBe('first'); // oldest: stays
+    state = run(state, { type: 'down' }, { type: 'down' });
+    expect(state.text).toBe('draft');
+    expect(state.historyIndex).toBe(2);
+    expect(run(state, { type: 'down' }).text).toBe('draft');
+  });
+
+  it('up/down move between lines of a multi-line input at the same column, clamped', () => {
+    const state = editing('a long line\nab|c\nxy');
+    expect(show(run(state, { type: 'up' }))).toBe('a |long line\nabc\nxy');
+    expect(show(run(state, { type: 'down' }))).toBe('a long line\nabc\nxy|');
+  });
+
+  it('submitting appends to the history and resets browsing', () => {
+    const state = run(withHistory(), { type: 'up' }, { type: 'up' }, { type: 'up' }, { type: 'submit' });
+    expect(state.submitted).toBe('first');
+    expect(state.history).toEqual(['first', 'second\nline', 'first']);
+    expect(run(state, { type: 'up' }).text).toBe('first');
+  });
+});
+
+describe('editorReducer: slash-command completion', () => {
+  const start = (text: string) => editing(text, { commands: COMMANDS });
+
+  it('lists matching commands (by name or alias) while a bare /word is typed', () => {
+    expect(start('/c').completion?.matches.map((command) => command.name)).toEqual(['compact', 'context']);
+    expect(start('/ex').completion?.matches.map((command) => command.name)).toEqual(['quit']);
+    expect(start('/').completion?.matches).toHaveLength(4);
+    expect(start('/zzz').completion).toBeUndefined();
+    expect(start('/help me').completion).toBeUndefined();
+    expect(start('hello /c').completion).toBeUndefined();
+  });
+
+  it('completes a unique match with a trailing space and closes the list', () => {
+    const state = run(start('/he'), { type: 'complete' });
+    expect(show(state)).toBe('/help |');
+    expect(state.completion).toBeUndefined();
+  });
+
+  it('completes to the common prefix of several matches first', () => {
+    const state = run(start('/c'), { type: 'complete' });
+    expect(show(state)).toBe('/co|');
+    expect(state.completion?.matches).toHaveLength(2);
+  });
+
+  it('then cycles through the matches, keeping the list; Shift+Tab goes back', () => {
+    let state = run(start('/co'), { type: 'complete' });
+    expect(state.text).toBe('/compact');
+    expect(state.completion?.selected).toBe(0);
+    state = run(state, { type: 'complete' });
+    expect(state.text).toBe('/context');
+    expect(state.completion?.matches).toHaveLength(2);
+    state = run(state, { type: 'complete' });
+    expect(state.text).toBe('/compact');
+    expect(run(state, { type: 'complete', direction: -1 }).text).toBe('/context');
+  });
+
+  it('does nothing without a completion list, and can be dismissed', () => {
+    expect(run(start('hello'), { type: 'complete' }).text).toBe('hello');
+    expect(run(start('/c'), { type: 'dismiss-completion' }).completion).toBeUndefined();
+  });
+
+  it('typing after cycling recomputes the list', () => {
+    const state = run(start('/co'), { type: 'complete' }, { type: 'backspace' }, { type: 'backspace' });
+    expect(state.text).toBe('/compa');
+    expect(state.completion?.matches.map((command) => command.name)).toEqual(['compact']);
+    expect(state.completion?.selected).toBe(-1);
+  });
+});
+
+describe('editorReducer: commands without aliases', () => {
+  it('completes commands whose aliases are omitted (as SlashCommand allows)', () => {
+    const state = createEditorState({
+      commands: [{ name: 'summary', summary: 'Show the summary', usage: '/summary' }],
+    });
+    expect(run(state, { type: 'insert', text: '/su' }, { type: 'complete' }).text).toBe('/summary ');
+  });
+});

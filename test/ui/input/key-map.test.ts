@@ -1,0 +1,135 @@
+import type { Key } from 'ink';
+import { describe, expect, it } from 'vitest';
+import { createPasteState } from '../../../src/ui/input/bracketed-paste.js';
+import { isKeyIntent, keyToActions } from '../../../src/ui/input/key-map.js';
+
+/** A Key as Ink's useInput builds it, all flags off unless given. */
+function key(flags: Partial<Key> = {}): Key {
+  return {
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...flags,
+  };
+}
+
+describe('keyToActions: chunks', () => {
+  it('types a plain chunk as one insert', () => {
+    expect(keyToActions('hello', key())).toEqual([{ type: 'insert', text: 'hello' }]);
+  });
+
+  it('submits on a \\r that ends a typed chunk', () => {
+    expect(keyToActions('hi\r', key())).toEqual([{ type: 'insert', text: 'hi' }, { type: 'submit' }]);
+  });
+
+  it('reads a \\r followed by more text as a pasted line break (no brackets)', () => {
+    expect(keyToActions('a\rb', key())).toEqual([{ type: 'insert', text: 'a\nb' }]);
+    expect(keyToActions('a\r\nb\r', key())).toEqual([{ type: 'insert', text: 'a\n\nb' }, { type: 'submit' }]);
+  });
+
+  it('maps control characters inside a chunk to their actions', () => {
+    expect(keyToActions('ab\x7fc', key())).toEqual([
+      { type: 'insert', text: 'ab' },
+      { type: 'backspace' },
+      { type: 'insert', text: 'c' },
+    ]);
+    expect(keyToActions('x\x03', key())).toEqual([{ type: 'insert', text: 'x' }, { type: 'interrupt' }]);
+    expect(keyToActions('\x15\x0b', key())).toEqual([{ type: 'clear-line' }, { type: 'kill-to-end' }]);
+  });
+
+  it('keeps \\n (Ctrl+J) and tabs inside chunks as text and drops other controls', () => {
+    expect(keyToActions('a\nb\tc\x00\x1b', key())).toEqual([{ type: 'insert', text: 'a\nb\tc' }]);
+  });
+});
+
+describe('keyToActions: bracketed paste', () => {
+  it('treats \\r inside paste markers in one raw chunk as a newline, not a submit', () => {
+    expect(keyToActions('\x1b[200~a\rb\x1b[201~', key())).toEqual([{ type: 'insert', text: 'a\rb' }]);
+  });
+
+  it('tracks the markers across events as Ink delivers them (ESC stripped, separate events)', () => {
+    const paste = createPasteState();
+    expect(keyToActions('[200~', key(), paste)).toEqual([]);
+    expect(paste.active).toBe(true);
+    expect(keyToActions('line one\rline two\r', key(), paste)).toEqual([
+      { type: 'insert', text: 'line one\rline two\r' },
+    ]);
+    expect(keyToActions('\r', key({ return: true }), paste)).toEqual([{ type: 'insert', text: '\n' }]);
+    expect(keyToActions('[201~', key(), paste)).toEqual([]);
+    expect(paste.active).toBe(false);
+    expect(keyToActions('\r', key({ return: true }), paste)).toEqual([{ type: 'submit' }]);
+  });
+
+  it('does not treat control keys inside a paste as intents', () => {
+    const paste = { active: true };
+    expect(keyToActions('a\x03b', key(), paste)).toEqual([{ type: 'insert', text: 'a\x03b' }]);
+    expect(keyToActions('', key({ upArrow: true }), paste)).toEqual([]);
+  });
+
+  it('ignores other unrecognised escape sequences instead of typing them', () => {
+    expect(keyToActions('[1;2P', key())).toEqual([]);
+  });
+});
+
+describe('keyToActions: special keys', () => {
+  it('treats a single DEL (key.delete) as backspace, and Alt+Backspace as delete-word-back', () => {
+    expect(keyToActions('', key({ delete: true }))).toEqual([{ type: 'backspace' }]);
+    expect(keyToActions('', key({ backspace: true }))).toEqual([{ type: 'backspace' }]);
+    expect(keyToActions('', key({ delete: true, meta: true }))).toEqual([{ type: 'delete-word-back' }]);
+  });
+
+  it('Enter submits, Alt+Enter inserts a newline', () => {
+    expect(keyToActions('\r', key({ return: true }))).toEqual([{ type: 'submit' }]);
+    expect(keyToActions('\r', key({ return: true, meta: true }))).toEqual([{ type: 'newline' }]);
+  });
+
+  it('reports Ctrl+C, Ctrl+D and Esc as intents', () => {
+    const interrupt = keyToActions('c', key({ ctrl: true }));
+    expect(interrupt).toEqual([{ type: 'interrupt' }]);
+    expect(isKeyIntent(interrupt[0])).toBe(true);
+    expect(keyToActions('d', key({ ctrl: true }))).toEqual([{ type: 'exit' }]);
+    expect(keyToActions('', key({ escape: true, meta: true }))).toEqual([{ type: 'escape' }]);
+    expect(isKeyIntent({ type: 'submit' })).toBe(false);
+  });
+
+  it('maps arrows, word movement, home/end and readline control keys', () => {
+    expect(keyToActions('', key({ leftArrow: true }))).toEqual([{ type: 'left' }]);
+    expect(keyToActions('', key({ rightArrow: true }))).toEqual([{ type: 'right' }]);
+    expect(keyToActions('', key({ leftArrow: true, ctrl: true }))).toEqual([{ type: 'word-left' }]);
+    expect(keyToActions('', key({ rightArrow: true, meta: true }))).toEqual([{ type: 'word-right' }]);
+    expect(keyToActions('b', key({ meta: true }))).toEqual([{ type: 'word-left' }]);
+    expect(keyToActions('f', key({ meta: true }))).toEqual([{ type: 'word-right' }]);
+    expect(keyToActions('', key({ upArrow: true }))).toEqual([{ type: 'up' }]);
+    expect(keyToActions('', key({ downArrow: true }))).toEqual([{ type: 'down' }]);
+    expect(keyToActions('', key({ home: true }))).toEqual([{ type: 'home' }]);
+    expect(keyToActions('', key({ end: true }))).toEqual([{ type: 'end' }]);
+    expect(keyToActions('a', key({ ctrl: true }))).toEqual([{ type: 'home' }]);
+    expect(keyToActions('e', key({ ctrl: true }))).toEqual([{ type: 'end' }]);
+    expect(keyToActions('u', key({ ctrl: true }))).toEqual([{ type: 'clear-line' }]);
+    expect(keyToActions('k', key({ ctrl: true }))).toEqual([{ type: 'kill-to-end' }]);
+    expect(keyToActions('w', key({ ctrl: true }))).toEqual([{ type: 'delete-word-back' }]);
+    expect(keyToActions('x', key({ ctrl: true }))).toEqual([]);
+  });
+
+  it('Tab completes forwards, Shift+Tab backwards', () => {
+    expect(keyToActions('', key({ tab: true }))).toEqual([{ type: 'complete', direction: 1 }]);
+    expect(keyToActions('', key({ tab: true, shift: true }))).toEqual([{ type: 'complete', direction: -1 }]);
+  });
+});

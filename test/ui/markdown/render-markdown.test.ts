@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isMarkdownRendererLoaded,
+  loadMarkdownRenderer,
+  renderMarkdown,
+  renderMarkdownSync,
+} from '../../../src/ui/markdown/render-markdown.js';
+
+const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
+
+describe('renderMarkdown (before loading)', () => {
+  // Runs first in this file: the module-level renderer has not been loaded yet.
+  it('returns the source as is and renderMarkdownSync refuses', () => {
+    expect(isMarkdownRendererLoaded()).toBe(false);
+    expect(renderMarkdown('**x**', 80)).toBe('**x**');
+    expect(() => renderMarkdownSync('x', 80)).toThrow(/loadMarkdownRenderer/);
+  });
+});
+
+describe('renderMarkdown (loaded)', () => {
+  it('loads once and shares the renderer', async () => {
+    const [first, second] = await Promise.all([loadMarkdownRenderer(), loadMarkdownRenderer()]);
+    expect(first).toBe(second);
+    expect(isMarkdownRendererLoaded()).toBe(true);
+  });
+
+  it('renders headings and emphasis without the markdown markers', async () => {
+    await loadMarkdownRenderer();
+    const out = stripAnsi(renderMarkdownSync('## Setup\n\nUse **bold** and *em*.', 80));
+    expect(out).toContain('## Setup');
+    expect(out).toContain('Use bold and em.');
+    expect(out).not.toContain('**');
+  });
+
+  it('renders lists, including inline formatting inside tight items', async () => {
+    await loadMarkdownRenderer();
+    const out = stripAnsi(renderMarkdownSync('- first **strong**\n- second `code`\n\n1. one\n2. two', 80));
+    expect(out).toMatch(/\* first strong/);
+    expect(out).toMatch(/\* second code/);
+    expect(out).toMatch(/1\. one/);
+    expect(out).toMatch(/2\. two/);
+    expect(out).not.toContain('**');
+  });
+
+  it('keeps the code of a code block', async () => {
+    await loadMarkdownRenderer();
+    const out = stripAnsi(renderMarkdownSync('```ts\nconst answer = 42;\n```', 80));
+    expect(out).toContain('const answer = 42;');
+    expect(out).not.toContain('```');
+  });
+
+  it('wraps paragraphs to the width', async () => {
+    await loadMarkdownRenderer();
+    const paragraph = 'word '.repeat(60).trim();
+    const lines = stripAnsi(renderMarkdownSync(paragraph, 30)).split('\n');
+    expect(lines.length).toBeGreaterThan(5);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
+  });
+
+  it('does not end with blank lines', async () => {
+    await loadMarkdownRenderer();
+    for (const markdown of ['Hello', '# Title\n\n', '- a\n- b\n\n', '```\ncode\n```\n\n\n']) {
+      expect(renderMarkdownSync(markdown, 80)).not.toMatch(/\n\s*$/);
+    }
+  });
+
+  it('renders via renderMarkdown once loaded', async () => {
+    await loadMarkdownRenderer();
+    expect(stripAnsi(renderMarkdown('**x**', 80))).toBe('x');
+  });
+});

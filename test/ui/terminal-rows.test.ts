@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { charWidth, displayWidth, expandTabs, wrapToRows } from '../../src/ui/terminal-rows.js';
+
+describe('terminal rows', () => {
+  it('counts wide characters as two columns and combining marks as none', () => {
+    expect(charWidth('a')).toBe(1);
+    expect(charWidth('你')).toBe(2);
+    expect(charWidth('🎉')).toBe(2);
+    expect(displayWidth('e\u0301')).toBe(1);
+    expect(displayWidth('ab你好')).toBe(6);
+  });
+
+  it('wraps at spaces where possible and hard-breaks long words', () => {
+    expect(wrapToRows('the quick brown fox', 10)).toEqual(['the quick', 'brown fox']);
+    expect(wrapToRows('abcdefghijkl', 5)).toEqual(['abcde', 'fghij', 'kl']);
+    expect(wrapToRows('a\n\nb', 10)).toEqual(['a', '', 'b']);
+    expect(wrapToRows('你好你好', 5)).toEqual(['你好', '你好']);
+  });
+
+  it('expands tabs', () => {
+    expect(expandTabs('a\tb')).toBe('a    b');
+  });
+
+  it('never produces a row wider than the width and loses no non-space text (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), fc.integer({ min: 2, max: 40 }), (raw, width) => {
+        const text = raw.replace(/[\x00-\x1f\x7f-\x9f\t]/g, '');
+        const rows = wrapToRows(text, width);
+        for (const row of rows) expect(displayWidth(row)).toBeLessThanOrEqual(width);
+        expect(rows.join('').replace(/ /g, '')).toBe(text.replace(/ /g, ''));
+      }),
+    );
+  });
+});
