@@ -6,10 +6,10 @@ import { Spinner } from './spinner.js';
 export interface StatusLineProps {
   /** The chat model's name. */
   model: string;
-  /** The context window in tokens. */
-  numCtx: number;
+  /** The context window in tokens; the meter is hidden until it is known. */
+  numCtx?: number;
   /** Best estimate of the tokens the next request will use. */
-  used: number;
+  used?: number;
   /** What ochat is busy with, e.g. `compacting…` or `waiting for model…`; shows a spinner. */
   busy?: string;
   /** A key hint such as `esc to cancel`. */
@@ -37,8 +37,12 @@ export function StatusLine({ model, numCtx, used, busy, hint }: StatusLineProps)
   return (
     <Text wrap="truncate-end">
       <Text dimColor>{model}</Text>
-      <Text dimColor> · </Text>
-      <Text color={contextMeterColor(used, numCtx)}>{contextMeterText(used, numCtx)}</Text>
+      {numCtx !== undefined && (
+        <>
+          <Text dimColor> · </Text>
+          <Text color={contextMeterColor(used ?? 0, numCtx)}>{contextMeterText(used ?? 0, numCtx)}</Text>
+        </>
+      )}
       {busy && (
         <>
           <Text dimColor> · </Text>

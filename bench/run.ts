@@ -1,0 +1,35 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { BenchRow, BenchSuite } from './bench-row.js';
+import { compactionBench } from './compaction.bench.js';
+import { startupBench } from './startup.bench.js';
+import { streamingBench } from './streaming.bench.js';
+
+const SUITES: Record<string, BenchSuite> = {
+  startup: startupBench,
+  streaming: streamingBench,
+  compaction: compactionBench,
+};
+
+/** Runs every suite (or those named on the command line) and prints one table. */
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const results: Record<string, BenchRow[]> = {};
+  for (const [name, suite] of Object.entries(SUITES)) {
+    if (wanted.length && !wanted.includes(name)) continue;
+    process.stdout.write(`\n${name}\n`);
+    const rows = await suite();
+    results[name] = rows;
+    for (const row of rows) {
+      const verdict = row.pass === undefined ? '' : row.pass ? '  ✓' : '  ✗ MISSED';
+      const target = row.target ? `  (target ${row.target})` : '';
+      process.stdout.write(`  ${row.name}: ${row.value} ${row.unit}${target}${verdict}\n`);
+    }
+  }
+  mkdirSync('.bench-results', { recursive: true });
+  writeFileSync(
+    '.bench-results/latest.json',
+    `${JSON.stringify({ at: new Date().toISOString(), results }, null, 2)}\n`,
+  );
+}
+
+await main();

@@ -1,0 +1,126 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Emulator, startEmulator } from '../test/support/emulator.js';
+import { type PtySession, spawnOchat } from '../test/support/pty-session.js';
+import type { BenchRow, BenchSuite } from './bench-row.js';
+import { cpuTimeMs, peakRssMb } from './process-stats.js';
+
+const MODEL = 'bench-model';
+
+/** A config that keeps compaction out of the measurement and the window large enough. */
+function benchConfig(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ochat-bench-'));
+  const file = join(dir, 'config.yml');
+  writeFileSync(file, 'compaction:\n  auto: false\noptions:\n  num_ctx: 131072\n');
+  return file;
+}
+
+interface StreamFigures {
+  tokensPerSecond: number;
+  cpuMsPer1000: number;
+}
+
+/** Streams one reply of `tokens` tokens and measures the client while it renders. */
+async function streamOnce(
+  emulator: Emulator,
+  session: PtySession,
+  tokens: number,
+  tokensPerSecond: number,
+  round: number,
+): Promise<StreamFigures> {
+  emulator.enqueue({ tokens, tokensPerSecond });
+  const cpuBefore = cpuTimeMs(session.pid);
+  const start = performance.now();
+  session.write(`go ${round}\r`);
+  await session.waitFor(`${tokens} tokens`, 120_000);
+  const seconds = (performance.now() - start) / 1000;
+  const cpu = cpuTimeMs(session.pid) - cpuBefore;
+  // The status line keeps the figure until the next reply; clear it from the screen check.
+  return { tokensPerSecond: tokens / seconds, cpuMsPer1000: (cpu / tokens) * 1000 };
+}
+
+/** Fills the conversation with `pairs` user/assistant exchanges of a few tokens each. */
+async function fillConversation(session: PtySession, pairs: number): Promise<void> {
+  session.write('m\r'.repeat(pairs));
+  await session.waitFor(new RegExp(`Echo: m[\\s\\S]*${'›'}`), 5_000).catch(() => undefined);
+  // Wait for the queue to drain: the status line stops showing queued messages.
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    if (!/queued|streaming|waiting for/.test(session.screen().split('\n').slice(-4).join('\n'))) return;
+  }
+  throw new Error('the conversation did not finish filling');
+}
+
+/** Streaming throughput, CPU per 1,000 tokens and peak memory of the real CLI in a PTY. */
+export const streamingBench: BenchSuite = async () => {
+  const emulator = await startEmulator({
+    models: [{ name: `${MODEL}:latest` }],
+    tokensPerSecond: Number.POSITIVE_INFINITY,
+  });
+  const config = benchConfig();
+  const session = spawnOchat(['-m', MODEL, '-c', config], {
+    env: { OLLAMA_HOST: emulator.url },
+    rows: 40,
+    cols: 120,
+  });
+  const rows: BenchRow[] = [];
+  try {
+    await session.waitFor('›', 15_000);
+    const fast = await streamOnce(emulator, session, 20_000, Number.POSITIVE_INFINITY, 1);
+    const steady = await streamOnce(emulator, session, 5_000, 1_000, 2);
+    rows.push(
+      {
+        name: 'stream 20,000 tokens, emulator at full speed: tokens rendered/s',
+        value: Math.round(fast.tokensPerSecond),
+        unit: 'tokens/s',
+        target: '≥ 10,000',
+        pass: fast.tokensPerSecond >= 10_000,
+      },
+      {
+        name: 'CPU per 1,000 tokens at full speed',
+        value: Number(fast.cpuMsPer1000.toFixed(1)),
+        unit: 'ms',
+        target: '≤ 40',
+        pass: fast.cpuMsPer1000 <= 40,
+      },
+      {
+        name: 'CPU per 1,000 tokens at 1,000 tokens/s',
+        value: Number(steady.cpuMsPer1000.toFixed(1)),
+        unit: 'ms',
+        target: '≤ 40',
+        pass: steady.cpuMsPer1000 <= 40,
+      },
+    );
+    await fillConversation(session, 1_000);
+    const loaded = await streamOnce(emulator, session, 20_000, Number.POSITIVE_INFINITY, 3);
+    const growth = loaded.cpuMsPer1000 / fast.cpuMsPer1000 - 1;
+    rows.push(
+      {
+        name: 'CPU per 1,000 tokens with 2,000 messages on screen',
+        value: Number(loaded.cpuMsPer1000.toFixed(1)),
+        unit: 'ms',
+      },
+      {
+        name: 'per-token cost, 2,000 messages vs empty',
+        value: Number((growth * 100).toFixed(1)),
+        unit: '%',
+        target: '≤ +10%',
+        pass: growth <= 0.1,
+      },
+    );
+    const rss = peakRssMb(session.pid);
+    rows.push({
+      name: 'peak RSS of the client',
+      value: Math.round(rss),
+      unit: 'MB',
+      target: '≤ 150',
+      pass: rss <= 150,
+    });
+    return rows;
+  } finally {
+    session.dispose();
+    await emulator.close();
+  }
+};

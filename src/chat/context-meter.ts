@@ -1,0 +1,82 @@
+import { calibrateCharsPerToken } from '../conversation/calibration.js';
+import type { WireMessage } from '../conversation/message.js';
+import { estimateMessagesTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
+
+/** The server's counts for one reply, tied to the request that produced them. */
+export interface ReplyCounts {
+  /** What was sent. */
+  view: WireMessage[];
+  promptEvalCount: number;
+  evalCount: number;
+  /** Transcript length once the reply was appended: later messages are estimated on top. */
+  transcriptLength: number;
+  /** Compaction records in force when sent: a new one invalidates the server's count. */
+  recordCount: number;
+}
+
+/** Ollama dropped part of the prompt: it saw fewer tokens than ochat sent. */
+export interface Truncation {
+  sentTokens: number;
+  evaluatedTokens: number;
+}
+
+/**
+ * Tracks how full the context window is: the server's real counts of the last reply, plus an
+ * estimate of what was added since, with a chars-per-token ratio calibrated from those counts.
+ */
+export class ContextMeter {
+  private anchor: { tokens: number; transcriptLength: number; recordCount: number } | undefined;
+
+  constructor(
+    /** Learned chars per token of the current model. */
+    public charsPerToken: number,
+  ) {}
+
+  /** Forgets the server's count (new conversation, new model). */
+  reset(charsPerToken: number): void {
+    this.charsPerToken = charsPerToken;
+    this.anchor = undefined;
+  }
+
+  /**
+   * Records a finished reply. Returns the truncation when the server evaluated well under what
+   * was sent while the request was near the window (the failure compaction exists to prevent).
+   */
+  recordReply(counts: ReplyCounts, numCtx: number): Truncation | undefined {
+    this.anchor = {
+      tokens: counts.promptEvalCount + counts.evalCount,
+      transcriptLength: counts.transcriptLength,
+      recordCount: counts.recordCount,
+    };
+    const sentTokens = estimateMessagesTokens(counts.view, this.charsPerToken);
+    // Truncation can only happen near the window; below it a low count means a cached prompt.
+    if (sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9) {
+      return { sentTokens, evaluatedTokens: counts.promptEvalCount };
+    }
+    if (counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
+      const chars = counts.view.reduce((sum, m) => sum + m.content.length, 0);
+      const tokens = counts.promptEvalCount - counts.view.length * MESSAGE_OVERHEAD_TOKENS;
+      this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, { chars, tokens });
+    }
+    return undefined;
+  }
+
+  /**
+   * Tokens the next request will take: the server's count plus an estimate of the messages
+   * appended since, or (after a compaction changed the view) an estimate of the whole view.
+   */
+  used(view: () => WireMessage[], transcript: readonly WireMessage[], recordCount: number): number {
+    const anchor = this.anchor;
+    if (anchor && anchor.recordCount === recordCount && anchor.transcriptLength <= transcript.length) {
+      return (
+        anchor.tokens + estimateMessagesTokens(transcript.slice(anchor.transcriptLength), this.charsPerToken)
+      );
+    }
+    return estimateMessagesTokens(view(), this.charsPerToken);
+  }
+
+  /** Tokens a message of this text adds (pre-flight check before sending it). */
+  estimateText(text: string): number {
+    return estimateMessagesTokens([{ role: 'user', content: text }], this.charsPerToken);
+  }
+}

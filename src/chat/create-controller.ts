@@ -1,0 +1,22 @@
+import { AppState } from '../config/app-state.js';
+import { OllamaClient } from '../ollama/client.js';
+import type { RunSettings } from '../settings.js';
+import { BUILTIN_TOOLS, createToolRegistry } from '../tools/registry.js';
+import { ChatController, type ChatControllerDeps } from './chat-controller.js';
+
+/** Builds a controller from resolved settings: the one place the real client, state and tools are made. */
+export function createChatController(
+  settings: RunSettings,
+  extra: Pick<ChatControllerDeps, 'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive'>,
+): ChatController {
+  const { config, flags, host } = settings;
+  return new ChatController({
+    client: new OllamaClient({ host }),
+    config,
+    appState: new AppState(),
+    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+    cwd: process.cwd(),
+    flags: { model: flags.model, numCtx: flags.numCtx },
+    ...extra,
+  });
+}

@@ -1,0 +1,46 @@
+import type { Ask } from '../compaction/compactor.js';
+import type { OllamaClient } from '../ollama/client.js';
+import { type ModelSession, openModelSession } from './model-selection.js';
+
+/** The summarizer model and the window it runs with. */
+export interface SummarizerTarget {
+  model: string;
+  numCtx: number;
+  ask: Ask;
+}
+
+/**
+ * Resolves the summarizer: `compaction.model` or the chat model. With the chat model it sends the
+ * chat's own `num_ctx` (a different value would reload the model twice per compaction).
+ */
+export async function resolveSummarizer(
+  client: OllamaClient,
+  chat: ModelSession,
+  configuredModel: string | undefined,
+): Promise<SummarizerTarget> {
+  const session =
+    configuredModel && configuredModel !== chat.name
+      ? await openModelSession(client, configuredModel, {})
+      : chat;
+  const supportsThinking = session.info.capabilities.includes('thinking');
+  return {
+    model: session.name,
+    numCtx: session.numCtx,
+    ask: async ({ system, prompt, numPredict, signal }) => {
+      const reply = await client.chat(
+        {
+          model: session.name,
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: prompt },
+          ],
+          options: { num_ctx: session.numCtx, num_predict: numPredict },
+          // Thinking would spend the summary's token budget on reasoning nobody reads.
+          ...(supportsThinking ? { think: false } : {}),
+        },
+        { signal },
+      );
+      return reply.content;
+    },
+  };
+}

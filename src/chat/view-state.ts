@@ -1,0 +1,36 @@
+import type { DisplayItem } from '../ui/items.js';
+
+/** The reply being streamed: the part not yet committed to the finished conversation. */
+export interface LiveReply {
+  text: string;
+  thinking: string;
+}
+
+/** A question that takes the keyboard until it is answered. */
+export interface Dialog {
+  kind: 'retry-compaction' | 'confirm-tool' | 'tool-instruction';
+  question: string;
+  /** The answers, as shown after the question, e.g. `y/n`. */
+  choices: string;
+}
+
+/** Everything the chat screen shows; the controller owns it, components only render it. */
+export interface ChatViewState {
+  /** Finished conversation, rendered once each (Ink `<Static>`). */
+  items: DisplayItem[];
+  live: LiveReply | undefined;
+  model: string | undefined;
+  numCtx: number | undefined;
+  /** Tokens the next request is expected to take (server counts plus an estimate). */
+  used: number | undefined;
+  /** What ochat is doing, e.g. "waiting for llama3.2…" or "compacting…"; undefined when idle. */
+  busy: string | undefined;
+  /** Speed of the last reply, e.g. "42 tokens · 38.5 tok/s". */
+  lastStats: string | undefined;
+  dialog: Dialog | undefined;
+  /** Messages typed while busy, sent in order when ochat is free. */
+  queued: number;
+  /** Whether thinking is shown expanded (Ctrl+T). */
+  showThinking: boolean;
+  exiting: boolean;
+}

@@ -1,0 +1,42 @@
+import { CommanderError } from 'commander';
+import { ConfigError } from './config/config-error.js';
+import { InvalidHostError } from './ollama/host.js';
+import { type RunSettings, resolveSettings } from './settings.js';
+
+async function main(): Promise<void> {
+  let settings: RunSettings;
+  try {
+    settings = resolveSettings(process.argv, process.env);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with code 0; usage errors were already printed.
+      process.exit(error.exitCode === 0 ? 0 : 2);
+    }
+    if (error instanceof ConfigError || error instanceof InvalidHostError) {
+      process.stderr.write(`ochat: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (settings.flags.print !== undefined) {
+    const { runOneShot } = await import('./one-shot.js');
+    process.exitCode = await runOneShot(settings);
+    return;
+  }
+  if (!process.stdin.isTTY) {
+    process.stderr.write(
+      'ochat: the interactive chat needs a terminal. For scripts and pipes use -p "prompt".\n',
+    );
+    process.exit(2);
+  }
+  const { runInteractive } = await import('./interactive.js');
+  await runInteractive(settings);
+}
+
+main().catch((error: unknown) => {
+  // Last resort: a bug, not a user error. Say so plainly, without a stack trace unless asked.
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`ochat: unexpected error: ${message}\n`);
+  if (process.env.OCHAT_DEBUG) console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,29 @@
+import { clearCommand } from './builtin/clear.js';
+import { compactCommand } from './builtin/compact.js';
+import { contextCommand } from './builtin/context.js';
+import { createHelpCommand } from './builtin/help.js';
+import { lastToolCommand } from './builtin/last-tool.js';
+import { modelCommand } from './builtin/model.js';
+import { quitCommand } from './builtin/quit.js';
+import { setCommand } from './builtin/set.js';
+import { summaryCommand } from './builtin/summary.js';
+import { systemCommand } from './builtin/system.js';
+import { thinkCommand } from './builtin/think.js';
+import { toolsCommand } from './builtin/tools.js';
+import type { SlashCommand } from './command.js';
+
+/** Every slash command, in the order `/help` lists them. */
+export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
+  createHelpCommand(() => BUILTIN_COMMANDS),
+  modelCommand,
+  systemCommand,
+  setCommand,
+  thinkCommand,
+  compactCommand,
+  summaryCommand,
+  contextCommand,
+  toolsCommand,
+  lastToolCommand,
+  clearCommand,
+  quitCommand,
+];

@@ -1,0 +1,22 @@
+import { formatTokens } from '../../conversation/format-tokens.js';
+import type { SlashCommand } from '../command.js';
+
+/** `/context`: where the context window goes, in tokens and percent. */
+export const contextCommand: SlashCommand = {
+  name: 'context',
+  summary: 'Show how the context window is used (system, summary, tail, reserve, free)',
+  usage: '/context',
+  run(host) {
+    const breakdown = host.contextBreakdown();
+    if (!breakdown) {
+      host.show('The context window is not known yet: no model is connected.');
+      return;
+    }
+    const width = Math.max(...breakdown.rows.map((r) => r.label.length));
+    const lines = breakdown.rows.map((row) => {
+      const bar = '█'.repeat(Math.round(row.percent / 5)).padEnd(20, '·');
+      return `  ${row.label.padEnd(width)}  ${formatTokens(row.tokens).padStart(6)}  ${String(Math.round(row.percent)).padStart(3)}%  ${bar}`;
+    });
+    host.show([`Context window: ${formatTokens(breakdown.numCtx)} tokens`, ...lines].join('\n'));
+  },
+};

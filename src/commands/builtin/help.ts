@@ -1,0 +1,28 @@
+import type { SlashCommand } from '../command.js';
+
+/** `/help`: one line per command, built from the same list the dispatcher uses. */
+export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCommand {
+  return {
+    name: 'help',
+    aliases: ['?'],
+    summary: 'List the slash commands and keys',
+    usage: '/help',
+    run(host) {
+      const commands = list();
+      const width = Math.max(...commands.map((c) => c.usage.length));
+      const lines = commands.map((c) => {
+        const aliases = c.aliases?.length ? ` (also ${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
+        return `  ${c.usage.padEnd(width)}  ${c.summary}${aliases}`;
+      });
+      host.show(
+        [
+          'Commands:',
+          ...lines,
+          '',
+          'Keys: Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history · Tab complete',
+          '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
+        ].join('\n'),
+      );
+    },
+  };
+}

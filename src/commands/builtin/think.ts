@@ -1,0 +1,43 @@
+import { CommandUsageError, type SlashCommand } from '../command.js';
+import type { ThinkSetting } from '../command-host.js';
+
+const VALUES: Record<string, ThinkSetting> = {
+  on: true,
+  off: false,
+  low: 'low',
+  medium: 'medium',
+  high: 'high',
+};
+
+/** `/think [on|off|low|medium|high]`: thinking for models that support it. */
+export const thinkCommand: SlashCommand = {
+  name: 'think',
+  summary: 'Turn thinking on or off, or set its effort (thinking models only)',
+  usage: '/think [on|off|low|medium|high]',
+  run(host, args) {
+    if (!args) {
+      const state = host.think === undefined ? 'model default' : describe(host.think);
+      const support = host.supportsThinking
+        ? ''
+        : ` (${host.model ?? 'this model'} does not support thinking)`;
+      host.show(`Thinking: ${state}${support}`);
+      return;
+    }
+    const value = VALUES[args.toLowerCase()];
+    if (value === undefined) throw new CommandUsageError(`Unknown thinking setting "${args}".`);
+    if (!host.supportsThinking) {
+      host.notice(
+        'warning',
+        `${host.model ?? 'This model'} does not support thinking; the setting is kept for models that do.`,
+      );
+    }
+    host.setThink(value);
+    host.notice('success', `Thinking: ${describe(value)}`);
+  },
+};
+
+function describe(value: ThinkSetting): string {
+  if (value === true) return 'on';
+  if (value === false) return 'off';
+  return value;
+}

@@ -1,0 +1,50 @@
+import type { ContextBreakdown } from '../compaction/context-breakdown.js';
+import type { CompactionRecord } from '../compaction/record.js';
+import type { InstalledModel } from '../ollama/interfaces.js';
+import type { NoticeLevel } from '../ui/items.js';
+
+export type { NoticeLevel } from '../ui/items.js';
+
+/** The thinking setting: off, on, or an effort level for models that take one. */
+export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
+
+/** One tool as `/tools` lists it. */
+export interface ToolState {
+  name: string;
+  description: string;
+  enabled: boolean;
+  needsConfirmation: boolean;
+}
+
+/** What slash commands may do to the chat: the controller implements it, tests fake it. */
+export interface CommandHost {
+  notice(level: NoticeLevel, text: string): void;
+  /** Shows a block of plain text (help, lists, the summary) in the conversation. */
+  show(text: string): void;
+  exit(): void;
+  clearConversation(): void;
+
+  readonly model: string | undefined;
+  readonly numCtx: number | undefined;
+  listModels(): Promise<InstalledModel[]>;
+  switchModel(name: string): Promise<void>;
+
+  readonly system: string | undefined;
+  setSystem(text: string | undefined): void;
+
+  /** Ollama options in force (config, then `/set`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  setOption(name: string, value: unknown): Promise<void>;
+
+  readonly think: ThinkSetting | undefined;
+  readonly supportsThinking: boolean;
+  setThink(value: ThinkSetting): void;
+
+  compact(focus: string | undefined): Promise<void>;
+  readonly compaction: CompactionRecord | undefined;
+  contextBreakdown(): ContextBreakdown | undefined;
+
+  tools(): ToolState[];
+  setToolEnabled(name: string, enabled: boolean): boolean;
+  lastToolOutput(): { name: string; output: string } | undefined;
+}

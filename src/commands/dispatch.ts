@@ -1,0 +1,48 @@
+import { suggest } from '../config/suggest.js';
+import { CommandUsageError, type SlashCommand } from './command.js';
+import type { CommandHost } from './command-host.js';
+
+/** Splits `/name rest of line` into the command name and its argument text. */
+export function parseCommandLine(line: string): { name: string; args: string } | undefined {
+  const match = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim());
+  if (!match) return undefined;
+  return { name: match[1].toLowerCase(), args: match[2].trim() };
+}
+
+/** Finds a command by name or alias. */
+export function findCommand(commands: readonly SlashCommand[], name: string): SlashCommand | undefined {
+  return commands.find((c) => c.name === name || c.aliases?.includes(name));
+}
+
+/**
+ * Runs one slash-command line. Never throws: an unknown command or a bad argument becomes a
+ * one-line error (with the usage, or a suggestion), so a typo can never end the chat.
+ */
+export async function dispatchCommand(
+  commands: readonly SlashCommand[],
+  host: CommandHost,
+  line: string,
+): Promise<void> {
+  const parsed = parseCommandLine(line);
+  if (!parsed || parsed.name === '') {
+    host.notice('error', 'Type a command after the slash. /help lists them.');
+    return;
+  }
+  const command = findCommand(commands, parsed.name);
+  if (!command) {
+    const names = commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+    const near = suggest(parsed.name, names);
+    host.notice(
+      'error',
+      `Unknown command /${parsed.name}.${near ? ` Did you mean /${near}?` : ''} /help lists the commands.`,
+    );
+    return;
+  }
+  try {
+    await command.run(host, parsed.args);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof CommandUsageError) host.notice('error', `${message} Usage: ${command.usage}`);
+    else host.notice('error', `/${command.name} failed: ${message}`);
+  }
+}

@@ -1,0 +1,72 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig } from './config/load.js';
+import { configPath } from './config/paths.js';
+import type { Config } from './config/schema.js';
+import { resolveHost } from './ollama/host.js';
+import { VERSION } from './version.js';
+
+/** The command-line flags, as commander parses them. */
+export interface CliFlags {
+  model?: string;
+  host?: string;
+  config?: string;
+  system?: string;
+  numCtx?: number;
+  print?: string | boolean;
+  yes?: boolean;
+}
+
+/** Everything a run needs, resolved from flags, environment and config file. */
+export interface RunSettings {
+  flags: CliFlags;
+  config: Config;
+  configFile: string;
+  host: string;
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError('expected a positive whole number, e.g. 8192.');
+  return n;
+}
+
+function buildProgram(): Command {
+  return new Command('ochat')
+    .description('Chat with local Ollama models in the terminal, with built-in conversation compaction.')
+    .version(VERSION, '-v, --version', 'print the version')
+    .option(
+      '-m, --model <name>',
+      'model to chat with (default: config `model`, the last used, or the only installed)',
+    )
+    .option('--host <url>', 'Ollama server (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)')
+    .option('-c, --config <file>', 'config file (default: $OCHAT_CONFIG or ~/.config/ochat/config.yml)')
+    .option('-s, --system <text>', 'system prompt')
+    .option('--num-ctx <n>', 'context window in tokens (overrides config and Modelfile)', positiveInteger)
+    .option('-p, --print [prompt]', 'one-shot: send the prompt (and piped stdin), print the reply, exit')
+    .option('-y, --yes', 'one-shot: run tools that ask for confirmation without asking')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  ochat -m llama3.2                 chat interactively
+  ochat -p "explain this" < err.log one-shot, reading stdin
+  OLLAMA_HOST=gpu-box:11434 ochat   use another server
+
+In the chat, /help lists the slash commands.`,
+    )
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+/** Parses the command line and resolves the settings; usage and config errors exit with code 2. */
+export function resolveSettings(argv: string[], env: NodeJS.ProcessEnv): RunSettings {
+  const program = buildProgram();
+  program.parse(argv);
+  const flags = program.opts<CliFlags>();
+  const { path, explicit } = configPath({ flag: flags.config, env });
+  const config = loadConfig(path, { explicit });
+  if (flags.system !== undefined) config.system = flags.system;
+  const host = resolveHost({ flag: flags.host, env: env.OLLAMA_HOST || undefined, config: config.host });
+  return { flags, config, configFile: path, host };
+}

@@ -1,0 +1,126 @@
+import { useApp, useInput, useStdout } from 'ink';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { Store } from '../chat/store.js';
+import type { ChatViewState } from '../chat/view-state.js';
+import { ChatScreen } from './components/chat-screen.js';
+import type { SlashCommandInfo } from './input/slash-completion.js';
+import { useLineEditor } from './input/use-line-editor.js';
+
+/** What the chat screen drives: the controller's state and its intents (no I/O happens here). */
+export interface ChatAppModel {
+  store: Store<ChatViewState>;
+  submit(text: string): void;
+  /** Cancels work in progress; false when there was nothing to cancel. */
+  interrupt(): boolean;
+  answerDialog(key: string): void;
+  toggleThinking(): void;
+  exit(): void;
+}
+
+/** Props of {@link ChatApp}. */
+export interface ChatAppProps {
+  model: ChatAppModel;
+  /** Slash commands offered by Tab completion. */
+  commands: readonly SlashCommandInfo[];
+  /** Earlier inputs for Up/Down, oldest first. */
+  history: readonly string[];
+}
+
+const DOUBLE_CTRL_C_MS = 2000;
+
+/** Keys a dialog accepts, by kind. */
+const DIALOG_KEYS: Record<string, readonly string[]> = {
+  'retry-compaction': ['y', 'n'],
+  'confirm-tool': ['y', 'n', 'a', 'i'],
+};
+
+/** Terminal size, following resizes. */
+function useTerminalSize(): { width: number; height: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ width: stdout.columns || 80, height: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  });
+  return size;
+}
+
+/** The interactive chat: renders the controller's state and turns keys into its intents. */
+export function ChatApp({ model, commands, history }: ChatAppProps) {
+  const state = useSyncExternalStore(model.store.subscribe, model.store.get);
+  const { width, height } = useTerminalSize();
+  const { exit } = useApp();
+  const [hint, setHint] = useState<string | undefined>();
+  const lastCtrlC = useRef(0);
+  const dialog = state.dialog;
+  const keyDialog = dialog && dialog.kind !== 'tool-instruction' ? dialog : undefined;
+
+  useEffect(() => {
+    if (state.exiting) exit();
+  }, [state.exiting, exit]);
+
+  // A plain function: the editor hook always calls the latest one, which sees the latest text.
+  const onInterrupt = () => {
+    if (model.interrupt()) return;
+    if (editor.state.text !== '') {
+      editor.dispatch({ type: 'set-text', text: '' });
+      return;
+    }
+    const now = Date.now();
+    if (now - lastCtrlC.current < DOUBLE_CTRL_C_MS) {
+      model.exit();
+      return;
+    }
+    lastCtrlC.current = now;
+    setHint('Press Ctrl+C again to quit');
+    setTimeout(() => setHint(undefined), DOUBLE_CTRL_C_MS);
+  };
+
+  const editor = useLineEditor({
+    onSubmit: (text) => model.submit(text),
+    onInterrupt,
+    onExit: () => model.exit(),
+    onEscape: () => {
+      if (state.dialog?.kind === 'tool-instruction') model.answerDialog('');
+    },
+    isActive: !keyDialog,
+    commands,
+    initialHistory: history,
+  });
+
+  useInput(
+    (input, key) => {
+      if (keyDialog) {
+        const answer = key.ctrl && input === 'c' ? 'n' : key.escape ? 'n' : input.toLowerCase();
+        if (DIALOG_KEYS[keyDialog.kind]?.includes(answer)) model.answerDialog(answer);
+        return;
+      }
+      if (key.ctrl && input === 't') model.toggleThinking();
+    },
+    { isActive: true },
+  );
+
+  const busy = state.busy && state.queued > 0 ? `${state.busy} (${state.queued} queued)` : state.busy;
+  return (
+    <ChatScreen
+      items={state.items}
+      live={state.live}
+      status={{
+        model: state.model ?? 'no model',
+        numCtx: state.numCtx,
+        used: state.used,
+        busy,
+        hint: hint ?? (state.busy ? 'ctrl+c to cancel' : state.lastStats),
+      }}
+      input={editor.state}
+      inputActive={!keyDialog}
+      dialog={dialog ? { question: dialog.question, choices: dialog.choices } : undefined}
+      width={width}
+      height={height}
+    />
+  );
+}

@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type IPty, spawn } from '@lydell/node-pty';
+import xterm from '@xterm/headless';
+
+const OCHAT_BIN = resolve(import.meta.dirname, '../../bin/ochat');
+
+/** A run of the built ochat CLI in a pseudo-terminal, with a headless terminal reading its screen. */
+export interface PtySession {
+  /** Types into the terminal, as a user would (e.g. "hello\r"). */
+  write(data: string): void;
+  /** The whole terminal text, scrollback included, one string per row joined by newlines. */
+  screen(): string;
+  /** Everything the program wrote, escape sequences included. */
+  raw(): string;
+  /** Resolves once `pattern` is on screen; rejects with the screen after `timeoutMs`. */
+  waitFor(pattern: string | RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves with the exit code when the program ends. */
+  readonly exited: Promise<number>;
+  kill(): void;
+  /** Process id of the ochat process (for CPU and memory readings in benchmarks). */
+  readonly pid: number;
+  /** The isolated XDG config/data home of this run (removed by `dispose`). */
+  readonly home: string;
+  dispose(): void;
+}
+
+export interface PtyOptions {
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+  cwd?: string;
+  /** Reuse a home (XDG dirs) from an earlier session, to test remembered state. */
+  home?: string;
+}
+
+/** Starts `bin/ochat args` in a PTY with `CI=0` (Ink stops live rendering under CI=true). */
+export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession {
+  const cols = options.cols ?? 100;
+  const rows = options.rows ?? 30;
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'ochat-e2e-'));
+  const terminal = new xterm.Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
+  let raw = '';
+  const pty: IPty = spawn(process.execPath, [OCHAT_BIN, ...args], {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    cwd: options.cwd ?? home,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      TERM: 'xterm-256color',
+      CI: '0',
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      ...options.env,
+    },
+  });
+  const exited = new Promise<number>((resolveExit) => pty.onExit(({ exitCode }) => resolveExit(exitCode)));
+  let wake: (() => void) | undefined;
+  pty.onData((data) => {
+    raw += data;
+    terminal.write(data, () => wake?.());
+  });
+
+  const screen = (): string => {
+    const buffer = terminal.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    return lines.join('\n').replace(/\n+$/, '');
+  };
+
+  return {
+    write: (data) => pty.write(data),
+    screen,
+    raw: () => raw,
+    async waitFor(pattern, timeoutMs = 10_000) {
+      const matches = () =>
+        typeof pattern === 'string' ? screen().includes(pattern) : pattern.test(screen());
+      const deadline = Date.now() + timeoutMs;
+      while (!matches()) {
+        if (Date.now() > deadline) {
+          throw new Error(`Timed out waiting for ${String(pattern)}. Screen:\n${screen()}`);
+        }
+        await new Promise<void>((r) => {
+          wake = r;
+          setTimeout(r, 50);
+        });
+      }
+    },
+    exited,
+    kill: () => pty.kill(),
+    pid: pty.pid,
+    home,
+    dispose() {
+      try {
+        pty.kill();
+      } catch {
+        // already gone
+      }
+      terminal.dispose();
+      if (!options.home) rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
