@@ -36,21 +36,25 @@ async function streamOnce(
   await session.waitFor(`${tokens} tokens`, 120_000);
   const seconds = (performance.now() - start) / 1000;
   const cpu = cpuTimeMs(session.pid) - cpuBefore;
-  // The status line keeps the figure until the next reply; clear it from the screen check.
   return { tokensPerSecond: tokens / seconds, cpuMsPer1000: (cpu / tokens) * 1000 };
 }
 
-/** Fills the conversation with `pairs` user/assistant exchanges of a few tokens each. */
-async function fillConversation(session: PtySession, pairs: number): Promise<void> {
-  session.write('m\r'.repeat(pairs));
-  await session.waitFor(new RegExp(`Echo: m[\\s\\S]*${'›'}`), 5_000).catch(() => undefined);
-  // Wait for the queue to drain: the status line stops showing queued messages.
+/**
+ * Fills the conversation with `pairs` user/assistant exchanges of a few tokens each. Messages are
+ * typed one at a time: a chunk "m\rm\r" would read as a paste with a newline, not two messages.
+ */
+async function fillConversation(emulator: Emulator, session: PtySession, pairs: number): Promise<void> {
+  const target = emulator.chats.length + pairs;
   const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    if (!/queued|streaming|waiting for/.test(session.screen().split('\n').slice(-4).join('\n'))) return;
+  while (emulator.chats.length < target) {
+    const before = emulator.chats.length;
+    session.write('m\r');
+    while (emulator.chats.length === before) {
+      if (Date.now() > deadline) throw new Error('the conversation did not finish filling');
+      await new Promise((r) => setTimeout(r, 1));
+    }
   }
-  throw new Error('the conversation did not finish filling');
+  await session.waitFor('Echo: m', 10_000);
 }
 
 /** Streaming throughput, CPU per 1,000 tokens and peak memory of the real CLI in a PTY. */
@@ -93,7 +97,7 @@ export const streamingBench: BenchSuite = async () => {
         pass: steady.cpuMsPer1000 <= 40,
       },
     );
-    await fillConversation(session, 1_000);
+    await fillConversation(emulator, session, 1_000);
     const loaded = await streamOnce(emulator, session, 20_000, Number.POSITIVE_INFINITY, 3);
     const growth = loaded.cpuMsPer1000 / fast.cpuMsPer1000 - 1;
     rows.push(

@@ -6,7 +6,7 @@ import { type RunSettings, resolveSettings } from './settings.js';
 async function main(): Promise<void> {
   let settings: RunSettings;
   try {
-    settings = resolveSettings(process.argv, process.env);
+    settings = await resolveSettings(process.argv, process.env);
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here too, with code 0; usage errors were already printed.

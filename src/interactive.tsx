@@ -1,26 +1,51 @@
 import { render } from 'ink';
-import { createChatController } from './chat/create-controller.js';
+import type { ChatController } from './chat/chat-controller.js';
+import { createStore } from './chat/store.js';
+import { initialViewState } from './chat/view-state.js';
 import { BUILTIN_COMMANDS } from './commands/builtin-commands.js';
 import type { RunSettings } from './settings.js';
-import { ChatApp } from './ui/chat-app.js';
+import { ChatApp, type ChatAppModel } from './ui/chat-app.js';
 import { disableBracketedPaste, enableBracketedPaste } from './ui/input/bracketed-paste.js';
 import { loadMarkdownRenderer } from './ui/markdown/render-markdown.js';
 
-/** Runs the interactive chat until the user quits. */
+/**
+ * Runs the interactive chat until the user quits. The first frame is drawn before the controller
+ * and everything behind it (HTTP client, state store, tools, compaction) is even loaded; keys
+ * pressed meanwhile are handed over once it is.
+ */
 export async function runInteractive(settings: RunSettings): Promise<void> {
-  let unmount = () => {};
-  const controller = createChatController(settings, { onExit: () => unmount() });
+  const store = createStore(initialViewState(settings.flags.model ?? settings.config.model));
+  let controller: ChatController | undefined;
+  const waiting: ((c: ChatController) => void)[] = [];
+  const whenReady = (action: (c: ChatController) => void) =>
+    controller ? action(controller) : waiting.push(action);
+  let quit = () => {};
+  const model: ChatAppModel = {
+    store,
+    submit: (text) => whenReady((c) => c.submit(text)),
+    interrupt: () => controller?.interrupt() ?? false,
+    answerDialog: (key) => whenReady((c) => c.answerDialog(key)),
+    toggleThinking: () => whenReady((c) => c.toggleThinking()),
+    exit: () => (controller ? controller.exit() : quit()),
+  };
+
   enableBracketedPaste(process.stdout);
   const restoreTerminal = () => disableBracketedPaste(process.stdout);
   process.once('exit', restoreTerminal);
-  const instance = render(
-    <ChatApp model={controller} commands={BUILTIN_COMMANDS} history={controller.history()} />,
-    // Ctrl+C must reach the app: it cancels a reply before it quits.
-    { exitOnCtrlC: false, patchConsole: true },
+  const app = <T extends readonly string[]>(history: T) => (
+    <ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} />
   );
-  unmount = () => instance.unmount();
-  // After the first frame: load the markdown renderer while connecting, before any reply arrives.
+  // Ctrl+C must reach the app: it cancels a reply before it quits.
+  const instance = render(app([]), { exitOnCtrlC: false, patchConsole: true });
+  quit = () => instance.unmount();
+
+  const { createChatController } = await import('./chat/create-controller.js');
+  controller = createChatController(settings, { store, onExit: quit });
+  instance.rerender(app(controller.history()));
+  // Load the markdown renderer while connecting, so it is there before the first reply.
   void controller.start(loadMarkdownRenderer());
+  for (const action of waiting.splice(0)) action(controller);
+
   await instance.waitUntilExit();
   restoreTerminal();
   // Keep-alive sockets to the server would hold the process open.

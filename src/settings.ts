@@ -60,12 +60,12 @@ In the chat, /help lists the slash commands.`,
 }
 
 /** Parses the command line and resolves the settings; usage and config errors exit with code 2. */
-export function resolveSettings(argv: string[], env: NodeJS.ProcessEnv): RunSettings {
+export async function resolveSettings(argv: string[], env: NodeJS.ProcessEnv): Promise<RunSettings> {
   const program = buildProgram();
   program.parse(argv);
   const flags = program.opts<CliFlags>();
   const { path, explicit } = configPath({ flag: flags.config, env });
-  const config = loadConfig(path, { explicit });
+  const config = await loadConfig(path, { explicit });
   if (flags.system !== undefined) config.system = flags.system;
   const host = resolveHost({ flag: flags.host, env: env.OLLAMA_HOST || undefined, config: config.host });
   return { flags, config, configFile: path, host };

@@ -26,7 +26,7 @@ import { chooseModel, type ModelSession, openModelSession } from './model-select
 import { ReplyPresenter } from './reply-presenter.js';
 import { createStore, type Store } from './store.js';
 import { resolveSummarizer, type SummarizerTarget } from './summarizer.js';
-import type { ChatViewState, Dialog } from './view-state.js';
+import { type ChatViewState, type Dialog, initialViewState } from './view-state.js';
 
 /** What the controller needs from the outside world; tests pass fakes or an emulator-backed client. */
 export interface ChatControllerDeps {
@@ -37,6 +37,8 @@ export interface ChatControllerDeps {
   cwd: string;
   /** `-m` and `--num-ctx` from the command line. */
   flags: { model?: string; numCtx?: number };
+  /** The screen state to write to (the app may render it before the controller exists). */
+  store?: Store<ChatViewState>;
   /** Called once when the user quits. */
   onExit: () => void;
   /** Sees every streamed chunk (one-shot mode prints them as they come). */
@@ -88,19 +90,7 @@ export class ChatController implements CommandHost {
     this.ollamaOptions = { ...deps.config.options };
     this.thinkSetting = deps.config.think;
     this.confirmation = createConfirmationPolicy(deps.config.tools.confirm);
-    this.store = createStore<ChatViewState>({
-      items: [],
-      live: undefined,
-      model: deps.flags.model ?? deps.config.model,
-      numCtx: undefined,
-      used: undefined,
-      busy: undefined,
-      lastStats: undefined,
-      dialog: undefined,
-      queued: 0,
-      showThinking: false,
-      exiting: false,
-    });
+    this.store = deps.store ?? createStore(initialViewState(deps.flags.model ?? deps.config.model));
   }
 
   // ── intents from the UI ──────────────────────────────────────────────────────────────────
@@ -141,8 +131,10 @@ export class ChatController implements CommandHost {
 
   /** Ctrl+C: cancels the reply, tool run or compaction in progress. Returns false when idle. */
   interrupt(): boolean {
-    if (this.store.get().dialog) {
-      this.answer('n');
+    const dialog = this.store.get().dialog;
+    if (dialog) {
+      // Declines: an instruction dialog would otherwise send the letter "n" as the instruction.
+      this.answer(dialog.kind === 'tool-instruction' ? '' : 'n');
       return true;
     }
     if (!this.abort) return false;
@@ -550,7 +542,8 @@ export class ChatController implements CommandHost {
           question: 'Type an instruction for the model instead, then Enter',
           choices: 'Esc/Ctrl+C: decline',
         });
-        return { kind: 'instruct', text };
+        // Esc, Ctrl+C or an empty Enter declines rather than sending an empty instruction.
+        return text.trim() ? { kind: 'instruct', text } : { kind: 'no' };
       }
       default:
         return { kind: 'no' };

@@ -1,6 +1,6 @@
-import { calibrateCharsPerToken } from '../conversation/calibration.js';
+import { calibrateCharsPerToken, calibrationSampleFor } from '../conversation/calibration.js';
 import type { WireMessage } from '../conversation/message.js';
-import { estimateMessagesTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
+import { estimateMessagesTokens } from '../conversation/token-estimate.js';
 
 /** The server's counts for one reply, tied to the request that produced them. */
 export interface ReplyCounts {
@@ -43,20 +43,19 @@ export class ContextMeter {
    * was sent while the request was near the window (the failure compaction exists to prevent).
    */
   recordReply(counts: ReplyCounts, numCtx: number): Truncation | undefined {
+    const sentTokens = estimateMessagesTokens(counts.view, this.charsPerToken);
+    // Truncation can only happen near the window; below it a low count means a cached prompt.
+    const truncated = sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9;
     this.anchor = {
-      tokens: counts.promptEvalCount + counts.evalCount,
+      // After a truncation the server counted what it kept; the next request resends it all.
+      tokens: (truncated ? sentTokens : counts.promptEvalCount) + counts.evalCount,
       transcriptLength: counts.transcriptLength,
       recordCount: counts.recordCount,
     };
-    const sentTokens = estimateMessagesTokens(counts.view, this.charsPerToken);
-    // Truncation can only happen near the window; below it a low count means a cached prompt.
-    if (sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9) {
-      return { sentTokens, evaluatedTokens: counts.promptEvalCount };
-    }
+    if (truncated) return { sentTokens, evaluatedTokens: counts.promptEvalCount };
     if (counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
-      const chars = counts.view.reduce((sum, m) => sum + m.content.length, 0);
-      const tokens = counts.promptEvalCount - counts.view.length * MESSAGE_OVERHEAD_TOKENS;
-      this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, { chars, tokens });
+      const sample = calibrationSampleFor(counts.view, counts.promptEvalCount);
+      this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, sample);
     }
     return undefined;
   }

@@ -7,7 +7,7 @@ import { ChatController, type ChatControllerDeps } from './chat-controller.js';
 /** Builds a controller from resolved settings: the one place the real client, state and tools are made. */
 export function createChatController(
   settings: RunSettings,
-  extra: Pick<ChatControllerDeps, 'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive'>,
+  extra: Pick<ChatControllerDeps, 'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store'>,
 ): ChatController {
   const { config, flags, host } = settings;
   return new ChatController({

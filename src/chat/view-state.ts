@@ -34,3 +34,20 @@ export interface ChatViewState {
   showThinking: boolean;
   exiting: boolean;
 }
+
+/** The screen before anything has happened. */
+export function initialViewState(model: string | undefined): ChatViewState {
+  return {
+    items: [],
+    live: undefined,
+    model,
+    numCtx: undefined,
+    used: undefined,
+    busy: undefined,
+    lastStats: undefined,
+    dialog: undefined,
+    queued: 0,
+    showThinking: false,
+    exiting: false,
+  };
+}

@@ -42,7 +42,9 @@ export async function dispatchCommand(
     await command.run(host, parsed.args);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof CommandUsageError) host.notice('error', `${message} Usage: ${command.usage}`);
+    // A message that is not a sentence (e.g. from the option parser) still reads as one before "Usage:".
+    const sentence = /[.!?)]$/.test(message) ? message : `${message}.`;
+    if (error instanceof CommandUsageError) host.notice('error', `${sentence} Usage: ${command.usage}`);
     else host.notice('error', `/${command.name} failed: ${message}`);
   }
 }

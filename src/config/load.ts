@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument, type YAMLError } from 'yaml';
 import { ConfigError } from './config-error.js';
+import { DEFAULT_CONFIG } from './defaults.js';
 import { displayPath } from './paths.js';
-import { type Config, configSchema } from './schema.js';
-import { configIssuesFrom } from './schema-issues.js';
+import type { Config } from './schema.js';
 
 /** Why a config file could not be read, in the user's terms. */
 function readFailure(error: NodeJS.ErrnoException): string {
@@ -24,13 +23,6 @@ function readConfigText(path: string, shown: string, explicit: boolean): string 
   }
 }
 
-/** yaml's message, except that a repeated key is named (yaml only points at it). */
-function syntaxMessage(error: YAMLError, text: string): string {
-  const key = /^["']?([^"':\n]+)/.exec(text.slice(error.pos[0]))?.[1];
-  if (error.code === 'DUPLICATE_KEY' && key) return `duplicate key "${key.trim()}"`;
-  return `invalid YAML: ${error.message}`;
-}
-
 /** Options of {@link loadConfig}. */
 export interface LoadConfigOptions {
   /** The user named this file (`-c`, `$OCHAT_CONFIG`): then it must exist. */
@@ -45,25 +37,14 @@ export interface LoadConfigOptions {
  * `file:line:col: key: problem` line per issue (YAML syntax errors: the first one only, as
  * later ones are usually its echoes).
  */
-export function loadConfig(path: string, { explicit, env = process.env }: LoadConfigOptions): Config {
+export async function loadConfig(
+  path: string,
+  { explicit, env = process.env }: LoadConfigOptions,
+): Promise<Config> {
   const shown = displayPath(path, env);
   const text = readConfigText(path, shown, explicit);
-  if (text === undefined) return configSchema.parse({});
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const syntaxError = doc.errors[0];
-  if (syntaxError) {
-    const { line, col } = lines.linePos(syntaxError.pos[0]);
-    throw new ConfigError(shown, [{ line, column: col, message: syntaxMessage(syntaxError, text) }]);
-  }
-  let data: unknown;
-  try {
-    data = doc.toJS() ?? {};
-  } catch (error) {
-    // e.g. more aliases than yaml allows (its defence against "billion laughs" files).
-    throw new ConfigError(shown, [{ message: `invalid YAML: ${(error as Error).message}` }]);
-  }
-  const result = configSchema.safeParse(data, { reportInput: true });
-  if (result.success) return result.data;
-  throw new ConfigError(shown, configIssuesFrom(result.error.issues, { doc, lines, schema: configSchema }));
+  if (text === undefined) return structuredClone(DEFAULT_CONFIG) as Config;
+  // The YAML parser and the validator load only when there is a file to check (start-up time).
+  const { parseConfigText } = await import('./parse-config.js');
+  return parseConfigText(text, shown);
 }

@@ -87,14 +87,4 @@ export type Config = z.output<typeof configSchema>;
 /** Reasoning setting for thinking models; undefined leaves it to the model. */
 export type ThinkSetting = Config['think'];
 
-/** Deeply frozen so that no caller can change the defaults of every other caller. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
-}
-
-/** The config used when there is no config file; `loadConfig` returns fresh copies of it. */
-export const DEFAULT_CONFIG: Config = deepFreeze(configSchema.parse({}));
+export { DEFAULT_CONFIG } from './defaults.js';

@@ -22,7 +22,7 @@ export interface ChatAppProps {
   model: ChatAppModel;
   /** Slash commands offered by Tab completion. */
   commands: readonly SlashCommandInfo[];
-  /** Earlier inputs for Up/Down, oldest first. */
+  /** Earlier inputs for Up/Down, oldest first; may arrive after the first frame. */
   history: readonly string[];
 }
 
@@ -89,8 +89,11 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
     },
     isActive: !keyDialog,
     commands,
-    initialHistory: history,
   });
+  const { dispatch } = editor;
+  useEffect(() => {
+    if (history.length) dispatch({ type: 'load-history', history });
+  }, [history, dispatch]);
 
   useInput(
     (input, key) => {

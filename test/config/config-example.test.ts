@@ -31,8 +31,8 @@ function schemaLeafKeys(): string[] {
 }
 
 describe('config.example.yml', () => {
-  it('loads to exactly the defaults', () => {
-    expect(loadConfig(examplePath, { explicit: true })).toEqual(DEFAULT_CONFIG);
+  it('loads to exactly the defaults', async () => {
+    expect(await loadConfig(examplePath, { explicit: true })).toEqual(DEFAULT_CONFIG);
   });
 
   it('writes every key out explicitly, with its default value', () => {

@@ -1,9 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { loadConfig } from '../../src/config/load.js';
+import { parseConfigText } from '../../src/config/parse-config.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ochat-config-'));
@@ -21,7 +22,7 @@ function configFile(text: string): string {
 function errorFor(text: string): ConfigError {
   const path = configFile(text);
   try {
-    loadConfig(path, { explicit: true });
+    parseConfigText(readFileSync(path, 'utf8'), path);
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return error as ConfigError;
@@ -30,18 +31,18 @@ function errorFor(text: string): ConfigError {
 }
 
 describe('loadConfig: files that load', () => {
-  it('gives the defaults for a missing file the user did not name', () => {
-    expect(loadConfig(join(dir, 'absent.yml'), { explicit: false })).toEqual(DEFAULT_CONFIG);
-    expect(loadConfig(join(dir, 'no-dir', 'config.yml'), { explicit: false })).toEqual(DEFAULT_CONFIG);
+  it('gives the defaults for a missing file the user did not name', async () => {
+    expect(await loadConfig(join(dir, 'absent.yml'), { explicit: false })).toEqual(DEFAULT_CONFIG);
+    expect(await loadConfig(join(dir, 'no-dir', 'config.yml'), { explicit: false })).toEqual(DEFAULT_CONFIG);
   });
 
-  it('gives the defaults for an empty or comment-only file', () => {
-    expect(loadConfig(configFile(''), { explicit: true })).toEqual(DEFAULT_CONFIG);
-    expect(loadConfig(configFile('# nothing yet\n\n'), { explicit: true })).toEqual(DEFAULT_CONFIG);
+  it('gives the defaults for an empty or comment-only file', async () => {
+    expect(await loadConfig(configFile(''), { explicit: true })).toEqual(DEFAULT_CONFIG);
+    expect(await loadConfig(configFile('# nothing yet\n\n'), { explicit: true })).toEqual(DEFAULT_CONFIG);
   });
 
-  it('merges the given keys over the defaults', () => {
-    const config = loadConfig(
+  it('merges the given keys over the defaults', async () => {
+    const config = await loadConfig(
       configFile(
         'model: qwen3\nthink: high\noptions:\n  num_ctx: 16384\n  stop: ["###"]\ncompaction:\n  auto: false\n',
       ),
@@ -54,17 +55,17 @@ describe('loadConfig: files that load', () => {
     expect(config.compaction.reserve).toEqual(DEFAULT_CONFIG.compaction.reserve);
   });
 
-  it('returns a config of its own, which the caller may change', () => {
-    const config = loadConfig(configFile('model: a\n'), { explicit: true });
+  it('returns a config of its own, which the caller may change', async () => {
+    const config = await loadConfig(configFile('model: a\n'), { explicit: true });
     config.system = 'from -s';
     config.tools.enabled.push('get_time');
     expect(DEFAULT_CONFIG.system).toBeUndefined();
-    expect(loadConfig(join(dir, 'absent.yml'), { explicit: false }).tools.enabled).toHaveLength(6);
+    expect((await loadConfig(join(dir, 'absent.yml'), { explicit: false })).tools.enabled).toHaveLength(6);
   });
 
-  it('accepts a byte-order mark and an empty section', () => {
-    expect(loadConfig(configFile('\uFEFFmodel: x\n'), { explicit: true }).model).toBe('x');
-    expect(loadConfig(configFile('tools:\n  # max_steps: 3\n'), { explicit: true }).tools).toEqual(
+  it('accepts a byte-order mark and an empty section', async () => {
+    expect((await loadConfig(configFile('\uFEFFmodel: x\n'), { explicit: true })).model).toBe('x');
+    expect((await loadConfig(configFile('tools:\n  # max_steps: 3\n'), { explicit: true })).tools).toEqual(
       DEFAULT_CONFIG.tools,
     );
   });
@@ -159,31 +160,28 @@ describe('loadConfig: errors name file, line, column and key', () => {
     expect(error.message).toMatch(/:3:3: duplicate key "auto"$/);
   });
 
-  it('reports a missing file the user named', () => {
+  it('reports a missing file the user named', async () => {
     const path = join(dir, 'named-but-absent.yml');
-    expect(() => loadConfig(path, { explicit: true })).toThrow(ConfigError);
-    expect(() => loadConfig(path, { explicit: true })).toThrow(`${path}: file not found`);
+    await expect(loadConfig(path, { explicit: true })).rejects.toThrow(ConfigError);
+    await expect(loadConfig(path, { explicit: true })).rejects.toThrow(`${path}: file not found`);
   });
 
-  it('reports a directory or unreadable file instead of silently using defaults', () => {
+  it('reports a directory or unreadable file instead of silently using defaults', async () => {
     const subdir = join(dir, 'a-directory.yml');
     mkdirSync(subdir);
-    expect(() => loadConfig(subdir, { explicit: false })).toThrow('is a directory');
+    await expect(loadConfig(subdir, { explicit: false })).rejects.toThrow('is a directory');
     const locked = configFile('model: x\n');
     chmodSync(locked, 0o000);
     // root can read anything; the check is only meaningful for a normal user.
     if (process.getuid?.() !== 0)
-      expect(() => loadConfig(locked, { explicit: false })).toThrow('permission denied');
+      await expect(loadConfig(locked, { explicit: false })).rejects.toThrow('permission denied');
   });
 
-  it('shows a path under the home directory with ~', () => {
-    const error = (() => {
-      try {
-        loadConfig(configFile('x: 1\n'), { explicit: true, env: { HOME: dir } });
-      } catch (e) {
-        return e as ConfigError;
-      }
-    })();
+  it('shows a path under the home directory with ~', async () => {
+    const error = await loadConfig(configFile('x: 1\n'), { explicit: true, env: { HOME: dir } }).then(
+      () => undefined,
+      (e: unknown) => e as ConfigError,
+    );
     expect(error?.file).toMatch(/^~\/config-\d+\.yml$/);
     expect(error?.message).toMatch(/^~\/config-\d+\.yml:1:1: x: unknown key/);
   });

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { configSchema, DEFAULT_CONFIG } from '../../src/config/schema.js';
 
 describe('DEFAULT_CONFIG', () => {
+  it('is exactly what the schema fills in for an empty file (it is written out for start-up speed)', () => {
+    expect(configSchema.parse({})).toEqual(DEFAULT_CONFIG);
+  });
+
   it('holds the documented defaults, with "none" settings left unset', () => {
     expect(DEFAULT_CONFIG).toEqual({
       host: 'http://127.0.0.1:11434',

@@ -1,4 +1,3 @@
-import { OLLAMA_OPTIONS, parseOllamaOption } from '../../config/ollama-options.js';
 import { CommandUsageError, type SlashCommand } from '../command.js';
 
 /** `/set <option> <value>`: sets any Ollama option; `/set` alone shows those in force. */
@@ -7,6 +6,8 @@ export const setCommand: SlashCommand = {
   summary: 'Set an Ollama option (temperature, top_p, num_ctx, seed, …); /set alone lists them',
   usage: '/set <option> <value>',
   async run(host, args) {
+    // The option table carries its validators; load it only when /set is used (start-up time).
+    const { OLLAMA_OPTIONS, parseOllamaOption } = await import('../../config/ollama-options.js');
     if (!args) {
       const entries = Object.entries(host.options);
       const inForce = entries.length

@@ -23,7 +23,9 @@ export const thinkCommand: SlashCommand = {
       host.show(`Thinking: ${state}${support}`);
       return;
     }
-    const value = VALUES[args.toLowerCase()];
+    const key = args.toLowerCase();
+    // Own keys only: `constructor` or `__proto__` must not read Object.prototype.
+    const value = Object.hasOwn(VALUES, key) ? VALUES[key] : undefined;
     if (value === undefined) throw new CommandUsageError(`Unknown thinking setting "${args}".`);
     if (!host.supportsThinking) {
       host.notice(

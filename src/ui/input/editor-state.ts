@@ -60,7 +60,9 @@ export type EditorAction =
   | { type: 'kill-to-end' }
   | { type: 'complete'; direction?: 1 | -1 }
   | { type: 'dismiss-completion' }
-  | { type: 'set-text'; text: string };
+  | { type: 'set-text'; text: string }
+  /** Earlier inputs that arrive after start-up (loaded lazily); kept before this run's own. */
+  | { type: 'load-history'; history: readonly string[] };
 
 /** How many sent inputs the history keeps. */
 export const HISTORY_LIMIT = 1000;
@@ -176,6 +178,12 @@ function applyAction(state: EditorState, action: EditorAction): EditorState {
     case 'set-text': {
       const replacement = cleanInsert(action.text);
       return withText(state, replacement, replacement.length);
+    }
+    case 'load-history': {
+      const history = [...action.history, ...state.history].slice(-HISTORY_LIMIT);
+      const browsing = state.historyIndex < state.history.length;
+      const shift = history.length - state.history.length;
+      return { ...state, history, historyIndex: browsing ? state.historyIndex + shift : history.length };
     }
   }
 }
