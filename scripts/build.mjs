@@ -22,7 +22,7 @@ await build({
   target: 'node20',
   format: 'esm',
   splitting: true,
-  minify: true,
+  minify: process.env.OCHAT_BUILD_MINIFY !== '0',
   keepNames: false,
   sourcemap: 'linked',
   legalComments: 'none',

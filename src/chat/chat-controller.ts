@@ -118,15 +118,19 @@ export class ChatController implements CommandHost {
       return;
     }
     if (!trimmed) {
-      // An empty Enter retries what failed: the connection, or the last turn.
-      if (!this.session) void this.enqueue(() => this.connect());
-      else if (this.retryableTurn) void this.enqueue(() => this.runTurn());
+      this.retry();
       return;
     }
     this.deps.appState.pushHistory(text);
     void this.enqueue(() =>
       trimmed.startsWith('/') ? dispatchCommand(BUILTIN_COMMANDS, this, trimmed) : this.send(text),
     );
+  }
+
+  /** Enter on an empty prompt: retries what failed (the connection, or the last turn), else nothing. */
+  retry(): void {
+    if (!this.session) void this.enqueue(() => this.connect());
+    else if (this.retryableTurn) void this.enqueue(() => this.runTurn());
   }
 
   /** Ctrl+C: cancels the reply, tool run or compaction in progress. Returns false when idle. */
@@ -215,6 +219,8 @@ export class ChatController implements CommandHost {
 
   setSystem(text: string | undefined): void {
     this.systemPrompt = text;
+    // The server's last count was for the old system prompt: estimate the new view instead.
+    this.meter.reset(this.meter.charsPerToken);
     this.refreshUsed();
   }
 
@@ -342,17 +348,12 @@ export class ChatController implements CommandHost {
   private async send(text: string): Promise<void> {
     if (!this.session) await this.connect();
     if (!this.session) return;
-    const session = this.session;
-    // Pre-flight: make room before sending, so Ollama never has to drop anything silently.
-    if (this.deps.config.compaction.auto && !this.autoPaused) {
-      const used = this.currentUsed() + this.meter.estimateText(text);
-      if (isCompactionDue({ used, reserve: this.budgets().reserve, numCtx: session.numCtx })) {
-        await this.compactWithRetry('auto', undefined);
-      }
-    }
     this.turn += 1;
     this.appendMessage({ role: 'user', content: text });
     this.retryableTurn = false;
+    // Pre-flight: make room before sending, so Ollama never has to drop anything silently. The
+    // message is appended first so the plan keeps it as the newest turn and may summarize the one before.
+    if (this.compactionDue()) await this.compactWithRetry('auto', undefined);
     this.push({ kind: 'user', id: this.itemId(), text });
     await this.runTurn();
   }
@@ -473,7 +474,11 @@ export class ChatController implements CommandHost {
       },
       session.numCtx,
     );
-    this.deps.appState.setCalibration(session.name, this.meter.charsPerToken);
+    // The store writes (and fsyncs) the whole file: only when the ratio really moved.
+    const remembered = this.deps.appState.calibration(session.name);
+    if (remembered === undefined || Math.abs(remembered - this.meter.charsPerToken) > remembered * 0.01) {
+      this.deps.appState.setCalibration(session.name, this.meter.charsPerToken);
+    }
     if (truncation) {
       this.notice(
         'warning',
@@ -613,8 +618,9 @@ export class ChatController implements CommandHost {
         return 'done';
       }
       if (outcome.reason === 'nothing-to-compact') {
+        // Not a failure, so automatic mode stays on: the next turn gives the plan something to compact
+        // (planning is cheap and asks no model; pausing here left long chats to silent truncation).
         if (trigger === 'manual') this.notice('info', 'Nothing to compact.');
-        else this.autoPaused = true; // nothing can shrink further; don't retry on every message
         return 'nothing';
       }
       if (abort.signal.aborted) {

@@ -25,7 +25,7 @@ export class ReplyPresenter {
   constructor(
     private readonly emit: (output: PresenterOutput) => void,
     private readonly newId: () => string,
-    private readonly intervalMs = 40,
+    private readonly intervalMs = 80,
   ) {}
 
   /** Takes one streamed chunk; renders at the next tick at the latest. */

@@ -10,6 +10,8 @@ import { useLineEditor } from './input/use-line-editor.js';
 export interface ChatAppModel {
   store: Store<ChatViewState>;
   submit(text: string): void;
+  /** Enter on an empty prompt: retry what failed (the connection, or the last turn). */
+  retry?(): void;
   /** Cancels work in progress; false when there was nothing to cancel. */
   interrupt(): boolean;
   answerDialog(key: string): void;
@@ -45,7 +47,8 @@ function useTerminalSize(): { width: number; height: number } {
     return () => {
       stdout.off('resize', onResize);
     };
-  });
+    // biome-ignore lint/correctness/useExhaustiveDependencies: `read` only reads `stdout`.
+  }, [stdout]);
   return size;
 }
 
@@ -82,6 +85,7 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
 
   const editor = useLineEditor({
     onSubmit: (text) => model.submit(text),
+    onEmptySubmit: () => model.retry?.(),
     onInterrupt,
     onExit: () => model.exit(),
     onEscape: () => {
@@ -107,7 +111,12 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
     { isActive: true },
   );
 
-  const busy = state.busy && state.queued > 0 ? `${state.busy} (${state.queued} queued)` : state.busy;
+  // While text streams in, the text itself shows progress: an animated spinner would add a
+  // dozen full renders a second for nothing.
+  const streaming = Boolean(state.live?.text);
+  const busyLabel = streaming ? undefined : state.busy;
+  const busy = busyLabel && state.queued > 0 ? `${busyLabel} (${state.queued} queued)` : busyLabel;
+  const busyHint = streaming ? 'streaming · ctrl+c to cancel' : 'ctrl+c to cancel';
   return (
     <ChatScreen
       items={state.items}
@@ -117,7 +126,7 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
         numCtx: state.numCtx,
         used: state.used,
         busy,
-        hint: hint ?? (state.busy ? 'ctrl+c to cancel' : state.lastStats),
+        hint: hint ?? (state.busy ? busyHint : state.lastStats),
       }}
       input={editor.state}
       inputActive={!keyDialog}

@@ -33,6 +33,8 @@ export interface PtyOptions {
   cwd?: string;
   /** Reuse a home (XDG dirs) from an earlier session, to test remembered state. */
   home?: string;
+  /** Flags for node itself, e.g. `--cpu-prof` when profiling a benchmark. */
+  nodeArgs?: string[];
 }
 
 /** Starts `bin/ochat args` in a PTY with `CI=0` (Ink stops live rendering under CI=true). */
@@ -42,7 +44,7 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'ochat-e2e-'));
   const terminal = new xterm.Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
   let raw = '';
-  const pty: IPty = spawn(process.execPath, [OCHAT_BIN, ...args], {
+  const pty: IPty = spawn(process.execPath, [...(options.nodeArgs ?? []), OCHAT_BIN, ...args], {
     name: 'xterm-256color',
     cols,
     rows,

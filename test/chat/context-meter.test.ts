@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { ContextMeter, type ReplyCounts } from '../../src/chat/context-meter.js';
+import {
+  CALIBRATION_SMOOTHING,
+  calibrateCharsPerToken,
+  calibrationSampleFor,
+} from '../../src/conversation/calibration.js';
+import type { WireMessage } from '../../src/conversation/message.js';
+import {
+  estimateMessagesTokens,
+  IMAGE_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+} from '../../src/conversation/token-estimate.js';
+
+const NUM_CTX = 8192;
+
+function counts(view: WireMessage[], promptEvalCount: number, extra: Partial<ReplyCounts> = {}): ReplyCounts {
+  return { view, promptEvalCount, evalCount: 50, transcriptLength: view.length, recordCount: 0, ...extra };
+}
+
+const user = (content: string): WireMessage => ({ role: 'user', content });
+const assistant = (content: string): WireMessage => ({ role: 'assistant', content });
+
+describe('ContextMeter.recordReply calibration', () => {
+  it('learns chars per token from the server count of what was sent', () => {
+    const view = [user('a'.repeat(3000)), assistant('b'.repeat(3000))];
+    const meter = new ContextMeter(4);
+    // 6000 chars were 2000 tokens of text plus the template overhead: 3 chars per token.
+    const promptEvalCount = 2000 + 2 * MESSAGE_OVERHEAD_TOKENS;
+    expect(meter.recordReply(counts(view, promptEvalCount), NUM_CTX)).toBeUndefined();
+    expect(meter.charsPerToken).toBeCloseTo(4 + (3 - 4) * CALIBRATION_SMOOTHING, 10);
+  });
+
+  it('uses the same sample as calibrationSampleFor: weighted chars, tool calls and images', () => {
+    const view: WireMessage[] = [
+      { role: 'system', content: 'Réponds en français, toujours.' },
+      { role: 'user', content: 'Décris cette image en détail. '.repeat(40), images: ['aGVsbG8='] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'read_file', arguments: { path: 'src/élément.ts' } } }],
+      },
+      { role: 'tool', tool_name: 'read_file', content: 'export const x = 1;\n'.repeat(60) },
+    ];
+    const promptEvalCount = 1500;
+    const meter = new ContextMeter(3.5);
+    meter.recordReply(counts(view, promptEvalCount), NUM_CTX);
+    const expected = calibrateCharsPerToken(3.5, calibrationSampleFor(view, promptEvalCount));
+    expect(meter.charsPerToken).toBeCloseTo(expected, 12);
+    // The image's tokens are not read as text: the learned ratio stays far from the clamp.
+    const sample = calibrationSampleFor(view, promptEvalCount);
+    expect(sample.tokens).toBe(promptEvalCount - 4 * MESSAGE_OVERHEAD_TOKENS - IMAGE_TOKENS);
+    // Multi-byte text counts in bytes (the estimator's unit), not UTF-16 code units.
+    expect(sample.chars).toBeGreaterThan(view.reduce((n, m) => n + m.content.length, 0));
+  });
+
+  it('keeps the ratio when the sample is too small or the count is over the window', () => {
+    const meter = new ContextMeter(3.2);
+    meter.recordReply(counts([user('hi')], 12), NUM_CTX);
+    expect(meter.charsPerToken).toBe(3.2);
+    meter.recordReply(counts([user('x'.repeat(40_000))], NUM_CTX + 1), NUM_CTX);
+    expect(meter.charsPerToken).toBe(3.2);
+    meter.recordReply(counts([user('x'.repeat(4000))], 0), NUM_CTX);
+    expect(meter.charsPerToken).toBe(3.2);
+  });
+});
+
+describe('ContextMeter.recordReply truncation', () => {
+  // ~9000 estimated tokens at 4 chars/token: more than the window.
+  const big = [user('x'.repeat(18_000)), assistant('y'.repeat(18_000))];
+
+  it('reports a truncation when the server saw well under what was sent near the window', () => {
+    const meter = new ContextMeter(4);
+    const sent = estimateMessagesTokens(big, 4);
+    expect(sent).toBeGreaterThan(NUM_CTX);
+    const truncation = meter.recordReply(counts(big, 4600), NUM_CTX);
+    expect(truncation).toEqual({ sentTokens: sent, evaluatedTokens: 4600 });
+    // A truncated count says nothing about the tokenizer.
+    expect(meter.charsPerToken).toBe(4);
+  });
+
+  it('does not call a low count far below the window a truncation', () => {
+    const meter = new ContextMeter(4);
+    const small = [user('x'.repeat(4000))];
+    expect(meter.recordReply(counts(small, 300), NUM_CTX)).toBeUndefined();
+  });
+
+  it('after a truncation, counts what the next request resends, not what the server kept', () => {
+    const meter = new ContextMeter(4);
+    meter.recordReply(counts(big, 4600, { evalCount: 40 }), NUM_CTX);
+    const sent = estimateMessagesTokens(big, 4);
+    expect(meter.used(() => big, big, 0)).toBe(sent + 40);
+  });
+});
+
+describe('ContextMeter.used', () => {
+  const view = [user('a'.repeat(3000)), assistant('b'.repeat(3000))];
+
+  it('estimates the whole view before any reply', () => {
+    const meter = new ContextMeter(4);
+    expect(meter.used(() => view, view, 0)).toBe(estimateMessagesTokens(view, 4));
+  });
+
+  it('is the server count plus an estimate of the messages appended since', () => {
+    const meter = new ContextMeter(4);
+    meter.recordReply(counts(view, 1508, { evalCount: 700, transcriptLength: 2 }), NUM_CTX);
+    const ratio = meter.charsPerToken;
+    const later = [...view, user('c'.repeat(400))];
+    expect(meter.used(() => later, later, 0)).toBe(1508 + 700 + estimateMessagesTokens([later[2]], ratio));
+    expect(meter.used(() => view, view, 0)).toBe(1508 + 700);
+  });
+
+  it('falls back to estimating the view after a compaction or a shorter transcript', () => {
+    const meter = new ContextMeter(4);
+    meter.recordReply(counts(view, 1508, { transcriptLength: 2 }), NUM_CTX);
+    const ratio = meter.charsPerToken;
+    const compacted = [{ role: 'system', content: 'summary' } as WireMessage];
+    expect(meter.used(() => compacted, view, 1)).toBe(estimateMessagesTokens(compacted, ratio));
+    expect(meter.used(() => compacted, [], 0)).toBe(estimateMessagesTokens(compacted, ratio));
+  });
+
+  it('forgets the server count on reset', () => {
+    const meter = new ContextMeter(4);
+    meter.recordReply(counts(view, 1508, { evalCount: 700 }), NUM_CTX);
+    meter.reset(2);
+    expect(meter.charsPerToken).toBe(2);
+    expect(meter.used(() => view, view, 0)).toBe(estimateMessagesTokens(view, 2));
+  });
+
+  it('estimateText is the cost of one user message of that text', () => {
+    const meter = new ContextMeter(4);
+    expect(meter.estimateText('x'.repeat(400))).toBe(100 + MESSAGE_OVERHEAD_TOKENS);
+  });
+});

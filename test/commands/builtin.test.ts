@@ -1,0 +1,360 @@
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
+import { dispatchCommand } from '../../src/commands/dispatch.js';
+import type { CompactionRecord } from '../../src/compaction/record.js';
+import { OLLAMA_OPTIONS } from '../../src/config/ollama-options.js';
+import { FakeHost } from '../support/fake-command-host.js';
+
+/** Runs one command line against a fresh (or given) fake host. */
+async function run(line: string, host = new FakeHost()): Promise<FakeHost> {
+  await dispatchCommand(BUILTIN_COMMANDS, host, line);
+  return host;
+}
+
+const RECORD: CompactionRecord = {
+  upto: 12,
+  narrative: 'The user, Ada, is porting parser.c to Rust; the assistant promised a test plan.',
+  toolEntries: ['read_file src/parser.c — read src/parser.c (lines 1–120 of 340)', 'get_time — time 2026'],
+  model: 'qwen3:latest',
+  at: '2026-08-21T10:00:00.000Z',
+  tokensBefore: 6100,
+  tokensAfter: 1200,
+};
+
+describe('/help', () => {
+  it('lists every command with its usage, summary and aliases, and the keys', async () => {
+    const host = await run('/help');
+    const text = host.onlyShown;
+    for (const command of BUILTIN_COMMANDS) {
+      expect(text).toContain(command.usage);
+      expect(text).toContain(command.summary);
+    }
+    expect(text).toContain('(also /exit, /bye, /q)');
+    expect(text).toContain('Ctrl+C');
+    expect(text).toContain('Ctrl+T');
+    // One line per command, in the registry's order.
+    const positions = BUILTIN_COMMANDS.map((c) => text.indexOf(`  ${c.usage}`));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('is reachable as /?', async () => {
+    const host = await run('/?');
+    expect(host.onlyShown).toMatch(/^Commands:/);
+  });
+});
+
+describe('/model', () => {
+  it('lists the installed models with their size facts and marks the current one', async () => {
+    const host = new FakeHost();
+    host.model = 'qwen3';
+    host.installed = [
+      { name: 'llama3.2:latest', parameterSize: '3.2B', quantization: 'Q4_K_M' },
+      { name: 'qwen3:latest', parameterSize: '8.2B' },
+      { name: 'tiny:1b' },
+    ];
+    await run('/model', host);
+    expect(host.onlyShown).toBe(
+      [
+        'Installed models (switch with /model <name>):',
+        '   llama3.2:latest  (3.2B Q4_K_M)',
+        ' ● qwen3:latest  (8.2B)',
+        '   tiny:1b',
+      ].join('\n'),
+    );
+    expect(host.switchedTo).toEqual([]);
+  });
+
+  it('says how to install a model when none is installed', async () => {
+    const host = await run('/model');
+    expect(host.onlyShown).toContain('ollama pull');
+  });
+
+  it('switches to the named model', async () => {
+    const host = await run('/model llama3.2');
+    expect(host.switchedTo).toEqual(['llama3.2']);
+    expect(host.shown).toEqual([]);
+  });
+
+  it('reports a failing model list as a one-line error', async () => {
+    const host = new FakeHost();
+    host.listModels = async () => {
+      throw new Error('Cannot reach Ollama at http://127.0.0.1:1');
+    };
+    await run('/model', host);
+    expect(host.notices).toEqual([
+      { level: 'error', text: '/model failed: Cannot reach Ollama at http://127.0.0.1:1' },
+    ]);
+  });
+});
+
+describe('/system', () => {
+  it('shows the system prompt, or says there is none', async () => {
+    expect((await run('/system')).onlyShown).toBe('No system prompt is set.');
+    const host = new FakeHost();
+    host.system = 'Answer in French.';
+    await run('/system', host);
+    expect(host.onlyShown).toBe('System prompt:\nAnswer in French.');
+  });
+
+  it('sets the prompt to the whole argument text', async () => {
+    const host = await run('/system You are terse.  Use metric units.');
+    expect(host.system).toBe('You are terse.  Use metric units.');
+    expect(host.notices).toEqual([{ level: 'success', text: 'System prompt set.' }]);
+  });
+
+  it('clears it with /system clear', async () => {
+    const host = new FakeHost();
+    host.system = 'old';
+    await run('/system clear', host);
+    expect(host.system).toBeUndefined();
+    expect(host.notices).toEqual([{ level: 'success', text: 'System prompt removed.' }]);
+  });
+});
+
+describe('/set', () => {
+  it('lists the options in force and every settable option', async () => {
+    const host = new FakeHost();
+    host.options = { temperature: 0.2, stop: ['</s>'] };
+    await run('/set', host);
+    const text = host.onlyShown;
+    expect(text).toContain('  temperature = 0.2');
+    expect(text).toContain('  stop = ["</s>"]');
+    for (const name of Object.keys(OLLAMA_OPTIONS)) expect(text).toContain(name);
+  });
+
+  it('says when no option is set', async () => {
+    expect((await run('/set')).onlyShown).toContain('(none besides the model defaults)');
+  });
+
+  it('sets a valid option with its typed value', async () => {
+    const host = await run('/set temperature 0.7');
+    expect(host.options).toEqual({ temperature: 0.7 });
+    expect(host.notices).toEqual([{ level: 'success', text: 'temperature = 0.7' }]);
+    const seeded = await run('/set seed 42');
+    expect(seeded.options.seed).toBe(42);
+    const ctx = await run('/set num_ctx 4096');
+    expect(ctx.options.num_ctx).toBe(4096);
+  });
+
+  it('rejects an unknown option with a suggestion and the usage, setting nothing', async () => {
+    const host = await run('/set temprature 0.7');
+    expect(host.options).toEqual({});
+    expect(host.notices).toHaveLength(1);
+    expect(host.notices[0].level).toBe('error');
+    expect(host.notices[0].text).toContain('"temprature"');
+    expect(host.notices[0].text).toContain('temperature');
+    expect(host.notices[0].text).toContain('Usage: /set <option> <value>');
+  });
+
+  it('rejects an out-of-range or mistyped value', async () => {
+    const range = await run('/set top_p 3');
+    expect(range.options).toEqual({});
+    expect(range.notices[0]).toMatchObject({ level: 'error' });
+    expect(range.notices[0].text).toMatch(/^top_p: /);
+    const typed = await run('/set seed banana');
+    expect(typed.options).toEqual({});
+    expect(typed.notices[0].text).toMatch(/^seed: .*banana/);
+  });
+
+  it('needs a value', async () => {
+    const host = await run('/set temperature');
+    expect(host.options).toEqual({});
+    expect(host.notices).toEqual([
+      { level: 'error', text: '/set needs an option and a value. Usage: /set <option> <value>' },
+    ]);
+  });
+});
+
+describe('/think', () => {
+  it.each([
+    ['on', true, 'on'],
+    ['off', false, 'off'],
+    ['low', 'low', 'low'],
+    ['MEDIUM', 'medium', 'medium'],
+    ['high', 'high', 'high'],
+  ] as const)('/think %s sets %s', async (arg, value, shown) => {
+    const host = await run(`/think ${arg}`);
+    expect(host.think).toBe(value);
+    expect(host.notices).toEqual([{ level: 'success', text: `Thinking: ${shown}` }]);
+  });
+
+  it('shows the current setting', async () => {
+    expect((await run('/think')).onlyShown).toBe('Thinking: model default');
+    const host = new FakeHost();
+    host.think = 'high';
+    await run('/think', host);
+    expect(host.onlyShown).toBe('Thinking: high');
+  });
+
+  it('warns when the model does not support thinking but keeps the setting', async () => {
+    const host = new FakeHost();
+    host.supportsThinking = false;
+    host.model = 'llama3.2';
+    await run('/think on', host);
+    expect(host.think).toBe(true);
+    expect(host.notices[0]).toEqual({
+      level: 'warning',
+      text: 'llama3.2 does not support thinking; the setting is kept for models that do.',
+    });
+    expect(host.notices[1]).toEqual({ level: 'success', text: 'Thinking: on' });
+    const shown = await run('/think', host);
+    expect(shown.shown.at(-1)).toBe('Thinking: on (llama3.2 does not support thinking)');
+  });
+
+  it('rejects unknown values, including names inherited from Object', async () => {
+    for (const bad of ['maybe', 'constructor', '__proto__', 'toString']) {
+      const host = await run(`/think ${bad}`);
+      expect(host.think).toBeUndefined();
+      expect(host.notices).toEqual([
+        {
+          level: 'error',
+          text: `Unknown thinking setting "${bad}". Usage: /think [on|off|low|medium|high]`,
+        },
+      ]);
+    }
+  });
+});
+
+describe('/compact', () => {
+  it('passes the focus instructions, or none', async () => {
+    const host = await run('/compact');
+    await run('/compact keep every file path', host);
+    expect(host.compactCalls).toEqual([undefined, 'keep every file path']);
+  });
+});
+
+describe('/summary', () => {
+  it('says there is no summary before a compaction', async () => {
+    expect((await run('/summary')).onlyShown).toContain('has not been compacted');
+  });
+
+  it('shows the narrative and every tool entry in full', async () => {
+    const host = new FakeHost();
+    host.compaction = RECORD;
+    await run('/summary', host);
+    expect(host.onlyShown).toBe(
+      [
+        'Summary of messages 1–12 (by qwen3:latest, 2026-08-21T10:00:00.000Z):',
+        '',
+        RECORD.narrative,
+        '',
+        'Tool calls (2):',
+        `  - ${RECORD.toolEntries[0]}`,
+        `  - ${RECORD.toolEntries[1]}`,
+      ].join('\n'),
+    );
+  });
+
+  it('leaves out the tool section when there were no tool calls', async () => {
+    const host = new FakeHost();
+    host.compaction = { ...RECORD, toolEntries: [] };
+    await run('/summary', host);
+    expect(host.onlyShown).not.toContain('Tool calls');
+    expect(host.onlyShown).toContain(RECORD.narrative);
+  });
+});
+
+describe('/context', () => {
+  it('shows one row per part of the window with tokens, percent and a bar', async () => {
+    const host = new FakeHost();
+    host.breakdown = {
+      numCtx: 8192,
+      rows: [
+        { label: 'system', tokens: 100, percent: 1.2 },
+        { label: 'summary', tokens: 800, percent: 9.8 },
+        { label: 'tool entries', tokens: 50, percent: 0.6 },
+        { label: 'verbatim tail', tokens: 2000, percent: 24.4 },
+        { label: 'reserve', tokens: 2048, percent: 25 },
+        { label: 'free', tokens: 3194, percent: 39 },
+      ],
+    };
+    await run('/context', host);
+    const lines = host.onlyShown.split('\n');
+    expect(lines[0]).toBe('Context window: 8k tokens');
+    expect(lines).toHaveLength(7);
+    for (const label of ['system', 'summary', 'tool entries', 'verbatim tail', 'reserve', 'free']) {
+      expect(lines.some((l) => l.trimStart().startsWith(label))).toBe(true);
+    }
+    const reserve = lines.find((l) => l.includes('reserve')) ?? '';
+    expect(reserve).toMatch(/reserve\s+2k\s+25%\s+█{5}·{15}$/);
+    const free = lines.find((l) => l.includes('free')) ?? '';
+    expect(free).toMatch(/free\s+3.2k\s+39%\s+█{8}·{12}$/);
+  });
+
+  it('says so when no model is connected', async () => {
+    expect((await run('/context')).onlyShown).toContain('not known yet');
+  });
+});
+
+describe('/tools', () => {
+  function withTools(): FakeHost {
+    const host = new FakeHost();
+    host.toolStates = [
+      { name: 'read_file', description: 'Read a file', enabled: true, needsConfirmation: false },
+      { name: 'run_command', description: 'Run a command', enabled: false, needsConfirmation: true },
+    ];
+    return host;
+  }
+
+  it('lists the tools with their state and whether they ask first', async () => {
+    const host = await run('/tools', withTools());
+    expect(host.onlyShown).toBe(
+      ['Tools:', '  ● read_file    Read a file', '  ○ run_command  Run a command (asks first)'].join('\n'),
+    );
+  });
+
+  it('turns a tool on and off', async () => {
+    const host = await run('/tools on run_command', withTools());
+    expect(host.toolStates[1].enabled).toBe(true);
+    expect(host.notices).toEqual([{ level: 'success', text: 'run_command enabled.' }]);
+    await run('/tools off read_file', host);
+    expect(host.toolStates[0].enabled).toBe(false);
+    expect(host.notices[1]).toEqual({ level: 'success', text: 'read_file disabled.' });
+  });
+
+  it('names the tools when asked for an unknown one', async () => {
+    const host = await run('/tools on rm_rf', withTools());
+    expect(host.notices).toEqual([
+      {
+        level: 'error',
+        text: 'No tool named "rm_rf" (tools: read_file, run_command). Usage: /tools [on|off <name>]',
+      },
+    ]);
+  });
+
+  it('rejects other arguments with the usage', async () => {
+    const host = await run('/tools enable read_file', withTools());
+    expect(host.toolStates[0].enabled).toBe(true);
+    expect(host.notices[0].text).toBe('Expected "on <name>" or "off <name>". Usage: /tools [on|off <name>]');
+  });
+});
+
+describe('/last-tool', () => {
+  it('shows the full output of the last tool call', async () => {
+    const host = new FakeHost();
+    host.lastTool = { name: 'run_command', output: 'line 1\nline 2\nline 3' };
+    await run('/last-tool', host);
+    expect(host.onlyShown).toBe('Output of run_command:\nline 1\nline 2\nline 3');
+  });
+
+  it('says when no tool has run', async () => {
+    expect((await run('/last-tool')).onlyShown).toBe('No tool has run in this conversation.');
+  });
+});
+
+describe('/clear and /quit', () => {
+  it('/clear and /new start a new conversation', async () => {
+    const host = await run('/clear');
+    await run('/new', host);
+    expect(host.cleared).toBe(2);
+    expect(host.exited).toBe(0);
+  });
+
+  it('/quit and its aliases exit', async () => {
+    const host = new FakeHost();
+    for (const line of ['/quit', '/exit', '/bye', '/q']) await run(line, host);
+    expect(host.exited).toBe(4);
+    expect(host.cleared).toBe(0);
+  });
+});

@@ -1,0 +1,78 @@
+import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../../src/commands/command-host.js';
+import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';
+import type { CompactionRecord } from '../../src/compaction/record.js';
+import type { InstalledModel } from '../../src/ollama/interfaces.js';
+
+/** A recording CommandHost: state is plain fields, every effect is logged for assertions. */
+export class FakeHost implements CommandHost {
+  notices: { level: NoticeLevel; text: string }[] = [];
+  shown: string[] = [];
+  exited = 0;
+  cleared = 0;
+  model: string | undefined = 'qwen3:latest';
+  numCtx: number | undefined = 8192;
+  installed: InstalledModel[] = [];
+  switchedTo: string[] = [];
+  system: string | undefined;
+  options: Record<string, unknown> = {};
+  think: ThinkSetting | undefined;
+  supportsThinking = true;
+  compactCalls: (string | undefined)[] = [];
+  compaction: CompactionRecord | undefined;
+  breakdown: ContextBreakdown | undefined;
+  toolStates: ToolState[] = [];
+  lastTool: { name: string; output: string } | undefined;
+
+  notice(level: NoticeLevel, text: string): void {
+    this.notices.push({ level, text });
+  }
+  show(text: string): void {
+    this.shown.push(text);
+  }
+  exit(): void {
+    this.exited += 1;
+  }
+  clearConversation(): void {
+    this.cleared += 1;
+  }
+  async listModels(): Promise<InstalledModel[]> {
+    return this.installed;
+  }
+  async switchModel(name: string): Promise<void> {
+    this.switchedTo.push(name);
+    this.model = name;
+  }
+  setSystem(text: string | undefined): void {
+    this.system = text;
+  }
+  async setOption(name: string, value: unknown): Promise<void> {
+    this.options = { ...this.options, [name]: value };
+  }
+  setThink(value: ThinkSetting): void {
+    this.think = value;
+  }
+  async compact(focus: string | undefined): Promise<void> {
+    this.compactCalls.push(focus);
+  }
+  contextBreakdown(): ContextBreakdown | undefined {
+    return this.breakdown;
+  }
+  tools(): ToolState[] {
+    return this.toolStates;
+  }
+  setToolEnabled(name: string, enabled: boolean): boolean {
+    const tool = this.toolStates.find((t) => t.name === name);
+    if (!tool) return false;
+    tool.enabled = enabled;
+    return true;
+  }
+  lastToolOutput(): { name: string; output: string } | undefined {
+    return this.lastTool;
+  }
+
+  /** The only thing shown so far (fails the test when there is not exactly one). */
+  get onlyShown(): string {
+    if (this.shown.length !== 1) throw new Error(`expected one shown text, got ${this.shown.length}`);
+    return this.shown[0];
+  }
+}

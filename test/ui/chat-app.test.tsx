@@ -1,0 +1,325 @@
+import { render } from 'ink-testing-library';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createStore } from '../../src/chat/store.js';
+import type { ChatViewState, Dialog } from '../../src/chat/view-state.js';
+import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
+import { DECLINED_OUTPUT } from '../../src/tools/execute.js';
+import { ChatApp, type ChatAppModel } from '../../src/ui/chat-app.js';
+import type { DisplayItem } from '../../src/ui/items.js';
+import { startToolHarness } from '../support/tools-harness.js';
+
+/** Lets Ink subscribe its input handlers (and flush a lone ESC), and React re-render. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+const CTRL_C = '\x03';
+const CTRL_D = '\x04';
+const CTRL_T = '\x14';
+
+function initialState(overrides: Partial<ChatViewState> = {}): ChatViewState {
+  return {
+    items: [],
+    live: undefined,
+    model: 'qwen3',
+    numCtx: 8192,
+    used: 1229,
+    busy: undefined,
+    lastStats: undefined,
+    dialog: undefined,
+    queued: 0,
+    showThinking: false,
+    exiting: false,
+    ...overrides,
+  };
+}
+
+/** A ChatAppModel whose intents are spies; `interrupts` says whether there was work to cancel. */
+function fakeModel(state: Partial<ChatViewState> = {}, interrupts = false) {
+  const store = createStore(initialState(state));
+  return {
+    store,
+    submit: vi.fn<(text: string) => void>(),
+    interrupt: vi.fn(() => interrupts),
+    answerDialog: vi.fn<(key: string) => void>(),
+    toggleThinking: vi.fn(),
+    exit: vi.fn(),
+  } satisfies ChatAppModel;
+}
+
+let unmount: (() => void) | undefined;
+afterEach(() => {
+  unmount?.();
+  unmount = undefined;
+});
+
+async function mount(model: ChatAppModel, history: string[] = []) {
+  const app = render(<ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} />);
+  unmount = app.unmount;
+  await settle();
+  return app;
+}
+
+const ITEMS: DisplayItem[] = [
+  { kind: 'banner', id: 'b', model: 'qwen3', host: 'http://127.0.0.1:11434', numCtx: 8192 },
+  { kind: 'user', id: 'u1', text: 'What is 2+2?' },
+  { kind: 'assistant', id: 'a1', markdown: 'It is 4.' },
+  { kind: 'notice', id: 'n1', level: 'success', text: 'Compacted 3 messages' },
+];
+
+describe('ChatApp rendering', () => {
+  it('renders the finished items, the prompt and the status line', async () => {
+    const app = await mount(fakeModel({ items: ITEMS, lastStats: '42 tokens · 38.5 tok/s' }));
+    const frame = app.lastFrame() ?? '';
+    expect(frame).toContain('What is 2+2?');
+    expect(frame).toContain('It is 4.');
+    expect(frame).toContain('Compacted 3 messages');
+    expect(frame).toContain('qwen3 · 1.2k/8k (15%)');
+    expect(frame).toContain('42 tokens · 38.5 tok/s');
+  });
+
+  it('follows the store: new items, the live reply, busy state and queued messages', async () => {
+    const model = fakeModel({ items: ITEMS.slice(0, 2) });
+    const app = await mount(model);
+    model.store.update({ busy: 'waiting for qwen3…', queued: 2, live: { text: '', thinking: '' } });
+    await settle();
+    expect(app.lastFrame()).toContain('waiting for qwen3… (2 queued)');
+    expect(app.lastFrame()).toContain('ctrl+c to cancel');
+    model.store.update({
+      items: ITEMS,
+      live: { text: 'Streaming tail', thinking: '' },
+      busy: 'streaming…',
+      queued: 0,
+      used: 4096,
+    });
+    await settle();
+    const frame = app.lastFrame() ?? '';
+    expect(frame).toContain('It is 4.');
+    expect(frame).toContain('Streaming tail');
+    // While text streams, the text shows progress; the status says how to cancel.
+    expect(frame).toContain('streaming · ctrl+c to cancel');
+    expect(frame).toContain('4k/8k (50%)');
+    model.store.update({ live: undefined, busy: undefined, lastStats: '12 tokens · 80.0 tok/s' });
+    await settle();
+    expect(app.lastFrame()).toContain('12 tokens · 80.0 tok/s');
+    expect(app.lastFrame()).not.toContain('ctrl+c to cancel');
+  });
+
+  it('shows "no model" and no meter before the model is known', async () => {
+    const app = await mount(fakeModel({ model: undefined, numCtx: undefined, used: undefined }));
+    const frame = app.lastFrame() ?? '';
+    expect(frame).toContain('no model');
+    expect(frame).not.toMatch(/\(\d+%\)/);
+  });
+});
+
+describe('ChatApp keys', () => {
+  it('Enter submits the typed text and clears the prompt', async () => {
+    const model = fakeModel();
+    const app = await mount(model);
+    app.stdin.write('hello there');
+    await settle();
+    expect(app.lastFrame()).toContain('hello there');
+    app.stdin.write('\r');
+    await settle();
+    expect(model.submit).toHaveBeenCalledWith('hello there');
+    expect(app.lastFrame()).not.toContain('hello there');
+  });
+
+  it('Up recalls the history it was given', async () => {
+    const model = fakeModel();
+    const app = await mount(model, ['an earlier question']);
+    app.stdin.write('\x1b[A');
+    await settle();
+    app.stdin.write('\r');
+    await settle();
+    expect(model.submit).toHaveBeenCalledWith('an earlier question');
+  });
+
+  it('Ctrl+C calls interrupt, and nothing else when it cancelled something', async () => {
+    const model = fakeModel({ busy: 'streaming…' }, true);
+    const app = await mount(model);
+    app.stdin.write(CTRL_C);
+    await settle();
+    app.stdin.write(CTRL_C);
+    await settle();
+    expect(model.interrupt).toHaveBeenCalledTimes(2);
+    expect(model.exit).not.toHaveBeenCalled();
+    expect(app.lastFrame()).not.toContain('Press Ctrl+C again');
+  });
+
+  it('Ctrl+C twice on an empty prompt with nothing to cancel exits', async () => {
+    const model = fakeModel();
+    const app = await mount(model);
+    app.stdin.write(CTRL_C);
+    await settle();
+    expect(model.interrupt).toHaveBeenCalledTimes(1);
+    expect(model.exit).not.toHaveBeenCalled();
+    expect(app.lastFrame()).toContain('Press Ctrl+C again to quit');
+    app.stdin.write(CTRL_C);
+    await settle();
+    expect(model.exit).toHaveBeenCalledTimes(1);
+  });
+
+  it('Ctrl+C on a non-empty prompt clears it instead of arming the exit', async () => {
+    const model = fakeModel();
+    const app = await mount(model);
+    app.stdin.write('draft text');
+    await settle();
+    app.stdin.write(CTRL_C);
+    await settle();
+    expect(app.lastFrame()).not.toContain('draft text');
+    expect(app.lastFrame()).not.toContain('Press Ctrl+C again');
+    app.stdin.write(CTRL_C);
+    await settle();
+    // The first press only cleared the text: this is the first press on an empty prompt.
+    expect(model.exit).not.toHaveBeenCalled();
+    expect(app.lastFrame()).toContain('Press Ctrl+C again to quit');
+  });
+
+  it('Ctrl+D on an empty prompt exits', async () => {
+    const model = fakeModel();
+    const app = await mount(model);
+    app.stdin.write(CTRL_D);
+    await settle();
+    expect(model.exit).toHaveBeenCalledTimes(1);
+  });
+
+  it('Ctrl+T toggles the thinking display', async () => {
+    const model = fakeModel();
+    const app = await mount(model);
+    app.stdin.write(CTRL_T);
+    await settle();
+    app.stdin.write(CTRL_T);
+    await settle();
+    expect(model.toggleThinking).toHaveBeenCalledTimes(2);
+    // Ctrl+T is not typed into the prompt.
+    expect(model.submit).not.toHaveBeenCalled();
+    app.stdin.write('\r');
+    await settle();
+    expect(model.submit).not.toHaveBeenCalled();
+  });
+});
+
+describe('ChatApp dialogs', () => {
+  const confirmTool: Dialog = {
+    kind: 'confirm-tool',
+    question: 'Allow run_command npm test?',
+    choices: '[y]es / [n]o / [a]lways for this session / [i]nstruct',
+  };
+
+  it('shows the question and routes y, n, a and i to answerDialog', async () => {
+    const model = fakeModel({ dialog: confirmTool });
+    const app = await mount(model);
+    expect(app.lastFrame()).toContain('Allow run_command npm test?');
+    expect(app.lastFrame()).toContain('[a]lways for this session');
+    for (const key of ['y', 'N', 'a', 'i']) {
+      app.stdin.write(key);
+      await settle();
+    }
+    expect(model.answerDialog.mock.calls.map((c) => c[0])).toEqual(['y', 'n', 'a', 'i']);
+  });
+
+  it('blocks the editor while open: other keys do nothing, Enter submits nothing', async () => {
+    const model = fakeModel({ dialog: confirmTool });
+    const app = await mount(model);
+    app.stdin.write('xyz');
+    await settle();
+    app.stdin.write('\r');
+    await settle();
+    expect(model.answerDialog).not.toHaveBeenCalled();
+    expect(model.submit).not.toHaveBeenCalled();
+    expect(app.lastFrame()).not.toContain('xyz');
+  });
+
+  it('Ctrl+C answers no, without interrupting or arming the exit', async () => {
+    const model = fakeModel({ dialog: confirmTool });
+    const app = await mount(model);
+    app.stdin.write(CTRL_C);
+    await settle();
+    expect(model.answerDialog).toHaveBeenCalledWith('n');
+    expect(model.interrupt).not.toHaveBeenCalled();
+    expect(model.exit).not.toHaveBeenCalled();
+  });
+
+  it('a retry dialog takes only y and n', async () => {
+    const model = fakeModel({
+      dialog: { kind: 'retry-compaction', question: 'Retry compaction?', choices: 'y/n' },
+    });
+    const app = await mount(model);
+    expect(app.lastFrame()).toContain('Retry compaction? (y/n)');
+    app.stdin.write('a');
+    await settle();
+    app.stdin.write('i');
+    await settle();
+    expect(model.answerDialog).not.toHaveBeenCalled();
+    app.stdin.write('y');
+    await settle();
+    expect(model.answerDialog).toHaveBeenCalledWith('y');
+  });
+
+  it('the editor works again once the dialog closes', async () => {
+    const model = fakeModel({ dialog: confirmTool });
+    const app = await mount(model);
+    app.stdin.write('y');
+    await settle();
+    model.store.update({ dialog: undefined });
+    await settle();
+    app.stdin.write('next message\r');
+    await settle();
+    expect(model.submit).toHaveBeenCalledWith('next message');
+  });
+
+  it('an instruction dialog lets the user type the instruction; Esc declines', async () => {
+    const model = fakeModel({
+      dialog: { kind: 'tool-instruction', question: 'Type an instruction', choices: 'Esc/Ctrl+C: decline' },
+    });
+    const app = await mount(model);
+    app.stdin.write('use yarn instead\r');
+    await settle();
+    expect(model.submit).toHaveBeenCalledWith('use yarn instead');
+    app.stdin.write('\x1b');
+    await settle();
+    await settle();
+    expect(model.answerDialog).toHaveBeenCalledWith('');
+  });
+});
+
+describe('ChatApp exit', () => {
+  it('unmounts when the store says it is exiting', async () => {
+    const model = fakeModel({ items: ITEMS });
+    const app = await mount(model);
+    const frames = app.frames.length;
+    model.store.update({ exiting: true });
+    await settle();
+    // After Ink exits, further store changes render nothing.
+    model.store.update({ busy: 'should not render' });
+    await settle();
+    expect(app.frames.slice(frames).join('')).not.toContain('should not render');
+  });
+});
+
+describe('ChatApp on a real controller', () => {
+  it('Ctrl+C in the instruction dialog declines the tool instead of sending an instruction', async () => {
+    const h = await startToolHarness();
+    try {
+      h.emu.enqueue(
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'touch made.txt' } }] },
+        { content: 'Understood.' },
+      );
+      const app = await mount(h.controller);
+      app.stdin.write('make the file\r');
+      await vi.waitFor(() => expect(h.controller.store.get().dialog?.kind).toBe('confirm-tool'));
+      expect(app.lastFrame()).toContain('Allow run_command touch made.txt?');
+      app.stdin.write('i');
+      await vi.waitFor(() => expect(h.controller.store.get().dialog?.kind).toBe('tool-instruction'));
+      app.stdin.write(CTRL_C);
+      await vi.waitFor(() => expect(h.controller.store.get().dialog).toBeUndefined());
+      await h.controller.idle();
+      const requests = h.chatRequests();
+      expect(requests).toHaveLength(2);
+      expect(h.toolMessages(requests[1]).map((m) => m.content)).toEqual([DECLINED_OUTPUT]);
+      expect(h.items().at(-1)).toMatchObject({ kind: 'assistant', markdown: 'Understood.' });
+    } finally {
+      await h.close();
+    }
+  });
+});
