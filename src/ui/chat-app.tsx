@@ -36,18 +36,20 @@ const DIALOG_KEYS: Record<string, readonly string[]> = {
   'confirm-tool': ['y', 'n', 'a', 'i'],
 };
 
+function readSize(stdout: NodeJS.WriteStream): { width: number; height: number } {
+  return { width: stdout.columns || 80, height: stdout.rows || 24 };
+}
+
 /** Terminal size, following resizes. */
 function useTerminalSize(): { width: number; height: number } {
   const { stdout } = useStdout();
-  const read = () => ({ width: stdout.columns || 80, height: stdout.rows || 24 });
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState(() => readSize(stdout));
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setSize(readSize(stdout));
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
     };
-    // biome-ignore lint/correctness/useExhaustiveDependencies: `read` only reads `stdout`.
   }, [stdout]);
   return size;
 }
