@@ -23,6 +23,7 @@ export async function runInteractive(settings: RunSettings): Promise<void> {
   const model: ChatAppModel = {
     store,
     submit: (text) => whenReady((c) => c.submit(text)),
+    retry: () => whenReady((c) => c.retry()),
     interrupt: () => controller?.interrupt() ?? false,
     answerDialog: (key) => whenReady((c) => c.answerDialog(key)),
     toggleThinking: () => whenReady((c) => c.toggleThinking()),

@@ -1,7 +1,7 @@
 import { createChatController } from './chat/create-controller.js';
 import type { RunSettings } from './settings.js';
 import type { DisplayItem } from './ui/items.js';
-import { sanitizeTerminalText } from './ui/sanitize.js';
+import { createStreamSanitizer } from './ui/sanitize.js';
 
 /** Reads piped standard input whole; empty when stdin is a terminal. */
 async function readPipedStdin(): Promise<string> {
@@ -38,6 +38,8 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
   }
   let failed = false;
   let wroteReply = false;
+  // Pieces split control sequences; sanitizing each piece alone would leak their tails as text.
+  const reply = createStreamSanitizer();
   const controller = createChatController(settings, {
     onExit: () => {},
     interactive: false,
@@ -45,7 +47,7 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
     onReplyDelta: (delta) => {
       if (!delta.content) return;
       wroteReply = true;
-      process.stdout.write(sanitizeTerminalText(delta.content));
+      process.stdout.write(reply.push(delta.content));
     },
   });
   let shown = 0;
@@ -62,6 +64,6 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
   if (!controller.numCtx) return 1;
   controller.submit(prompt);
   await controller.idle();
-  if (wroteReply) process.stdout.write('\n');
+  if (wroteReply) process.stdout.write(`${reply.end()}\n`);
   return failed ? 1 : 0;
 }

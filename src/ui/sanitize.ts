@@ -28,3 +28,42 @@ export function sanitizeTerminalText(text: string): string {
   if (!HAS_CONTROL.test(text)) return text;
   return text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '');
 }
+
+/** Sanitizes a text that arrives in pieces; see {@link createStreamSanitizer}. */
+export interface StreamSanitizer {
+  /** Takes the next piece; returns the sanitized text that is final so far. */
+  push(piece: string): string;
+  /** Returns whatever is still held back, sanitized. */
+  end(): string;
+}
+
+/**
+ * For text written to the terminal as it streams (one-shot mode): a control sequence split
+ * across pieces is held back until it is complete, so no part of it leaks out as text.
+ */
+export function createStreamSanitizer(): StreamSanitizer {
+  let held = '';
+  return {
+    push(piece) {
+      const text = held + piece;
+      const cut = unfinishedSequenceStart(text);
+      held = text.slice(cut);
+      return sanitizeTerminalText(text.slice(0, cut));
+    },
+    end() {
+      const rest = held;
+      held = '';
+      return sanitizeTerminalText(rest);
+    },
+  };
+}
+
+/** Where a control sequence that the next piece could still extend starts; `text.length` if none. */
+function unfinishedSequenceStart(text: string): number {
+  if (!HAS_CONTROL.test(text)) return text.length;
+  let last: RegExpExecArray | undefined;
+  for (const match of text.matchAll(CONTROL_SEQUENCE)) last = match;
+  if (!last || last.index + last[0].length < text.length) return text.length;
+  const probe = new RegExp(CONTROL_SEQUENCE.source, 'y').exec(`${last[0]}x`);
+  return probe && probe[0].length > last[0].length ? last.index : text.length;
+}

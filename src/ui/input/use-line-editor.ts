@@ -13,6 +13,8 @@ import type { SlashCommandInfo } from './slash-completion.js';
 export interface LineEditorOptions {
   /** A non-blank input was sent with Enter. */
   onSubmit: (text: string) => void;
+  /** Enter on a blank prompt (nothing is sent; the app may retry what failed). */
+  onEmptySubmit?: () => void;
   /** Ctrl+C (the app cancels a stream, or exits on a second press with an empty prompt). */
   onInterrupt?: () => void;
   /** Ctrl+D on an empty prompt (on a non-empty one it deletes the character under the cursor). */
@@ -49,10 +51,12 @@ export function useLineEditor(options: LineEditorOptions): LineEditor {
   }, [options.commands]);
 
   const dispatch = useCallback((action: EditorAction) => {
+    const blankSubmit = action.type === 'submit' && stateRef.current.text.trim() === '';
     const next = editorReducer(stateRef.current, action);
     stateRef.current = next;
     setState(next);
     if (next.submitted !== undefined) optionsRef.current.onSubmit(next.submitted);
+    else if (blankSubmit) optionsRef.current.onEmptySubmit?.();
   }, []);
 
   const handleIntent = useCallback(

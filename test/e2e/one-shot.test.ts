@@ -1,0 +1,132 @@
+/**
+ * One-shot mode (`-p`) and the informational flags, end to end: the built CLI as a plain child
+ * process (stdout and stderr apart, stdin piped) against the Ollama emulator.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { runOchat } from '../support/e2e-process.js';
+import { type Emulator, startEmulator } from '../support/emulator.js';
+
+let emu: Emulator;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emu = await startEmulator({
+    tokensPerSecond: Number.POSITIVE_INFINITY,
+    models: [{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }],
+  });
+  env = { OLLAMA_HOST: emu.url };
+});
+
+afterAll(() => emu.close());
+
+beforeEach(() => {
+  emu.chats.length = 0;
+  emu.respondWith(undefined);
+});
+
+describe('ochat -p', () => {
+  test('prints the reply on stdout as plain text and exits 0', async () => {
+    emu.enqueue({ content: 'The answer is **42**.' });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'What is the answer?'], { env });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('The answer is **42**.\n');
+    expect(result.code).toBe(0);
+    expect(emu.chats).toHaveLength(1);
+    const { body } = emu.chats[0];
+    expect(body.stream).toBe(true);
+    expect(body.options.num_ctx).toBe(8192);
+    expect(body.messages).toEqual([{ role: 'user', content: 'What is the answer?' }]);
+  });
+
+  test('sends piped stdin after the prompt', async () => {
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'summarize'], { env, input: 'data\nmore data\n' });
+    expect(result.code).toBe(0);
+    expect(emu.chats[0].body.messages).toEqual([{ role: 'user', content: 'summarize\n\ndata\nmore data' }]);
+    expect(result.stdout).toBe('Echo: summarize\n\ndata\nmore data\n');
+  });
+
+  test('piped stdin alone is the prompt', async () => {
+    const result = await runOchat(['-m', 'llama3.2', '-p'], { env, input: 'only stdin\n' });
+    expect(result.code).toBe(0);
+    expect(emu.chats[0].body.messages).toEqual([{ role: 'user', content: 'only stdin' }]);
+  });
+
+  test('without a prompt or stdin it is a usage error: exit 2, nothing sent', async () => {
+    const result = await runOchat(['-m', 'llama3.2', '-p'], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('-p needs a prompt');
+    expect(emu.chats).toHaveLength(0);
+  });
+
+  test('uses the only installed model when none is named, and passes -s and --num-ctx', async () => {
+    emu.setModels([{ name: 'solo:latest' }]);
+    try {
+      const result = await runOchat(['-p', 'hi', '-s', 'Be terse.', '--num-ctx', '3000'], { env });
+      expect(result.code).toBe(0);
+      const { body } = emu.chats[0];
+      expect(body.model).toBe('solo:latest');
+      expect(body.options.num_ctx).toBe(3000);
+      expect(body.messages[0]).toEqual({ role: 'system', content: 'Be terse.' });
+    } finally {
+      emu.setModels([{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }]);
+    }
+  });
+
+  test('terminal control sequences in the reply do not reach stdout', async () => {
+    emu.enqueue({ content: 'safe \x1b]0;pwned\x07text\x1b[2J done' });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], { env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('safe text done\n');
+  });
+
+  test('an error mid-stream: the partial reply on stdout, the error on stderr, exit 1', async () => {
+    emu.enqueue({
+      content: 'Partial answer that breaks off',
+      fault: {
+        kind: 'error-line',
+        afterChunks: 2,
+        error: 'an error was encountered while running the model',
+      },
+    });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], { env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('Partial \n');
+    expect(result.stderr).toContain('an error was encountered while running the model');
+  });
+});
+
+describe('informational flags', () => {
+  test('--help mentions every flag and exits 0', async () => {
+    const result = await runOchat(['--help']);
+    expect(result.code).toBe(0);
+    for (const flag of [
+      '-m, --model <name>',
+      '--host <url>',
+      '-c, --config <file>',
+      '-s, --system <text>',
+      '--num-ctx <n>',
+      '-p, --print [prompt]',
+      '-y, --yes',
+      '-v, --version',
+      '-h, --help',
+    ]) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+
+  test('--version prints the package version and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8'));
+    const result = await runOchat(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(version);
+  });
+
+  test('an unknown flag is a usage error with exit 2', async () => {
+    const result = await runOchat(['--modle', 'x', '-p', 'hi']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--modle');
+  });
+});
