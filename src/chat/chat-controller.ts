@@ -81,6 +81,8 @@ export class ChatController implements CommandHost {
   private autoPaused = false;
   private scaledBudgetsTold = false;
   private retryableTurn = false;
+  /** A message typed while no model was reachable, sent by the next successful retry. */
+  private unsent: string | undefined;
   private lastTool: { name: string; output: string } | undefined;
   private readonly now: () => Date;
 
@@ -122,15 +124,22 @@ export class ChatController implements CommandHost {
       return;
     }
     this.deps.appState.pushHistory(text);
-    void this.enqueue(() =>
-      trimmed.startsWith('/') ? dispatchCommand(BUILTIN_COMMANDS, this, trimmed) : this.send(text),
-    );
+    void this.enqueue(async () => {
+      if (!trimmed.startsWith('/')) return this.send(text);
+      // Echoed like a message, so the output below it says what asked for it.
+      this.push({ kind: 'user', id: this.itemId(), text: trimmed });
+      await dispatchCommand(BUILTIN_COMMANDS, this, trimmed);
+    });
   }
 
   /** Enter on an empty prompt: retries what failed (the connection, or the last turn), else nothing. */
   retry(): void {
-    if (!this.session) void this.enqueue(() => this.connect());
-    else if (this.retryableTurn) void this.enqueue(() => this.runTurn());
+    if (!this.session) {
+      void this.enqueue(async () => {
+        if (this.unsent !== undefined) await this.send(this.unsent);
+        else await this.connect();
+      });
+    } else if (this.retryableTurn) void this.enqueue(() => this.runTurn());
   }
 
   /** Ctrl+C: cancels the reply, tool run or compaction in progress. Returns false when idle. */
@@ -323,7 +332,10 @@ export class ChatController implements CommandHost {
       }
     } catch (error) {
       this.notice('error', this.describeError(error));
-      if (this.interactive) this.notice('info', 'Press Enter to try again.');
+      if (this.interactive) {
+        const kept = this.unsent !== undefined ? ' Your message is kept and will be sent then.' : '';
+        this.notice('info', `Press Enter to try again.${kept}`);
+      }
     } finally {
       this.store.update({ busy: undefined });
     }
@@ -346,8 +358,13 @@ export class ChatController implements CommandHost {
   // ── a turn: send, stream, tools ──────────────────────────────────────────────────────────
 
   private async send(text: string): Promise<void> {
-    if (!this.session) await this.connect();
-    if (!this.session) return;
+    if (!this.session) {
+      // Kept until the server answers: an empty Enter sends it then (nothing typed is lost).
+      this.unsent = text;
+      await this.connect();
+      if (!this.session) return;
+    }
+    this.unsent = undefined;
     this.turn += 1;
     this.appendMessage({ role: 'user', content: text });
     this.retryableTurn = false;
@@ -482,7 +499,7 @@ export class ChatController implements CommandHost {
     if (truncation) {
       this.notice(
         'warning',
-        `⚠ Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(session.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
+        `Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(session.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
       );
     }
     if (reply.doneReason === 'length') {
@@ -645,7 +662,8 @@ export class ChatController implements CommandHost {
   private failCompaction(trigger: CompactionTrigger, reason: string): void {
     // After an automatic failure, automatic mode waits for a manual /compact or the next success.
     if (trigger === 'auto') this.autoPaused = true;
-    this.notice(this.interactive ? 'warning' : 'error', `⚠ Compaction failed: ${reason}`);
+    // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
+    this.notice(this.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
   }
 
   private get interactive(): boolean {
