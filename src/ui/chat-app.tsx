@@ -104,7 +104,8 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
   useInput(
     (input, key) => {
       if (keyDialog) {
-        const answer = key.ctrl && input === 'c' ? 'n' : key.escape ? 'n' : input.toLowerCase();
+        // A chunk may carry the answer and what was typed after it: the first key answers.
+        const answer = key.ctrl && input === 'c' ? 'n' : key.escape ? 'n' : input.charAt(0).toLowerCase();
         if (DIALOG_KEYS[keyDialog.kind]?.includes(answer)) model.answerDialog(answer);
         return;
       }

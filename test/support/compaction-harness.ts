@@ -1,0 +1,102 @@
+/**
+ * A ChatController wired to an emulator, for compaction tests without a terminal: send messages
+ * and commands, wait for dialogs, read what the screen would show.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChatController } from '../../src/chat/chat-controller.js';
+import type { Dialog } from '../../src/chat/view-state.js';
+import type { CompactionRecord } from '../../src/compaction/record.js';
+import { AppState } from '../../src/config/app-state.js';
+import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import type { Message } from '../../src/conversation/message.js';
+import { OllamaClient } from '../../src/ollama/client.js';
+import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import type { DisplayItem, NoticeItem } from '../../src/ui/items.js';
+import type { Emulator } from './emulator.js';
+
+/** How to start a chat. */
+export interface ChatHarnessOptions {
+  model: string;
+  /** `--num-ctx`. */
+  numCtx?: number;
+  /** Adjusts a fresh copy of the default config. */
+  configure?: (config: Config) => void;
+  /** False: one-shot behaviour (no dialogs; failures are errors). */
+  interactive?: boolean;
+}
+
+/** A connected controller and ways to drive and read it. */
+export interface ChatHarness {
+  controller: ChatController;
+  config: Config;
+  /** Submits a message or command and waits until it (and anything it caused) is handled. */
+  say(text: string): Promise<void>;
+  /** Resolves with the dialog once one is open. */
+  dialog(): Promise<Dialog>;
+  /** Resolves once the store matches `predicate`; rejects after `timeoutMs` (default 5 s). */
+  until(predicate: () => boolean, timeoutMs?: number): Promise<void>;
+  items(): DisplayItem[];
+  notices(): NoticeItem[];
+  /** The transcript (private to the controller; read-only use). */
+  transcript(): readonly Message[];
+  /** Every compaction record appended so far (private to the controller; read-only use). */
+  records(): readonly CompactionRecord[];
+  dispose(): void;
+}
+
+/** Starts a controller against `emu`, connected and ready. */
+export async function startChat(emu: Emulator, options: ChatHarnessOptions): Promise<ChatHarness> {
+  const dir = mkdtempSync(join(tmpdir(), 'ochat-compaction-'));
+  const config = structuredClone(DEFAULT_CONFIG) as Config;
+  options.configure?.(config);
+  const controller = new ChatController({
+    client: new OllamaClient({ host: emu.url }),
+    config,
+    appState: new AppState({ cwd: dir }),
+    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+    cwd: dir,
+    flags: { model: options.model, numCtx: options.numCtx },
+    onExit: () => {},
+    interactive: options.interactive,
+  });
+  await controller.start();
+  const until = (predicate: () => boolean, timeoutMs = 5000) =>
+    new Promise<void>((resolve, reject) => {
+      if (predicate()) return resolve();
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`the chat never reached the expected state within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const stop = controller.store.subscribe(() => {
+        if (!predicate()) return;
+        stop();
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  // biome-ignore lint/suspicious/noExplicitAny: tests read the controller's private state.
+  const internals = controller as any;
+  return {
+    controller,
+    config,
+    async say(text) {
+      controller.submit(text);
+      await controller.idle();
+    },
+    async dialog() {
+      await until(() => controller.store.get().dialog !== undefined);
+      return controller.store.get().dialog!;
+    },
+    until,
+    items: () => controller.store.get().items,
+    notices: () => controller.store.get().items.filter((i): i is NoticeItem => i.kind === 'notice'),
+    transcript: () => internals.transcript,
+    records: () => internals.records,
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The one-line compaction report, capturing N, before, after, % before, % after and the window. */
+export const REPORT_LINE = /^Compacted (\d+) messages?: (\S+) → (\S+) tokens \((\d+)% → (\d+)% of (\S+)\)$/;

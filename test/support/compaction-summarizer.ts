@@ -1,0 +1,93 @@
+/**
+ * An emulated summarizer for compaction tests: recognises the summarizer's requests among the
+ * chats the emulator sees, and answers them by "keeping what it is shown" — every fact token
+ * (`FACT-…`) in the previous summary and in the new slice — so tests can follow facts through
+ * any number of compactions.
+ */
+import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
+
+/** Opens the slice in the summarizer's prompt (see src/compaction/summarizer-prompt.ts). */
+export const SLICE_OPEN = '<messages>\n';
+
+/** A fact tests plant in the conversation and look for later. */
+export const FACT_PATTERN = /FACT-\w+/g;
+
+/** Whether a chat request is a summarizer call: system rules + one user message holding the slice. */
+export function isSummarizerRequest(req: ChatRequestRecord): boolean {
+  const messages = req.body?.messages;
+  return (
+    Array.isArray(messages) &&
+    messages.length === 2 &&
+    messages[0]?.role === 'system' &&
+    messages[1]?.role === 'user' &&
+    typeof messages[1].content === 'string' &&
+    messages[1].content.includes(SLICE_OPEN)
+  );
+}
+
+/** The user prompt of a summarizer request (previous summary, slice, focus, size limit). */
+export function summarizerPrompt(req: ChatRequestRecord): string {
+  return String(req.body.messages[1].content);
+}
+
+/** The `[i] role: text` lines of the slice in a summarizer request. */
+export function sliceLines(req: ChatRequestRecord): string[] {
+  const prompt = summarizerPrompt(req);
+  const start = prompt.indexOf(SLICE_OPEN) + SLICE_OPEN.length;
+  const end = prompt.indexOf('\n</messages>', start);
+  return prompt.slice(start, end).split('\n');
+}
+
+/** Distinct fact tokens in `text`, in order of first appearance. */
+export function factsIn(text: string): string[] {
+  return [...new Set(text.match(FACT_PATTERN) ?? [])];
+}
+
+/** A summary that keeps every fact the summarizer was shown (previous narrative and slice). */
+export function keepWhatItIsShown(req: ChatRequestRecord): ScriptedReply {
+  const facts = factsIn(summarizerPrompt(req));
+  const seen = sliceLines(req).length;
+  return {
+    content: `Summary of ${seen} more messages.${facts.length ? ` Facts: ${facts.join(' ')}.` : ''}`,
+  };
+}
+
+/** Summarizer requests the emulator has seen, in order. */
+export function summarizerChats(emu: Emulator): ChatRequestRecord[] {
+  return emu.chats.filter(isSummarizerRequest);
+}
+
+/** Ordinary chat requests (not the summarizer's) the emulator has seen, in order. */
+export function conversationChats(emu: Emulator): ChatRequestRecord[] {
+  return emu.chats.filter((c) => !isSummarizerRequest(c));
+}
+
+/** How a {@link compactionResponder} answers each kind of request; undefined → the default. */
+export interface CompactionResponderOptions {
+  /** The summarizer's answer; `call` counts summarizer calls from 1. Default: keepWhatItIsShown. */
+  summarize?: (req: ChatRequestRecord, call: number) => ScriptedReply | undefined;
+  /** The chat model's answer; `call` counts chat calls from 1. Default: the emulator's echo. */
+  chat?: (req: ChatRequestRecord, call: number) => ScriptedReply | undefined;
+}
+
+/** A responder that routes summarizer calls and chat calls to separate scripts. */
+export function compactionResponder(options: CompactionResponderOptions = {}): Responder {
+  let summarizerCalls = 0;
+  let chatCalls = 0;
+  return (req) => {
+    if (isSummarizerRequest(req)) {
+      summarizerCalls += 1;
+      return (options.summarize ?? keepWhatItIsShown)(req, summarizerCalls) ?? keepWhatItIsShown(req);
+    }
+    chatCalls += 1;
+    return options.chat?.(req, chatCalls);
+  };
+}
+
+/** A summarizer that fails its first `failures` calls with `fault`, then keeps what it is shown. */
+export function failingSummarizer(
+  failures: number,
+  fault: ScriptedReply['fault'],
+): (req: ChatRequestRecord, call: number) => ScriptedReply {
+  return (req, call) => (call <= failures ? { fault } : keepWhatItIsShown(req));
+}
