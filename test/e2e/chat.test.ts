@@ -20,7 +20,8 @@ const homes: string[] = [];
 afterEach(async () => {
   await run?.close();
   run = undefined;
-  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
+  for (const home of homes.splice(0))
+    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 
 /** The last message of a recorded request. */

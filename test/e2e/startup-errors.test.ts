@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await emu.close();
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 
 afterEach(async () => {

@@ -64,6 +64,6 @@ export async function runOchat(args: string[], options: RunOptions = {}): Promis
       child.stdin.end(options.input ?? '');
     });
   } finally {
-    rmSync(home, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }

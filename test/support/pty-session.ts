@@ -102,7 +102,7 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
         // already gone
       }
       terminal.dispose();
-      if (!options.home) rmSync(home, { recursive: true, force: true });
+      if (!options.home) rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }

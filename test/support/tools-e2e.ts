@@ -82,7 +82,7 @@ export async function startToolRun(options: ToolRunOptions = {}): Promise<ToolRu
       closed = true;
       pty.dispose();
       await emu.close();
-      rmSync(root, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
   if (options.oneShot) return run;
