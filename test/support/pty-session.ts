@@ -35,6 +35,8 @@ export interface PtyOptions {
   home?: string;
   /** Flags for node itself, e.g. `--cpu-prof` when profiling a benchmark. */
   nodeArgs?: string[];
+  /** Another program to run instead of ochat (benchmarks compare against reference programs). */
+  script?: string;
 }
 
 /** Starts `bin/ochat args` in a PTY with `CI=0` (Ink stops live rendering under CI=true). */
@@ -44,21 +46,25 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'ochat-e2e-'));
   const terminal = new xterm.Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
   let raw = '';
-  const pty: IPty = spawn(process.execPath, [...(options.nodeArgs ?? []), OCHAT_BIN, ...args], {
-    name: 'xterm-256color',
-    cols,
-    rows,
-    cwd: options.cwd ?? home,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: home,
-      TERM: 'xterm-256color',
-      CI: '0',
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_DATA_HOME: join(home, 'data'),
-      ...options.env,
+  const pty: IPty = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), options.script ?? OCHAT_BIN, ...args],
+    {
+      name: 'xterm-256color',
+      cols,
+      rows,
+      cwd: options.cwd ?? home,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: home,
+        TERM: 'xterm-256color',
+        CI: '0',
+        XDG_CONFIG_HOME: join(home, 'config'),
+        XDG_DATA_HOME: join(home, 'data'),
+        ...options.env,
+      },
     },
-  });
+  );
   const exited = new Promise<number>((resolveExit) => pty.onExit(({ exitCode }) => resolveExit(exitCode)));
   let wake: (() => void) | undefined;
   pty.onData((data) => {

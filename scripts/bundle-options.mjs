@@ -1,0 +1,30 @@
+// esbuild options shared by the CLI build and the benchmarks' reference programs, so that a
+// comparison measures the same kind of bundle.
+import { fileURLToPath } from 'node:url';
+
+/** Options for an ESM Node bundle of `entryPoints` into `outdir`. */
+export function bundleOptions({ entryPoints, outdir, define = {} }) {
+  return {
+    absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
+    entryPoints,
+    outdir,
+    // Split so that lazily imported modules (markdown, highlighting) load only when first needed.
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    splitting: true,
+    minify: process.env.OCHAT_BUILD_MINIFY !== '0',
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    define: { 'process.env.NODE_ENV': '"production"', ...define },
+    // Ink only loads the devtools when DEV=true; never ship them.
+    alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
+    // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire as __ochatCreateRequire } from 'node:module'; const require = __ochatCreateRequire(import.meta.url);",
+    },
+  };
+}
