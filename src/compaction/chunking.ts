@@ -27,8 +27,12 @@ export function chunkLines(
   let current: string[] = [];
   let used = 0;
   for (const original of lines) {
-    const line = fitLine(original, maxChunkTokens, estimate);
-    const cost = estimate(`${line}\n`);
+    let line = original;
+    let cost = estimate(`${line}\n`);
+    if (cost > maxChunkTokens) {
+      line = fitLine(original, maxChunkTokens, estimate);
+      cost = estimate(`${line}\n`);
+    }
     if (current.length && used + cost > maxChunkTokens) {
       chunks.push(current);
       current = [];
@@ -117,7 +121,6 @@ export async function summarizeLines(input: {
 
 /** Cuts a line (with its newline) to fit `maxTokens`, keeping the longest prefix that does. */
 function fitLine(line: string, maxTokens: number, estimate: (text: string) => number): string {
-  if (estimate(`${line}\n`) <= maxTokens) return line;
   let lo = 0;
   let hi = line.length;
   while (lo < hi) {
