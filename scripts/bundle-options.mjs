@@ -1,6 +1,7 @@
 // esbuild options shared by the CLI build and the benchmarks' reference programs, so that a
 // comparison measures the same kind of bundle.
 import { fileURLToPath } from 'node:url';
+import { yogaWasmPlugin } from './yoga-wasm-plugin.mjs';
 
 /** Options for an ESM Node bundle of `entryPoints` into `outdir`. */
 export function bundleOptions({ entryPoints, outdir, define = {} }) {
@@ -22,6 +23,7 @@ export function bundleOptions({ entryPoints, outdir, define = {} }) {
     define: { 'process.env.NODE_ENV': '"production"', ...define },
     // Ink only loads the devtools when DEV=true; never ship them.
     alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
+    plugins: [yogaWasmPlugin],
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __ochatCreateRequire } from 'node:module'; const require = __ochatCreateRequire(import.meta.url);",
