@@ -11,14 +11,20 @@ export const yogaWasmPlugin = {
   name: 'yoga-wasm-binary',
   setup(build) {
     let wasmBase64;
-    build.onLoad({ filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, ({ path }) => {
-      const source = readFileSync(path, 'utf8');
-      const match = DATA_URI.exec(source);
-      if (!match) throw new Error(`yoga-wasm-binary: no embedded wasm found in ${path}; update the plugin`);
-      wasmBase64 = match[1];
-      // Keep a valid (empty) data: URI so Emscripten's checks still pass; the bytes come from wasmBinary.
-      return { contents: source.replace(DATA_URI, '"data:application/octet-stream;base64,"'), loader: 'js' };
-    });
+    build.onLoad(
+      { filter: /yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ },
+      ({ path }) => {
+        const source = readFileSync(path, 'utf8');
+        const match = DATA_URI.exec(source);
+        if (!match) throw new Error(`yoga-wasm-binary: no embedded wasm found in ${path}; update the plugin`);
+        wasmBase64 = match[1];
+        // Keep a valid (empty) data: URI so Emscripten's checks still pass; the bytes come from wasmBinary.
+        return {
+          contents: source.replace(DATA_URI, '"data:application/octet-stream;base64,"'),
+          loader: 'js',
+        };
+      },
+    );
     build.onLoad({ filter: /yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/ }, ({ path }) => {
       const binaries = path.replace(/src[\\/]index\.js$/, 'binaries/yoga-wasm-base64-esm.js');
       wasmBase64 ??= DATA_URI.exec(readFileSync(binaries, 'utf8'))?.[1];

@@ -92,8 +92,8 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
     until,
     items: () => controller.store.get().items,
     notices: () => controller.store.get().items.filter((i): i is NoticeItem => i.kind === 'notice'),
-    transcript: () => internals.transcript,
-    records: () => internals.records,
+    transcript: () => internals.parts.conversation.transcript,
+    records: () => internals.parts.conversation.records,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

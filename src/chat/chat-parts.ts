@@ -1,0 +1,87 @@
+import { AbortSlot } from './abort-slot.js';
+import type { ChatControllerDeps } from './chat-controller.js';
+import { CompactionRunner } from './compaction-runner.js';
+import { Conversation } from './conversation-state.js';
+import { type AskDialog, DialogQueue } from './dialog-queue.js';
+import { ModelConnector } from './model-connector.js';
+import { ModelContext } from './model-context.js';
+import { ScreenLog } from './screen-log.js';
+import type { Store } from './store.js';
+import { ToolRunner } from './tool-runner.js';
+import { TurnRunner } from './turn-runner.js';
+import type { ChatViewState } from './view-state.js';
+import { WorkQueue } from './work-queue.js';
+
+/** The parts of one chat, each owning one concern, wired to each other and to one screen state. */
+export interface ChatParts {
+  screen: ScreenLog;
+  conversation: Conversation;
+  model: ModelContext;
+  dialogs: DialogQueue;
+  /** The reply, tool run or compaction that Ctrl+C cancels. */
+  abort: AbortSlot;
+  queue: WorkQueue;
+  compactions: CompactionRunner;
+  connector: ModelConnector;
+  toolRunner: ToolRunner;
+  turns: TurnRunner;
+}
+
+/** Builds and wires the parts of a chat from the controller's dependencies. */
+export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewState>): ChatParts {
+  const { client, config, appState } = deps;
+  const now = deps.now ?? (() => new Date());
+  const interactive = deps.interactive ?? true;
+  const screen = new ScreenLog(store);
+  const conversation = new Conversation(now);
+  const model = new ModelContext(config, conversation, deps.tools, store);
+  const dialogs = new DialogQueue(store, interactive);
+  const abort = new AbortSlot();
+  const queue = new WorkQueue((queued) => store.update({ queued }));
+  const ask: AskDialog = (dialog) => dialogs.ask(dialog);
+  const compactions = new CompactionRunner({
+    client,
+    config: config.compaction,
+    conversation,
+    model,
+    screen,
+    ask,
+    abort,
+    interactive,
+    now,
+  });
+  const connector = new ModelConnector({
+    client,
+    config,
+    appState,
+    flags: deps.flags,
+    model,
+    screen,
+    compaction: compactions,
+    interactive,
+  });
+  const toolRunner = new ToolRunner({
+    tools: deps.tools,
+    config: config.tools,
+    cwd: deps.cwd,
+    conversation,
+    screen,
+    ask,
+    autoConfirm: deps.autoConfirm,
+    now,
+  });
+  const turns = new TurnRunner({
+    client,
+    appState,
+    config: config.tools,
+    conversation,
+    model,
+    screen,
+    tools: toolRunner,
+    compaction: compactions,
+    abort,
+    onReplyDelta: deps.onReplyDelta,
+    interactive,
+  });
+  return { screen, conversation, model, dialogs, abort, queue, compactions, connector, toolRunner, turns };
+}

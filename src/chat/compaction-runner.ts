@@ -1,0 +1,166 @@
+import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
+import { compactConversation } from '../compaction/compactor.js';
+import { formatCompactionReport } from '../compaction/report.js';
+import { isCompactionDue } from '../compaction/trigger.js';
+import type { Config } from '../config/schema.js';
+import { formatTokens } from '../conversation/format-tokens.js';
+import type { OllamaClient } from '../ollama/client.js';
+import type { AbortSlot } from './abort-slot.js';
+import type { Conversation } from './conversation-state.js';
+import { describeError } from './describe-error.js';
+import type { AskDialog } from './dialog-queue.js';
+import type { ModelContext } from './model-context.js';
+import type { ScreenLog } from './screen-log.js';
+import { resolveSummarizer, type SummarizerTarget } from './summarizer.js';
+
+/** Who asked for a compaction: the user (`/compact`) or the trigger. */
+export type CompactionTrigger = 'manual' | 'auto';
+
+/** What the compaction runner works with. */
+export interface CompactionRunnerDeps {
+  client: OllamaClient;
+  config: Config['compaction'];
+  conversation: Conversation;
+  model: ModelContext;
+  screen: ScreenLog;
+  ask: AskDialog;
+  abort: AbortSlot;
+  /** False in one-shot mode: a failure is an error, not a warning followed by a question. */
+  interactive: boolean;
+  now: () => Date;
+}
+
+/**
+ * Runs compaction against the live chat: decides when it is due, resolves the summarizer, applies
+ * a successful result, and pauses automatic mode after an automatic failure.
+ */
+export class CompactionRunner {
+  private summarizer: SummarizerTarget | undefined;
+  private autoPaused = false;
+  private scaledBudgetsTold = false;
+
+  constructor(private readonly deps: CompactionRunnerDeps) {}
+
+  /** A new model: its summarizer and its budgets are decided afresh. */
+  modelChanged(): void {
+    this.summarizer = undefined;
+    this.scaledBudgetsTold = false;
+  }
+
+  /** A new `num_ctx` for the same model: a summarizer that is the chat model must send it too. */
+  numCtxChanged(): void {
+    if (this.summarizer && !this.deps.config.model) this.summarizer = undefined;
+    this.scaledBudgetsTold = false;
+  }
+
+  /** A new conversation: automatic mode starts again. */
+  reset(): void {
+    this.autoPaused = false;
+  }
+
+  /** Whether automatic compaction should run now (DESIGN §3). */
+  due(): boolean {
+    const session = this.deps.model.session;
+    if (!session || !this.deps.config.auto || this.autoPaused) return false;
+    return isCompactionDue({
+      used: this.deps.model.used(),
+      reserve: this.budgets().reserve,
+      numCtx: session.numCtx,
+    });
+  }
+
+  /** Compacts; on failure asks `Retry compaction? (y/n)` until it succeeds or the user says no. */
+  async run(trigger: CompactionTrigger, focus: string | undefined): Promise<void> {
+    for (;;) {
+      const result = await this.compactOnce(trigger, focus);
+      if (result !== 'failed') return;
+      const key = await this.deps.ask({
+        kind: 'retry-compaction',
+        question: 'Retry compaction?',
+        choices: 'y/n',
+      });
+      if (key.toLowerCase() !== 'y') return;
+    }
+  }
+
+  /** The budgets for the current window; tells the user once when they had to be scaled down. */
+  budgets(): Budgets {
+    const { reserve, keep_recent, summary } = this.deps.config;
+    const budgets = resolveBudgets(this.deps.model.session!.numCtx, { reserve, keep_recent, summary });
+    if (budgets.scaled && !this.scaledBudgetsTold) {
+      this.scaledBudgetsTold = true;
+      this.deps.screen.notice(
+        'info',
+        `num_ctx ${formatTokens(budgets.numCtx)} is small for the configured budgets; scaled to reserve ${formatTokens(budgets.reserve)}, keep_recent ${formatTokens(budgets.keepRecent)}, summary ${formatTokens(budgets.summary)}.`,
+      );
+    }
+    return budgets;
+  }
+
+  private async compactOnce(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+  ): Promise<'done' | 'nothing' | 'failed' | 'cancelled'> {
+    const { client, config, conversation, model, screen } = this.deps;
+    const session = model.session;
+    if (!session) {
+      screen.notice('error', 'Not connected to a model yet.');
+      return 'nothing';
+    }
+    const abort = this.deps.abort.begin();
+    screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
+    try {
+      this.summarizer ??= await resolveSummarizer(client, session, config.model);
+      const outcome = await compactConversation({
+        transcript: conversation.transcript,
+        previous: conversation.latestRecord,
+        budgets: this.budgets(),
+        system: model.system,
+        ask: this.summarizer.ask,
+        summarizerNumCtx: this.summarizer.numCtx,
+        model: this.summarizer.model,
+        maxMessageChars: config.max_message_chars,
+        rules: config.prompt ?? undefined,
+        focus,
+        charsPerToken: model.meter.charsPerToken,
+        now: this.deps.now,
+        signal: abort.signal,
+      });
+      if (outcome.ok) {
+        conversation.addRecord(outcome.record);
+        this.autoPaused = false;
+        screen.notice('success', formatCompactionReport(outcome.result));
+        model.refreshUsed();
+        return 'done';
+      }
+      if (outcome.reason === 'nothing-to-compact') {
+        // Not a failure, so automatic mode stays on: the next turn gives the plan something to compact
+        // (planning is cheap and asks no model; pausing here left long chats to silent truncation).
+        if (trigger === 'manual') screen.notice('info', 'Nothing to compact.');
+        return 'nothing';
+      }
+      if (abort.signal.aborted) return this.cancelled();
+      this.fail(trigger, outcome.message ?? 'unknown error');
+      return 'failed';
+    } catch (error) {
+      if (abort.signal.aborted) return this.cancelled();
+      this.fail(trigger, describeError(error));
+      return 'failed';
+    } finally {
+      this.deps.abort.end();
+      screen.store.update({ busy: undefined });
+    }
+  }
+
+  private cancelled(): 'cancelled' {
+    this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
+    return 'cancelled';
+  }
+
+  private fail(trigger: CompactionTrigger, reason: string): void {
+    // After an automatic failure, automatic mode waits for a manual /compact or the next success.
+    if (trigger === 'auto') this.autoPaused = true;
+    // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
+    this.deps.screen.notice(this.deps.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
+  }
+}

@@ -1,0 +1,77 @@
+import type { CompactionRecord } from '../compaction/record.js';
+import type { Message, WireMessage } from '../conversation/message.js';
+import { buildModelView } from '../conversation/model-view.js';
+import { capToolOutput } from '../tools/cap-output.js';
+
+/** A message as appended: the conversation assigns its id, turn and time. */
+export type NewMessage = Omit<Message, 'id' | 'turn' | 'at'>;
+
+/**
+ * One chat's history: the append-only transcript, the compaction records over it, and the turn
+ * counter. Nothing is removed except by `clear()` (a new conversation).
+ */
+export class Conversation {
+  private messages: Message[] = [];
+  private compactions: CompactionRecord[] = [];
+  private nextMessageId = 1;
+  private turn = 0;
+
+  constructor(private readonly now: () => Date) {}
+
+  /** Every message, oldest first. */
+  get transcript(): readonly Message[] {
+    return this.messages;
+  }
+
+  /** Every compaction record, oldest first. */
+  get records(): readonly CompactionRecord[] {
+    return this.compactions;
+  }
+
+  /** The compaction record in force, if any. */
+  get latestRecord(): CompactionRecord | undefined {
+    return this.compactions.at(-1);
+  }
+
+  /** A user message starts the next turn. */
+  startTurn(): void {
+    this.turn += 1;
+  }
+
+  /** Appends a message to the current turn. */
+  append(message: NewMessage): void {
+    this.messages.push({
+      ...message,
+      id: this.nextMessageId++,
+      turn: this.turn,
+      at: this.now().toISOString(),
+    });
+  }
+
+  /** Appends a compaction record: from now on the model view starts at its summary. */
+  addRecord(record: CompactionRecord): void {
+    this.compactions.push(record);
+  }
+
+  /** What is sent to Ollama, tool outputs capped at `maxToolOutputChars`. */
+  modelView(system: string | undefined, maxToolOutputChars: number): WireMessage[] {
+    return buildModelView({
+      system,
+      record: this.latestRecord,
+      transcript: this.messages,
+      toolContent: (m) => capToolOutput(m.content, maxToolOutputChars),
+    });
+  }
+
+  /** The thinking of the newest assistant message that has any. */
+  lastThinking(): string | undefined {
+    return [...this.messages].reverse().find((m) => m.role === 'assistant' && m.thinking)?.thinking;
+  }
+
+  /** Starts a new conversation (message ids keep counting). */
+  clear(): void {
+    this.messages = [];
+    this.compactions = [];
+    this.turn = 0;
+  }
+}

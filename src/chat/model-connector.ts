@@ -1,0 +1,98 @@
+import type { AppState } from '../config/app-state.js';
+import type { Config } from '../config/schema.js';
+import { formatTokens } from '../conversation/format-tokens.js';
+import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
+import type { OllamaClient } from '../ollama/client.js';
+import type { CompactionRunner } from './compaction-runner.js';
+import { describeError } from './describe-error.js';
+import type { ModelContext } from './model-context.js';
+import { chooseModel, openModelSession } from './model-selection.js';
+import type { ScreenLog } from './screen-log.js';
+
+/** What the connector works with. */
+export interface ModelConnectorDeps {
+  client: OllamaClient;
+  config: Config;
+  appState: AppState;
+  /** `-m` and `--num-ctx` from the command line. */
+  flags: { model?: string; numCtx?: number };
+  model: ModelContext;
+  screen: ScreenLog;
+  compaction: Pick<CompactionRunner, 'modelChanged' | 'numCtxChanged'>;
+  /** False in one-shot mode: nobody can press Enter to try again. */
+  interactive: boolean;
+}
+
+/** Opens the model session: at start, on `/model`, and when `/set num_ctx` changes its window. */
+export class ModelConnector {
+  constructor(private readonly deps: ModelConnectorDeps) {}
+
+  /**
+   * Connects to the server and the model chosen for this chat; failures are shown, with a hint
+   * that Enter retries (`keptMessage`: and that the message typed meanwhile will be sent then).
+   */
+  async connect(keptMessage: boolean): Promise<void> {
+    const { client, config, appState, flags, screen } = this.deps;
+    screen.store.update({ busy: `connecting to ${client.host}…` });
+    try {
+      const name = await chooseModel(
+        { flag: flags.model, config: config.model, lastUsed: appState.lastModel },
+        () => client.listModels(),
+      );
+      await this.open(name);
+      const session = this.deps.model.session!;
+      screen.push({
+        kind: 'banner',
+        id: screen.itemId(),
+        model: session.name,
+        host: client.host,
+        numCtx: session.numCtx,
+      });
+      if (session.cappedFrom) {
+        screen.notice(
+          'warning',
+          `num_ctx ${formatTokens(session.cappedFrom)} is more than ${session.name} was trained on; using ${formatTokens(session.numCtx)}.`,
+        );
+      }
+    } catch (error) {
+      screen.notice('error', describeError(error));
+      if (this.deps.interactive) {
+        const kept = keptMessage ? ' Your message is kept and will be sent then.' : '';
+        screen.notice('info', `Press Enter to try again.${kept}`);
+      }
+    } finally {
+      screen.store.update({ busy: undefined });
+    }
+  }
+
+  /** Makes `name` the chat model; throws (changing nothing) when the server cannot show it. */
+  async open(name: string): Promise<void> {
+    const { client, appState, flags, model, screen } = this.deps;
+    const configNumCtx = typeof model.options.num_ctx === 'number' ? model.options.num_ctx : undefined;
+    const session = await openModelSession(client, name, { flag: flags.numCtx, config: configNumCtx });
+    model.session = session;
+    this.deps.compaction.modelChanged();
+    model.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
+    appState.lastModel = name;
+    screen.store.update({ model: name, numCtx: session.numCtx });
+    model.refreshUsed();
+  }
+
+  /** `/set num_ctx`: the new window, capped to what the model was trained on. */
+  resize(value: unknown): void {
+    const { model, screen } = this.deps;
+    if (!model.session) return;
+    const trained = model.session.info.trainedContext;
+    const numCtx = trained ? Math.min(Number(value), trained) : Number(value);
+    if (trained && Number(value) > trained) {
+      screen.notice(
+        'warning',
+        `${model.session.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
+      );
+    }
+    model.session = { ...model.session, numCtx, numCtxSource: '/set' };
+    this.deps.compaction.numCtxChanged();
+    screen.store.update({ numCtx });
+    model.refreshUsed();
+  }
+}

@@ -1,0 +1,28 @@
+import type { DisplayItem, NoticeLevel } from '../ui/items.js';
+import type { Store } from './store.js';
+import type { ChatViewState } from './view-state.js';
+
+/** Appends to the finished conversation on screen: items, notices, and the ids they need. */
+export class ScreenLog {
+  private nextItemId = 1;
+
+  constructor(
+    /** The screen state the items are written to. */
+    readonly store: Store<ChatViewState>,
+  ) {}
+
+  /** Appends one finished item. */
+  push(item: DisplayItem): void {
+    this.store.update((s) => ({ items: [...s.items, item] }));
+  }
+
+  /** Appends a one-line notice. */
+  notice(level: NoticeLevel, text: string): void {
+    this.push({ kind: 'notice', id: this.itemId(), level, text });
+  }
+
+  /** A fresh id for a display item. */
+  itemId(): string {
+    return `i${this.nextItemId++}`;
+  }
+}

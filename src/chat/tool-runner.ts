@@ -1,0 +1,113 @@
+import type { Config } from '../config/schema.js';
+import type { ToolCall } from '../conversation/message.js';
+import { type ConfirmAnswer, createConfirmationPolicy, executeToolCall } from '../tools/execute.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Conversation } from './conversation-state.js';
+import type { AskDialog } from './dialog-queue.js';
+import type { ScreenLog } from './screen-log.js';
+import { TurnStopped } from './turn-stopped.js';
+
+/** What the tool runner works with. */
+export interface ToolRunnerDeps {
+  tools: ToolRegistry;
+  config: Config['tools'];
+  /** The directory the tools are confined to. */
+  cwd: string;
+  conversation: Conversation;
+  screen: ScreenLog;
+  ask: AskDialog;
+  /** Answers confirmations without asking (one-shot mode: decline, or approve with --yes). */
+  autoConfirm?: 'yes' | 'no';
+  now: () => Date;
+}
+
+/**
+ * Runs the model's tool calls: asks for confirmation where the policy says so, appends each
+ * result to the transcript and its one-line summary to the screen, and keeps the last output.
+ */
+export class ToolRunner {
+  private readonly confirmation;
+  private lastTool: { name: string; output: string } | undefined;
+
+  constructor(private readonly deps: ToolRunnerDeps) {
+    this.confirmation = createConfirmationPolicy(deps.config.confirm);
+  }
+
+  /** Whether `name` asks before it runs (config `tools.confirm`, minus "always" answers). */
+  needsConfirmation(name: string): boolean {
+    return this.confirmation.needsConfirmation(name);
+  }
+
+  /** The full output of the last tool run, for `/last`. */
+  lastOutput(): { name: string; output: string } | undefined {
+    return this.lastTool;
+  }
+
+  /** A new conversation: no tool has run in it. */
+  reset(): void {
+    this.lastTool = undefined;
+  }
+
+  /** Runs one call to its end; throws `TurnStopped` when the turn was cancelled. */
+  async run(call: ToolCall, signal: AbortSignal): Promise<void> {
+    const { config, screen } = this.deps;
+    if (signal.aborted) throw new TurnStopped();
+    screen.store.update({ busy: `running ${call.function.name}…`, live: undefined });
+    const execution = await executeToolCall(call, {
+      registry: this.deps.tools,
+      ctx: {
+        cwd: this.deps.cwd,
+        allowedPaths: config.allowed_paths,
+        signal,
+        commandTimeoutMs: config.command_timeout * 1000,
+        now: this.deps.now,
+      },
+      needsConfirmation: (name) => this.confirmation.needsConfirmation(name),
+      confirm: (request) => this.confirm(request),
+    });
+    this.deps.conversation.append({
+      role: 'tool',
+      content: execution.outcome.output,
+      tool_name: execution.name,
+      tool_args: execution.args,
+      tool_summary: execution.summary,
+    });
+    this.lastTool = { name: execution.name, output: execution.outcome.output };
+    screen.push({
+      kind: 'tool',
+      id: screen.itemId(),
+      name: execution.name,
+      keyArgument: execution.keyArgument,
+      summary: execution.summary,
+      ok: execution.outcome.ok,
+    });
+    if (signal.aborted) throw new TurnStopped();
+  }
+
+  private async confirm(request: { tool: string; keyArgument: string }): Promise<ConfirmAnswer> {
+    if (this.deps.autoConfirm) return { kind: this.deps.autoConfirm };
+    const key = await this.deps.ask({
+      kind: 'confirm-tool',
+      question: `Allow ${request.tool} ${request.keyArgument}?`,
+      choices: '[y]es / [n]o / [a]lways for this session / [i]nstruct',
+    });
+    switch (key.toLowerCase()) {
+      case 'y':
+        return { kind: 'yes' };
+      case 'a':
+        this.confirmation.allowAlways(request.tool);
+        return { kind: 'always' };
+      case 'i': {
+        const text = await this.deps.ask({
+          kind: 'tool-instruction',
+          question: 'Type an instruction for the model instead, then Enter',
+          choices: 'Esc/Ctrl+C: decline',
+        });
+        // Esc, Ctrl+C or an empty Enter declines rather than sending an empty instruction.
+        return text.trim() ? { kind: 'instruct', text } : { kind: 'no' };
+      }
+      default:
+        return { kind: 'no' };
+    }
+  }
+}

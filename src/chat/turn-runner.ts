@@ -1,0 +1,185 @@
+import type { AppState } from '../config/app-state.js';
+import type { Config } from '../config/schema.js';
+import { formatTokens } from '../conversation/format-tokens.js';
+import type { ToolCall, WireMessage } from '../conversation/message.js';
+import type { OllamaClient } from '../ollama/client.js';
+import { AbortedError, OllamaError, UnsupportedCapabilityError } from '../ollama/errors.js';
+import type { ChatDelta, ChatReply } from '../ollama/interfaces.js';
+import { runToolLoop } from '../tools/tool-loop.js';
+import type { AbortSlot } from './abort-slot.js';
+import type { CompactionRunner } from './compaction-runner.js';
+import type { Conversation } from './conversation-state.js';
+import { describeError } from './describe-error.js';
+import type { ModelContext } from './model-context.js';
+import { ReplyPresenter } from './reply-presenter.js';
+import type { ScreenLog } from './screen-log.js';
+import type { ToolRunner } from './tool-runner.js';
+import { TurnStopped } from './turn-stopped.js';
+
+/** What the turn runner works with. */
+export interface TurnRunnerDeps {
+  client: OllamaClient;
+  appState: AppState;
+  /** Read for `max_steps` (tool rounds per turn before it stops) when each turn runs. */
+  config: Config['tools'];
+  conversation: Conversation;
+  model: ModelContext;
+  screen: ScreenLog;
+  tools: ToolRunner;
+  compaction: Pick<CompactionRunner, 'due' | 'run'>;
+  abort: AbortSlot;
+  /** Sees every streamed chunk (one-shot mode prints them as they come). */
+  onReplyDelta?: (delta: ChatDelta) => void;
+  /** False in one-shot mode: nobody can press Enter to retry. */
+  interactive: boolean;
+}
+
+/**
+ * Runs a turn after its user message: streams replies into the transcript and the screen, runs
+ * tool rounds, records the server's counts, and compacts in the background once the turn ends.
+ */
+export class TurnRunner {
+  /** The last turn failed before any reply arrived: an empty Enter runs it again. */
+  retryable = false;
+
+  constructor(private readonly deps: TurnRunnerDeps) {}
+
+  /** Runs the current turn to its end: replies and tool rounds, until an answer or a stop. */
+  async run(): Promise<void> {
+    const { config, model, screen, compaction } = this.deps;
+    this.retryable = false;
+    const abort = this.deps.abort.begin();
+    try {
+      const outcome = await runToolLoop({
+        requestReply: () => this.streamReply(abort.signal),
+        execute: (call) => this.deps.tools.run(call, abort.signal),
+        maxSteps: config.max_steps,
+        signal: abort.signal,
+      });
+      if (outcome.stop === 'max-steps') {
+        screen.notice(
+          'warning',
+          `Stopped after ${config.max_steps} tool rounds (tools.max_steps). Send a message to continue.`,
+        );
+      }
+    } catch (error) {
+      if (!(error instanceof TurnStopped)) screen.notice('error', describeError(error));
+    } finally {
+      this.deps.abort.end();
+      screen.store.update({ busy: undefined, live: undefined });
+    }
+    model.refreshUsed();
+    if (compaction.due()) await compaction.run('auto', undefined);
+  }
+
+  /** Streams one assistant reply into the transcript; returns its tool calls. */
+  private async streamReply(signal: AbortSignal): Promise<{ toolCalls: ToolCall[] }> {
+    const { model, screen } = this.deps;
+    const session = model.session!;
+    const view = model.modelView();
+    const presenter = new ReplyPresenter(
+      ({ commit, live }) =>
+        screen.store.update((s) => ({ items: commit.length ? [...s.items, ...commit] : s.items, live })),
+      () => screen.itemId(),
+    );
+    screen.store.update({ busy: `waiting for ${session.name}…`, live: { text: '', thinking: '' } });
+    let reply: ChatReply;
+    try {
+      reply = await this.deps.client.chat(model.chatRequest(view), {
+        signal,
+        onDelta: (delta) => {
+          if (screen.store.get().busy !== 'streaming…') screen.store.update({ busy: 'streaming…' });
+          presenter.push(delta);
+          this.deps.onReplyDelta?.(delta);
+        },
+      });
+    } catch (error) {
+      return this.recoverFromReplyError(error, presenter, signal);
+    }
+    presenter.finish();
+    this.deps.conversation.append({
+      role: 'assistant',
+      content: reply.content,
+      thinking: reply.thinking || undefined,
+      tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined,
+    });
+    this.afterReply(view, reply);
+    return { toolCalls: reply.toolCalls };
+  }
+
+  /** A failed or cancelled reply keeps what arrived, marked, and ends the turn. */
+  private async recoverFromReplyError(
+    error: unknown,
+    presenter: ReplyPresenter,
+    signal: AbortSignal,
+  ): Promise<{ toolCalls: ToolCall[] }> {
+    const { model, screen } = this.deps;
+    if (error instanceof UnsupportedCapabilityError && error.capability === 'tools' && model.session) {
+      // The server knows better than /api/show: stop offering tools to this model and ask again.
+      const session = model.session;
+      model.session = {
+        ...session,
+        info: { ...session.info, capabilities: session.info.capabilities.filter((c) => c !== 'tools') },
+      };
+      screen.notice('info', `${session.name} does not support tools; continuing without them.`);
+      return this.streamReply(signal);
+    }
+    const partial = error instanceof OllamaError ? error.partial : undefined;
+    const hasPartial = Boolean(partial?.content || partial?.thinking);
+    presenter.finish({ interrupted: hasPartial });
+    if (hasPartial) {
+      this.deps.conversation.append({
+        role: 'assistant',
+        content: partial!.content,
+        thinking: partial!.thinking || undefined,
+        interrupted: true,
+      });
+    }
+    if (error instanceof AbortedError || signal.aborted) {
+      screen.notice('warning', hasPartial ? 'Reply interrupted; the partial reply is kept.' : 'Cancelled.');
+    } else {
+      screen.notice('error', describeError(error));
+      if (!hasPartial && this.deps.interactive) {
+        this.retryable = true;
+        screen.notice('info', 'Press Enter on an empty prompt to retry.');
+      }
+    }
+    throw new TurnStopped();
+  }
+
+  /** Learns from the server's counts: calibration, silent truncation, length cut, speed. */
+  private afterReply(view: WireMessage[], reply: ChatReply): void {
+    const { appState, conversation, model, screen } = this.deps;
+    const session = model.session!;
+    const m = reply.metrics;
+    const truncation = model.meter.recordReply(
+      {
+        view,
+        promptEvalCount: m.promptEvalCount,
+        evalCount: m.evalCount,
+        transcriptLength: conversation.transcript.length,
+        recordCount: conversation.records.length,
+      },
+      session.numCtx,
+    );
+    // The store writes (and fsyncs) the whole file: only when the ratio really moved.
+    const remembered = appState.calibration(session.name);
+    const ratio = model.meter.charsPerToken;
+    if (remembered === undefined || Math.abs(remembered - ratio) > remembered * 0.01) {
+      appState.setCalibration(session.name, ratio);
+    }
+    if (truncation) {
+      screen.notice(
+        'warning',
+        `Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(session.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
+      );
+    }
+    if (reply.doneReason === 'length') {
+      screen.notice('warning', 'The reply hit its length limit (num_predict) and was cut.');
+    }
+    const seconds = m.evalDurationNs / 1e9;
+    const rate = seconds > 0 ? `${(m.evalCount / seconds).toFixed(1)} tok/s` : '';
+    screen.store.update({ lastStats: [`${m.evalCount} tokens`, rate].filter(Boolean).join(' · ') });
+    model.refreshUsed();
+  }
+}
