@@ -73,9 +73,4 @@ export class ContextMeter {
     }
     return estimateMessagesTokens(view(), this.charsPerToken);
   }
-
-  /** Tokens a message of this text adds (pre-flight check before sending it). */
-  estimateText(text: string): number {
-    return estimateMessagesTokens([{ role: 'user', content: text }], this.charsPerToken);
-  }
 }
