@@ -20,6 +20,7 @@ import {
 import { lastTurnStart } from '../../src/conversation/turns.js';
 import {
   buildTranscript,
+  compactionRecord,
   deepFreeze,
   type TurnSpec,
   text,
@@ -173,15 +174,7 @@ describe('compactConversation', () => {
       ok: false,
       reason: 'nothing-to-compact',
     });
-    const previous: CompactionRecord = {
-      upto: 36,
-      narrative: 'n',
-      toolEntries: [],
-      model: 'm',
-      at: '',
-      tokensBefore: 0,
-      tokensAfter: 0,
-    };
+    const previous = compactionRecord(36);
     expect(await compactConversation(input({ previous }))).toEqual({
       ok: false,
       reason: 'nothing-to-compact',

@@ -6,7 +6,7 @@ import type { CompactionRecord } from '../../src/compaction/record.js';
 import type { Message } from '../../src/conversation/message.js';
 import { estimateMessageTokens } from '../../src/conversation/token-estimate.js';
 import { lastTurnStart, turnStartIndices } from '../../src/conversation/turns.js';
-import { buildTranscript, transcriptArb } from '../conversation/fixtures.js';
+import { buildTranscript, compactionRecord, transcriptArb } from '../conversation/fixtures.js';
 
 const budgets = (keepRecent: number): Budgets => ({
   reserve: 0,
@@ -15,15 +15,7 @@ const budgets = (keepRecent: number): Budgets => ({
   numCtx: 100_000,
   scaled: false,
 });
-const previous = (upto: number): CompactionRecord => ({
-  upto,
-  narrative: 'n',
-  toolEntries: [],
-  model: 'm',
-  at: '',
-  tokensBefore: 0,
-  tokensAfter: 0,
-});
+const previous = (upto: number): CompactionRecord => compactionRecord(upto);
 const ten = () => 10;
 
 // Turns start at 0, 2, 6, 8; each message costs 10.

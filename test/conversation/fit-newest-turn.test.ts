@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { shortenToolOutput } from '../../src/conversation/fit-newest-turn.js';
 import { buildModelView } from '../../src/conversation/model-view.js';
 import { estimateMessagesTokens } from '../../src/conversation/token-estimate.js';
-import { buildTranscript, text } from './fixtures.js';
+import { buildTranscript, compactionRecord, text } from './fixtures.js';
 
 const transcript = buildTranscript([
   {
@@ -32,15 +32,7 @@ describe('shortenToolOutput', () => {
 
 describe('buildModelView with fit', () => {
   const fit = { numCtx: 3000, reserve: 500, charsPerToken: 4 };
-  const record = {
-    upto: 3,
-    narrative: 'n',
-    toolEntries: [],
-    model: 'm',
-    at: '',
-    tokensBefore: 0,
-    tokensAfter: 0,
-  };
+  const record = compactionRecord(3);
 
   it('shortens the newest turn’s oldest tool outputs first, until the turn fits', () => {
     const view = buildModelView({ system: 'sys', record, transcript, fit });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { CompactionRecord } from '../../src/compaction/record.js';
 import type { Message, ToolCall } from '../../src/conversation/message.js';
 
 /** One tool call of a generated turn: its name, its output and (maybe) its summary line. */
@@ -89,4 +90,18 @@ export function deepFreeze<T>(value: T): T {
     for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
+}
+
+/** A compaction record with placeholder facts: only `upto` (and what `overrides` sets) matters. */
+export function compactionRecord(upto: number, overrides: Partial<CompactionRecord> = {}): CompactionRecord {
+  return {
+    upto,
+    narrative: 'n',
+    toolEntries: [],
+    model: 'm',
+    at: '',
+    tokensBefore: 0,
+    tokensAfter: 0,
+    ...overrides,
+  };
 }

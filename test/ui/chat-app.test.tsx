@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from '../../src/chat/store.js';
-import type { ChatViewState, Dialog } from '../../src/chat/view-state.js';
+import { type ChatViewState, type Dialog, initialViewState } from '../../src/chat/view-state.js';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { DECLINED_OUTPUT } from '../../src/tools/execute.js';
 import { ChatApp, type ChatAppModel } from '../../src/ui/chat-app.js';
@@ -16,20 +16,7 @@ const CTRL_D = '\x04';
 const CTRL_T = '\x14';
 
 function initialState(overrides: Partial<ChatViewState> = {}): ChatViewState {
-  return {
-    items: [],
-    live: undefined,
-    model: 'qwen3',
-    numCtx: 8192,
-    used: 1229,
-    busy: undefined,
-    lastStats: undefined,
-    dialog: undefined,
-    queued: 0,
-    showThinking: false,
-    exiting: false,
-    ...overrides,
-  };
+  return { ...initialViewState('qwen3'), numCtx: 8192, used: 1229, ...overrides };
 }
 
 /** A ChatAppModel whose intents are spies; `interrupts` says whether there was work to cancel. */
