@@ -11,7 +11,11 @@ let loaded: MarkdownRenderer | undefined;
 
 // Renderers hold their width in their options, so keep one per width (terminals rarely resize).
 async function createRenderer(): Promise<MarkdownRenderer> {
-  const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+  const [{ Marked }, { markedTerminal }, { supportsLanguage }] = await Promise.all([
+    import('marked'),
+    import('marked-terminal'),
+    import('cli-highlight'),
+  ]);
   const byWidth = new Map<number, InstanceType<typeof Marked>>();
   const markedFor = (width: number) => {
     let marked = byWidth.get(width);
@@ -20,6 +24,11 @@ async function createRenderer(): Promise<MarkdownRenderer> {
       // marked-terminal (7.x with marked 15) prints the raw `**x**` of tight list items: their
       // text tokens carry inline tokens it never parses. Parse them; otherwise defer to it.
       marked.use({
+        // highlight.js console.errors on a language it does not know (the model chooses the
+        // fence's info string); such blocks are shown unhighlighted instead.
+        walkTokens(token) {
+          if (token.type === 'code' && token.lang && !supportsLanguage(token.lang)) token.lang = '';
+        },
         renderer: {
           text(token) {
             return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
