@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   isMarkdownRendererLoaded,
   loadMarkdownRenderer,
@@ -22,21 +22,6 @@ describe('renderMarkdown (loaded)', () => {
     const [first, second] = await Promise.all([loadMarkdownRenderer(), loadMarkdownRenderer()]);
     expect(first).toBe(second);
     expect(isMarkdownRendererLoaded()).toBe(true);
-  });
-
-  it('shows a code block in a language highlight.js does not know as plain code, printing nothing', async () => {
-    await loadMarkdownRenderer();
-    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    try {
-      const out = stripAnsi(renderMarkdownSync('```no-such-lang\nlet x = 1\n```', 80));
-      expect(out).toContain('let x = 1');
-      expect(error).not.toHaveBeenCalled();
-      expect(warn).not.toHaveBeenCalled();
-    } finally {
-      error.mockRestore();
-      warn.mockRestore();
-    }
   });
 
   it('renders headings and emphasis without the markdown markers', async () => {
