@@ -1,17 +1,12 @@
 import type { Tool as OllamaTool } from 'ollama';
 import { describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from '../../src/config/tool-names.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
 
 describe('createToolRegistry', () => {
-  it('ships the six built-in tools with unique names', () => {
-    expect(BUILTIN_TOOLS.map((tool) => tool.name)).toEqual([
-      'read_file',
-      'list_directory',
-      'search_files',
-      'get_time',
-      'write_file',
-      'run_command',
-    ]);
+  it('ships the six built-in tools, exactly the names the config file accepts', () => {
+    expect(BUILTIN_TOOLS.map((tool) => tool.name)).toEqual([...TOOL_NAMES]);
+    expect(TOOL_NAMES).toHaveLength(6);
   });
 
   it('enables only the configured tools and reports unknown names', () => {
