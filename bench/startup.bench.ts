@@ -22,7 +22,7 @@ async function firstFrameMs(args: string[], options: { url: string; script?: str
     await session.waitFor('›', 15_000);
     return performance.now() - start;
   } finally {
-    session.dispose();
+    await session.dispose();
   }
 }
 

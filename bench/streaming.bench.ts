@@ -164,7 +164,7 @@ export const streamingBench: BenchSuite = async () => {
     });
     return rows;
   } finally {
-    session.dispose();
+    await session.dispose();
     await emulator.close();
   }
 };

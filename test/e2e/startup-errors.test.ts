@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
-  pty?.dispose();
+  await pty?.dispose();
   pty = undefined;
   await lateEmu?.close();
   lateEmu = undefined;

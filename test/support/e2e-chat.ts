@@ -37,7 +37,7 @@ export async function startChat(options: StartChatOptions = {}): Promise<ChatRun
   const close = async () => {
     if (closed) return;
     closed = true;
-    pty.dispose();
+    await pty.dispose();
     await emu.close();
   };
   try {

@@ -6,6 +6,8 @@ import xterm from '@xterm/headless';
 
 const OCHAT_BIN = resolve(import.meta.dirname, '../../bin/ochat');
 
+const delay = (ms: number) => new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
+
 /** A run of the built ochat CLI in a pseudo-terminal, with a headless terminal reading its screen. */
 export interface PtySession {
   /** Types into the terminal, as a user would (e.g. "hello\r"). */
@@ -21,9 +23,10 @@ export interface PtySession {
   kill(): void;
   /** Process id of the ochat process (for CPU and memory readings in benchmarks). */
   readonly pid: number;
-  /** The isolated XDG config/data home of this run (removed by `dispose`). */
+  /** The isolated XDG config/data home of this run (removed by `dispose` unless it was given). */
   readonly home: string;
-  dispose(): void;
+  /** Ends the program, waits until it is gone, and removes its home. */
+  dispose(): Promise<void>;
 }
 
 export interface PtyOptions {
@@ -101,13 +104,22 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
     kill: () => pty.kill(),
     pid: pty.pid,
     home,
-    dispose() {
+    async dispose() {
       try {
         pty.kill();
       } catch {
         // already gone
       }
       terminal.dispose();
+      // Wait until the process is gone: it may still be writing its state files into `home`.
+      if (!(await Promise.race([exited.then(() => true), delay(3000)]))) {
+        try {
+          process.kill(pty.pid, 'SIGKILL');
+        } catch {
+          // exited meanwhile
+        }
+        await Promise.race([exited, delay(1000)]);
+      }
       if (!options.home) rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };

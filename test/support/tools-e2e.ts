@@ -80,7 +80,7 @@ export async function startToolRun(options: ToolRunOptions = {}): Promise<ToolRu
     async close() {
       if (closed) return;
       closed = true;
-      pty.dispose();
+      await pty.dispose();
       await emu.close();
       rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
