@@ -19,7 +19,7 @@ async function firstFrameMs(args: string[], options: { url: string; script?: str
   const start = performance.now();
   const session = spawnOchat(args, { env: { OLLAMA_HOST: options.url }, script: options.script });
   try {
-    await session.waitFor('›', 15_000);
+    await session.waitFor('›', 15_000, { settle: false });
     return performance.now() - start;
   } finally {
     await session.dispose();

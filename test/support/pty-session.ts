@@ -6,6 +6,9 @@ import xterm from '@xterm/headless';
 
 const OCHAT_BIN = resolve(import.meta.dirname, '../../bin/ochat');
 
+const QUIET_MS = 40;
+const SETTLE_MAX_MS = 400;
+
 const delay = (ms: number) => new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
 
 /** A run of the built ochat CLI in a pseudo-terminal, with a headless terminal reading its screen. */
@@ -16,8 +19,11 @@ export interface PtySession {
   screen(): string;
   /** Everything the program wrote, escape sequences included. */
   raw(): string;
-  /** Resolves once `pattern` is on screen; rejects with the screen after `timeoutMs`. */
-  waitFor(pattern: string | RegExp, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once `pattern` is on screen and the output has settled (unless `settle: false`, for
+   * timing measurements); rejects with the screen after `timeoutMs`.
+   */
+  waitFor(pattern: string | RegExp, timeoutMs?: number, options?: { settle?: boolean }): Promise<void>;
   /** Resolves with the exit code when the program ends. */
   readonly exited: Promise<number>;
   kill(): void;
@@ -70,8 +76,10 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
   );
   const exited = new Promise<number>((resolveExit) => pty.onExit(({ exitCode }) => resolveExit(exitCode)));
   let wake: (() => void) | undefined;
+  let lastOutputAt = Date.now();
   pty.onData((data) => {
     raw += data;
+    lastOutputAt = Date.now();
     terminal.write(data, () => wake?.());
   });
 
@@ -86,7 +94,7 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
     write: (data) => pty.write(data),
     screen,
     raw: () => raw,
-    async waitFor(pattern, timeoutMs = 10_000) {
+    async waitFor(pattern, timeoutMs = 10_000, { settle = true } = {}) {
       const matches = () =>
         typeof pattern === 'string' ? screen().includes(pattern) : pattern.test(screen());
       const deadline = Date.now() + timeoutMs;
@@ -99,6 +107,11 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
           setTimeout(r, 50);
         });
       }
+      // A frame can arrive in several chunks: let the rest of it land before the caller reads
+      // the screen (quiet for QUIET_MS, at most SETTLE_MAX_MS).
+      if (!settle) return;
+      const settleBy = Date.now() + SETTLE_MAX_MS;
+      while (Date.now() - lastOutputAt < QUIET_MS && Date.now() < settleBy) await delay(QUIET_MS / 2);
     },
     exited,
     kill: () => pty.kill(),
