@@ -3,13 +3,13 @@ import { OllamaClient } from '../../src/ollama/client.js';
 import {
   AbortedError,
   ModelNotFoundError,
-  OllamaError,
   ServerUnreachableError,
   StreamError,
   UnsupportedCapabilityError,
 } from '../../src/ollama/errors.js';
 import type { ChatDelta, ChatRequest } from '../../src/ollama/interfaces.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
+import { ollamaFailure } from './ollama-failure.js';
 
 let emulator: Emulator;
 let client: OllamaClient;
@@ -41,15 +41,6 @@ const request = (overrides: Partial<ChatRequest> = {}): ChatRequest => ({
   options: { num_ctx: 8192 },
   ...overrides,
 });
-
-async function failure(work: Promise<unknown>): Promise<OllamaError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(OllamaError);
-  return error as OllamaError;
-}
 
 describe('OllamaClient against the emulator', () => {
   it('reads model metadata', async () => {
@@ -102,13 +93,13 @@ describe('OllamaClient against the emulator', () => {
       content: 'abcdefghijkl',
       fault: { kind: 'error-line', afterChunks: 2, error: 'model crashed' },
     });
-    const error = await failure(client.chat(request()));
+    const error = await ollamaFailure(client.chat(request()));
     expect(error).toBeInstanceOf(StreamError);
     expect(error.partial?.content).toBe('abcdefgh');
   });
 
   it('names the installed models for an unknown model', async () => {
-    const error = await failure(client.chat(request({ model: 'missing' })));
+    const error = await ollamaFailure(client.chat(request({ model: 'missing' })));
     expect(error).toBeInstanceOf(ModelNotFoundError);
     expect(error.message).toContain('Installed: qwen3:latest, plain:latest.');
   });
@@ -120,7 +111,7 @@ describe('OllamaClient against the emulator', () => {
         function: { name: 'get_time', description: 'Time', parameters: { type: 'object', properties: {} } },
       },
     ];
-    const error = await failure(client.chat(request({ model: 'plain', tools })));
+    const error = await ollamaFailure(client.chat(request({ model: 'plain', tools })));
     expect(error).toBeInstanceOf(UnsupportedCapabilityError);
   });
 
@@ -129,7 +120,7 @@ describe('OllamaClient against the emulator', () => {
     const early = new AbortController();
     const loading = client.chat(request(), { signal: early.signal });
     setTimeout(() => early.abort(), 20);
-    expect(await failure(loading)).toBeInstanceOf(AbortedError);
+    expect(await ollamaFailure(loading)).toBeInstanceOf(AbortedError);
 
     emulator.enqueue({ content: 'abcdefgh', fault: { kind: 'hang', afterChunks: 1 } });
     const late = new AbortController();
@@ -137,7 +128,7 @@ describe('OllamaClient against the emulator', () => {
       signal: late.signal,
       onDelta: () => late.abort(),
     });
-    const error = await failure(hung);
+    const error = await ollamaFailure(hung);
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.partial?.content).toBe('abcd');
   });
@@ -146,7 +137,7 @@ describe('OllamaClient against the emulator', () => {
     const down = await startEmulator();
     const url = down.url;
     await down.close();
-    const error = await failure(new OllamaClient({ host: url }).version());
+    const error = await ollamaFailure(new OllamaClient({ host: url }).version());
     expect(error).toBeInstanceOf(ServerUnreachableError);
     expect(error.message).toContain(`Cannot reach Ollama at ${url} (connection refused)`);
   });

@@ -4,7 +4,6 @@ import {
   AbortedError,
   IncompleteStreamError,
   ModelNotFoundError,
-  OllamaError,
   OllamaHttpError,
   ServerUnreachableError,
   StreamError,
@@ -21,6 +20,7 @@ import {
   ndjsonResponse,
   neverAnswer,
 } from './fake-fetch.js';
+import { ollamaFailure } from './ollama-failure.js';
 
 const request: ChatRequest = {
   model: 'qwen3',
@@ -30,16 +30,6 @@ const request: ChatRequest = {
 };
 
 const tags = () => jsonResponse({ models: [{ name: 'llama3.2:latest' }, { name: 'qwen3:8b' }] });
-
-/** Runs `work`, expecting it to reject with an OllamaError, and returns that error. */
-async function failure(work: Promise<unknown>): Promise<OllamaError> {
-  const error = await work.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(OllamaError);
-  return error as OllamaError;
-}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -128,7 +118,7 @@ describe('OllamaClient.chat', () => {
           { error: 'an error was encountered while running the model' },
         ]),
     });
-    const error = await failure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
     expect(error).toBeInstanceOf(StreamError);
     expect(error.message).toContain('an error was encountered while running the model');
     expect(error.partial).toEqual({ content: 'Partial ans', thinking: 'hmm' });
@@ -136,7 +126,7 @@ describe('OllamaClient.chat', () => {
 
   it('fails with IncompleteStreamError, keeping the partial text, when the stream ends without done', async () => {
     const fake = fakeFetch({ '/api/chat': () => ndjsonResponse([chunk({ content: 'cut' })]) });
-    const error = await failure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
     expect(error).toBeInstanceOf(IncompleteStreamError);
     expect(error.partial).toEqual({ content: 'cut', thinking: '' });
   });
@@ -159,7 +149,7 @@ describe('OllamaClient.chat', () => {
       '/api/chat': () => errorResponse(404, "model 'qwen3' not found"),
       '/api/tags': tags,
     });
-    const error = await failure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
     expect(error).toBeInstanceOf(ModelNotFoundError);
     expect(error.message).toBe(
       "Model 'qwen3' is not installed. Did you mean 'qwen3:8b'? Installed: llama3.2:latest, qwen3:8b. Download it with `OLLAMA_HOST=http://h:11434 ollama pull qwen3`.",
@@ -172,7 +162,9 @@ describe('OllamaClient.chat', () => {
       '/api/chat': () => errorResponse(404, "model 'qwen3' not found"),
       '/api/tags': () => errorResponse(500, 'boom'),
     });
-    const error = await failure(new OllamaClient({ host: '127.0.0.1', fetch: fake.fetch }).chat(request));
+    const error = await ollamaFailure(
+      new OllamaClient({ host: '127.0.0.1', fetch: fake.fetch }).chat(request),
+    );
     expect(error).toBeInstanceOf(ModelNotFoundError);
     expect(error.message).toBe("Model 'qwen3' is not installed. Download it with `ollama pull qwen3`.");
   });
@@ -181,7 +173,7 @@ describe('OllamaClient.chat', () => {
     const fake = fakeFetch({
       '/api/chat': () => errorResponse(400, 'registry.ollama.ai/library/qwen3:latest does not support tools'),
     });
-    const error = await failure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
     expect(error).toBeInstanceOf(UnsupportedCapabilityError);
     expect((error as UnsupportedCapabilityError).capability).toBe('tools');
     expect(error.message).toContain("Model 'qwen3' does not support tools.");
@@ -190,7 +182,7 @@ describe('OllamaClient.chat', () => {
   it('maps a non-JSON error body to an HTTP error without logging', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     const fake = fakeFetch({ '/api/chat': () => new Response('upstream down', { status: 502 }) });
-    const error = await failure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request));
     expect(error).toBeInstanceOf(OllamaHttpError);
     expect(error.message).toContain('HTTP 502: upstream down');
     expect(log).not.toHaveBeenCalled();
@@ -200,7 +192,7 @@ describe('OllamaClient.chat', () => {
     const refusing = (async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     }) as typeof fetch;
-    const error = await failure(new OllamaClient({ host: ':11500', fetch: refusing }).chat(request));
+    const error = await ollamaFailure(new OllamaClient({ host: ':11500', fetch: refusing }).chat(request));
     expect(error).toBeInstanceOf(ServerUnreachableError);
     expect(error.message).toContain('Cannot reach Ollama at http://127.0.0.1:11500 (connection refused)');
     expect(error.partial).toEqual({ content: '', thinking: '' });
@@ -213,7 +205,7 @@ describe('OllamaClient.chat', () => {
       signal: controller.signal,
     });
     setTimeout(() => controller.abort(), 5);
-    const error = await failure(pending);
+    const error = await ollamaFailure(pending);
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.message).toBe('Request cancelled.');
   });
@@ -223,7 +215,7 @@ describe('OllamaClient.chat', () => {
     const controller = new AbortController();
     const pending = new OllamaClient({ host: 'h', fetch: deaf }).chat(request, { signal: controller.signal });
     controller.abort('user pressed Ctrl+C'); // a non-Error reason, as callers may pass
-    expect(await failure(pending)).toBeInstanceOf(AbortedError);
+    expect(await ollamaFailure(pending)).toBeInstanceOf(AbortedError);
   });
 
   it('aborts mid-stream, keeping the partial text, and delivers nothing afterwards', async () => {
@@ -243,7 +235,7 @@ describe('OllamaClient.chat', () => {
         if (delta.content) controller.abort();
       },
     });
-    const error = await failure(pending);
+    const error = await ollamaFailure(pending);
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.partial).toEqual({ content: 'Once upon', thinking: 't' });
     expect(deltas).toHaveLength(2);
@@ -268,7 +260,7 @@ describe('OllamaClient.chat', () => {
         controller.abort();
       },
     });
-    const error = await failure(pending);
+    const error = await ollamaFailure(pending);
     await new Promise((resolve) => setTimeout(resolve, 20)); // room for a runaway loop to show itself
     expect(error.partial).toEqual({ content: 'a', thinking: '' });
     expect(deltas).toEqual([{ content: 'a' }]);
@@ -276,7 +268,7 @@ describe('OllamaClient.chat', () => {
 
   it('reports a timeout signal as a timeout', async () => {
     const fake = fakeFetch({ '/api/chat': (signal) => neverAnswer(signal) });
-    const error = await failure(
+    const error = await ollamaFailure(
       new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request, { signal: AbortSignal.timeout(5) }),
     );
     expect(error).toBeInstanceOf(AbortedError);
@@ -380,7 +372,7 @@ describe('OllamaClient metadata calls', () => {
       '/api/show': () => errorResponse(404, "model 'nope' not found"),
       '/api/tags': tags,
     });
-    const error = await failure(new OllamaClient({ host: 'h', fetch: fake.fetch }).showModel('nope'));
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).showModel('nope'));
     expect(error).toBeInstanceOf(ModelNotFoundError);
     expect((error as ModelNotFoundError).installed).toEqual(['llama3.2:latest', 'qwen3:8b']);
   });
@@ -407,7 +399,7 @@ describe('OllamaClient metadata calls', () => {
     const refusing = (async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } });
     }) as typeof fetch;
-    const error = await failure(new OllamaClient({ host: 'gpu-box', fetch: refusing }).version());
+    const error = await ollamaFailure(new OllamaClient({ host: 'gpu-box', fetch: refusing }).version());
     expect(error.message).toContain('Cannot reach Ollama at http://gpu-box:11434 (host not found)');
   });
 
@@ -416,12 +408,12 @@ describe('OllamaClient metadata calls', () => {
     const controller = new AbortController();
     const pending = new OllamaClient({ host: 'h', fetch: fake.fetch }).showModel('m', controller.signal);
     controller.abort();
-    expect(await failure(pending)).toBeInstanceOf(AbortedError);
+    expect(await ollamaFailure(pending)).toBeInstanceOf(AbortedError);
   });
 
   it('explains a server that is not Ollama', async () => {
     const fake = fakeFetch({ '/api/version': () => new Response('<html>hello</html>', { status: 200 }) });
-    const error = await failure(new OllamaClient({ host: 'h', fetch: fake.fetch }).version());
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).version());
     expect(error.message).toContain('not valid JSON');
   });
 });
