@@ -1,7 +1,7 @@
+import { Conversation } from '../conversation/conversation.js';
 import { AbortSlot } from './abort-slot.js';
 import type { ChatControllerDeps } from './chat-controller.js';
 import { CompactionRunner } from './compaction-runner.js';
-import { Conversation } from './conversation-state.js';
 import { type AskDialog, DialogQueue } from './dialog-queue.js';
 import { ModelConnector } from './model-connector.js';
 import { ModelContext } from './model-context.js';

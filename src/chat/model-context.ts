@@ -1,10 +1,10 @@
 import type { ThinkSetting } from '../commands/command-host.js';
 import type { Config } from '../config/schema.js';
+import type { Conversation } from '../conversation/conversation.js';
 import type { WireMessage } from '../conversation/message.js';
 import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ContextMeter } from './context-meter.js';
-import type { Conversation } from './conversation-state.js';
 import type { ModelSession } from './model-selection.js';
 import type { Store } from './store.js';
 import type { ChatViewState } from './view-state.js';

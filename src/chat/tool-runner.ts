@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema.js';
+import type { Conversation } from '../conversation/conversation.js';
 import type { ToolCall } from '../conversation/message.js';
 import { type ConfirmAnswer, createConfirmationPolicy, executeToolCall } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { Conversation } from './conversation-state.js';
 import type { AskDialog } from './dialog-queue.js';
 import type { ScreenLog } from './screen-log.js';
 import { TurnStopped } from './turn-stopped.js';

@@ -1,5 +1,6 @@
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
+import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import type { ToolCall, WireMessage } from '../conversation/message.js';
 import type { OllamaClient } from '../ollama/client.js';
@@ -8,7 +9,6 @@ import type { ChatDelta, ChatReply } from '../ollama/interfaces.js';
 import { runToolLoop } from '../tools/tool-loop.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
-import type { Conversation } from './conversation-state.js';
 import { describeError } from './describe-error.js';
 import type { ModelContext } from './model-context.js';
 import { ReplyPresenter } from './reply-presenter.js';
