@@ -1,13 +1,13 @@
 import type { Budgets } from '../src/compaction/budgets.js';
 import { chunkCapacity, chunkLines } from '../src/compaction/chunking.js';
 import { compactConversation } from '../src/compaction/compactor.js';
+import { buildModelView, toWireMessage } from '../src/compaction/model-view.js';
 import { planCompaction } from '../src/compaction/plan.js';
-import type { CompactionRecord } from '../src/compaction/record.js';
 import { buildSummarizerRequest, renderSliceLines } from '../src/compaction/summarizer-prompt.js';
 import { assembleSummary } from '../src/compaction/summary.js';
 import { collectToolEntries } from '../src/compaction/tool-entries.js';
+import type { CompactionRecord } from '../src/conversation/compaction-record.js';
 import type { Message } from '../src/conversation/message.js';
-import { buildModelView, toWireMessage } from '../src/conversation/model-view.js';
 import {
   estimateMessagesTokens,
   estimateMessageTokens,

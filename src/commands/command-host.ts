@@ -1,5 +1,5 @@
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
-import type { CompactionRecord } from '../compaction/record.js';
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { InstalledModel } from '../ollama/interfaces.js';
 import type { NoticeLevel } from '../ui/items.js';
 

@@ -1,5 +1,5 @@
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
-import { buildModelView, toWireMessage } from '../conversation/model-view.js';
 import {
   estimateMessagesTokens,
   estimateMessageTokens,
@@ -8,8 +8,8 @@ import {
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
 import { summarizeLines } from './chunking.js';
+import { buildModelView, toWireMessage } from './model-view.js';
 import { planCompaction } from './plan.js';
-import type { CompactionRecord } from './record.js';
 import { renderSliceLines } from './summarizer-prompt.js';
 import { assembleToolEntries, narrativeBudget, renderSummarySection, trimNarrative } from './summary.js';
 import { collectToolEntries } from './tool-entries.js';

@@ -1,8 +1,8 @@
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
-import { buildModelView } from '../conversation/model-view.js';
 import { estimateMessagesTokens, estimateTokens } from '../conversation/token-estimate.js';
 import type { Budgets } from './budgets.js';
-import type { CompactionRecord } from './record.js';
+import { buildModelView } from './model-view.js';
 import { renderToolLog } from './summary.js';
 
 /** The parts of the context window `/context` shows. */

@@ -1,7 +1,7 @@
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
 import { lastTurnStart } from '../conversation/turns.js';
 import type { Budgets } from './budgets.js';
-import type { CompactionRecord } from './record.js';
 
 /** What one compaction summarizes: `transcript[from..upto)`. */
 export interface CompactionPlan {

@@ -1,5 +1,5 @@
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
-import type { CompactionRecord } from './record.js';
 import { isHighSurrogate } from './text.js';
 import { mergeToolEntries, TOOL_ENTRIES_SHARE, toolEntryBullet } from './tool-entries.js';
 

@@ -1,7 +1,7 @@
-import type { CompactionRecord } from '../compaction/record.js';
+import { buildModelView } from '../compaction/model-view.js';
 import { capToolOutput } from '../tools/cap-output.js';
+import type { CompactionRecord } from './compaction-record.js';
 import type { Message, WireMessage } from './message.js';
-import { buildModelView } from './model-view.js';
 
 /** A message as appended: the conversation assigns its id, turn and time. */
 export type NewMessage = Omit<Message, 'id' | 'turn' | 'at'>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { dispatchCommand } from '../../src/commands/dispatch.js';
-import type { CompactionRecord } from '../../src/compaction/record.js';
 import { OLLAMA_OPTIONS } from '../../src/config/ollama-options.js';
+import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import { FakeHost } from '../support/fake-command-host.js';
 
 /** Runs one command line against a fresh (or given) fake host. */

@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { Ask } from '../../src/compaction/ask.js';
 import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../src/compaction/budgets.js';
 import { type CompactionInput, compactConversation } from '../../src/compaction/compactor.js';
+import { buildModelView, toWireMessage } from '../../src/compaction/model-view.js';
 import { planCompaction } from '../../src/compaction/plan.js';
-import type { CompactionRecord } from '../../src/compaction/record.js';
 import { formatCompactionReport } from '../../src/compaction/report.js';
 import { DEFAULT_SUMMARIZER_RULES } from '../../src/compaction/summarizer-prompt.js';
 import { toolEntriesBudget } from '../../src/compaction/summary.js';
 import { collectToolEntries, toolEntryBullet } from '../../src/compaction/tool-entries.js';
 import { isCompactionDue } from '../../src/compaction/trigger.js';
+import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message } from '../../src/conversation/message.js';
-import { buildModelView, toWireMessage } from '../../src/conversation/model-view.js';
 import {
   estimateMessagesTokens,
   estimateMessageTokens,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Budgets } from '../../src/compaction/budgets.js';
 import { contextBreakdown } from '../../src/compaction/context-breakdown.js';
-import type { CompactionRecord } from '../../src/compaction/record.js';
+import { buildModelView } from '../../src/compaction/model-view.js';
 import { renderToolLog } from '../../src/compaction/summary.js';
-import { buildModelView } from '../../src/conversation/model-view.js';
+import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import { estimateMessagesTokens, estimateTokens } from '../../src/conversation/token-estimate.js';
 import { buildTranscript, text } from '../conversation/fixtures.js';
 

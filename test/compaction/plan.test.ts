@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Budgets } from '../../src/compaction/budgets.js';
 import { planCompaction } from '../../src/compaction/plan.js';
-import type { CompactionRecord } from '../../src/compaction/record.js';
+import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message } from '../../src/conversation/message.js';
 import { estimateMessageTokens } from '../../src/conversation/token-estimate.js';
 import { lastTurnStart, turnStartIndices } from '../../src/conversation/turns.js';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildModelView } from '../../src/compaction/model-view.js';
 import {
   assembleSummary,
   cleanNarrative,
@@ -11,7 +12,6 @@ import {
   trimNarrative,
 } from '../../src/compaction/summary.js';
 import { TOOL_ENTRIES_SHARE, toolEntryBullet } from '../../src/compaction/tool-entries.js';
-import { buildModelView } from '../../src/conversation/model-view.js';
 import { estimateMessagesTokens, estimateTokens } from '../../src/conversation/token-estimate.js';
 
 const length = (s: string) => s.length;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { CompactionRecord } from '../../src/compaction/record.js';
+import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message, ToolCall } from '../../src/conversation/message.js';
 
 /** One tool call of a generated turn: its name, its output and (maybe) its summary line. */

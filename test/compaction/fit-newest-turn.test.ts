@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { shortenToolOutput } from '../../src/conversation/fit-newest-turn.js';
-import { buildModelView } from '../../src/conversation/model-view.js';
+import { shortenToolOutput } from '../../src/compaction/fit-newest-turn.js';
+import { buildModelView } from '../../src/compaction/model-view.js';
 import { estimateMessagesTokens } from '../../src/conversation/token-estimate.js';
-import { buildTranscript, compactionRecord, text } from './fixtures.js';
+import { buildTranscript, compactionRecord, text } from '../conversation/fixtures.js';
 
 const transcript = buildTranscript([
   {

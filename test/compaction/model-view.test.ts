@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CompactionRecord } from '../../src/compaction/record.js';
+import { buildModelView, toWireMessage } from '../../src/compaction/model-view.js';
 import { renderSummarySection } from '../../src/compaction/summary.js';
+import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message } from '../../src/conversation/message.js';
-import { buildModelView, toWireMessage } from '../../src/conversation/model-view.js';
 import { turnStartIndices } from '../../src/conversation/turns.js';
-import { buildTranscript, transcriptArb } from './fixtures.js';
+import { buildTranscript, transcriptArb } from '../conversation/fixtures.js';
 
 const transcript = buildTranscript([
   {

@@ -1,7 +1,7 @@
-import type { CompactionRecord } from '../compaction/record.js';
-import { renderSummarySection, SECTION_SEPARATOR } from '../compaction/summary.js';
+import type { CompactionRecord } from '../conversation/compaction-record.js';
+import type { Message, WireMessage } from '../conversation/message.js';
 import { fitNewestTurn } from './fit-newest-turn.js';
-import type { Message, WireMessage } from './message.js';
+import { renderSummarySection, SECTION_SEPARATOR } from './summary.js';
 
 /** What the model view is built from. */
 export interface ModelViewInput {

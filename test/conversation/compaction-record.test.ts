@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CompactionRecord, latestRecord } from '../../src/compaction/record.js';
+import { type CompactionRecord, latestRecord } from '../../src/conversation/compaction-record.js';
 
 const base: CompactionRecord = {
   upto: 4,

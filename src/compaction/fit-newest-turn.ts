@@ -1,6 +1,6 @@
-import { toolEntryLine } from '../compaction/tool-entries.js';
-import type { Message, WireMessage } from './message.js';
-import { estimateMessagesTokens } from './token-estimate.js';
+import type { Message, WireMessage } from '../conversation/message.js';
+import { estimateMessagesTokens } from '../conversation/token-estimate.js';
+import { toolEntryLine } from './tool-entries.js';
 
 /** Chars of a tool output's head kept when it is shortened to fit. */
 export const DEFAULT_FIT_HEAD_CHARS = 1000;
