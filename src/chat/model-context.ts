@@ -1,8 +1,10 @@
 import type { ThinkSetting } from '../commands/command-host.js';
+import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { WireMessage } from '../conversation/message.js';
 import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
+import { capToolOutput } from '../tools/cap-output.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ContextMeter } from './context-meter.js';
 import type { ModelSession } from './model-selection.js';
@@ -32,9 +34,15 @@ export class ModelContext {
     this.think = config.think;
   }
 
-  /** What the next request sends. */
+  /** What the next request sends: tool outputs capped at `tools.max_output_chars`. */
   modelView(): WireMessage[] {
-    return this.conversation.modelView(this.system, this.config.tools.max_output_chars);
+    const maxChars = this.config.tools.max_output_chars;
+    return buildModelView({
+      system: this.system,
+      record: this.conversation.latestRecord,
+      transcript: this.conversation.transcript,
+      toolContent: (m) => capToolOutput(m.content, maxChars),
+    });
   }
 
   /** The `/api/chat` request for `view`, with tools and thinking only where the model supports them. */

@@ -1,7 +1,5 @@
-import { buildModelView } from '../compaction/model-view.js';
-import { capToolOutput } from '../tools/cap-output.js';
 import type { CompactionRecord } from './compaction-record.js';
-import type { Message, WireMessage } from './message.js';
+import type { Message } from './message.js';
 
 /** A message as appended: the conversation assigns its id, turn and time. */
 export type NewMessage = Omit<Message, 'id' | 'turn' | 'at'>;
@@ -51,16 +49,6 @@ export class Conversation {
   /** Appends a compaction record: from now on the model view starts at its summary. */
   addRecord(record: CompactionRecord): void {
     this.compactions.push(record);
-  }
-
-  /** What is sent to Ollama, tool outputs capped at `maxToolOutputChars`. */
-  modelView(system: string | undefined, maxToolOutputChars: number): WireMessage[] {
-    return buildModelView({
-      system,
-      record: this.latestRecord,
-      transcript: this.messages,
-      toolContent: (m) => capToolOutput(m.content, maxToolOutputChars),
-    });
   }
 
   /** The thinking of the newest assistant message that has any. */
