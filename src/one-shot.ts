@@ -1,6 +1,6 @@
 import { createChatController } from './chat/create-controller.js';
+import type { DisplayItem } from './chat/display-items.js';
 import type { RunSettings } from './settings.js';
-import type { DisplayItem } from './ui/items.js';
 import { createStreamSanitizer } from './ui/sanitize.js';
 
 /** Reads piped standard input whole; empty when stdin is a terminal. */

@@ -1,7 +1,7 @@
 import type { ChatDelta } from '../ollama/interfaces.js';
-import type { DisplayItem } from '../ui/items.js';
 import { splitCommittable } from '../ui/markdown/split-committable.js';
 import { sanitizeTerminalText } from '../ui/sanitize.js';
+import type { DisplayItem } from './display-items.js';
 import type { LiveReply } from './view-state.js';
 
 /** What the presenter hands the screen: blocks that are final, and the part still streaming. */

@@ -1,4 +1,4 @@
-import type { DisplayItem, NoticeLevel } from '../ui/items.js';
+import type { DisplayItem, NoticeLevel } from './display-items.js';
 import type { Store } from './store.js';
 import type { ChatViewState } from './view-state.js';
 

@@ -1,4 +1,4 @@
-import type { DisplayItem } from '../ui/items.js';
+import type { DisplayItem } from './display-items.js';
 
 /** The reply being streamed: the part not yet committed to the finished conversation. */
 export interface LiveReply {

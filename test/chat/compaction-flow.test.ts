@@ -4,12 +4,12 @@
  * retry after failure, re-compaction, long chats in a small window, /summary and /context.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NoticeItem } from '../../src/chat/display-items.js';
 import { resolveBudgets } from '../../src/compaction/budgets.js';
 import { SUMMARY_HEADER } from '../../src/compaction/summary.js';
 import type { Config } from '../../src/config/schema.js';
 import { formatTokens } from '../../src/conversation/format-tokens.js';
 import { NOTICE_STYLE } from '../../src/ui/components/message-item.js';
-import type { NoticeItem } from '../../src/ui/items.js';
 import {
   type ChatHarness,
   type ChatHarnessOptions,

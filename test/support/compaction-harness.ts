@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChatController } from '../../src/chat/chat-controller.js';
+import type { DisplayItem, NoticeItem } from '../../src/chat/display-items.js';
 import type { Dialog } from '../../src/chat/view-state.js';
 import { AppState } from '../../src/config/app-state.js';
 import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
@@ -13,7 +14,6 @@ import type { CompactionRecord } from '../../src/conversation/compaction-record.
 import type { Message } from '../../src/conversation/message.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
-import type { DisplayItem, NoticeItem } from '../../src/ui/items.js';
 import type { Emulator } from './emulator.js';
 
 /** How to start a chat. */

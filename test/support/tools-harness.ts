@@ -7,12 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChatController } from '../../src/chat/chat-controller.js';
+import type { DisplayItem, ToolItem } from '../../src/chat/display-items.js';
 import type { Dialog } from '../../src/chat/view-state.js';
 import { AppState } from '../../src/config/app-state.js';
 import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
-import type { DisplayItem, ToolItem } from '../../src/ui/items.js';
 import {
   type ChatMessageLike,
   type ChatRequestRecord,

@@ -1,11 +1,11 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DisplayItem } from '../../src/chat/display-items.js';
 import { createStore } from '../../src/chat/store.js';
 import { type ChatViewState, type Dialog, initialViewState } from '../../src/chat/view-state.js';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { DECLINED_OUTPUT } from '../../src/tools/execute.js';
 import { ChatApp, type ChatAppModel } from '../../src/ui/chat-app.js';
-import type { DisplayItem } from '../../src/ui/items.js';
 import { startToolHarness } from '../support/tools-harness.js';
 
 /** Lets Ink subscribe its input handlers (and flush a lone ESC), and React re-render. */

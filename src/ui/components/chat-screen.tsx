@@ -1,6 +1,6 @@
 import { Box, Static } from 'ink';
+import type { DisplayItem } from '../../chat/display-items.js';
 import type { EditorState } from '../input/editor-state.js';
-import type { DisplayItem } from '../items.js';
 import { wrapToRows } from '../terminal-rows.js';
 import { ConfirmPrompt, type ConfirmPromptProps } from './confirm-prompt.js';
 import { LiveReply, type LiveReplyProps } from './live-reply.js';

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
+import type { DisplayItem, NoticeLevel } from '../../chat/display-items.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
-import type { DisplayItem, NoticeLevel } from '../items.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { sanitizeTerminalText } from '../sanitize.js';
 import { expandTabs } from '../terminal-rows.js';

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
+import type { DisplayItem } from '../../../src/chat/display-items.js';
 import { ChatScreen, type ChatScreenProps, liveRowBudget } from '../../../src/ui/components/chat-screen.js';
 import { createEditorState, editorReducer } from '../../../src/ui/input/editor-state.js';
-import type { DisplayItem } from '../../../src/ui/items.js';
 
 const ITEMS: DisplayItem[] = [
   { kind: 'banner', id: 'b', model: 'qwen3', host: 'http://127.0.0.1:11434', numCtx: 8192 },

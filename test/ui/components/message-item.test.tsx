@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { DisplayItem } from '../../../src/chat/display-items.js';
 import { MessageItem } from '../../../src/ui/components/message-item.js';
-import type { DisplayItem } from '../../../src/ui/items.js';
 import { loadMarkdownRenderer } from '../../../src/ui/markdown/render-markdown.js';
 
 function frameOf(item: DisplayItem, width = 80): string {
