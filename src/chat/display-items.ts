@@ -3,6 +3,8 @@
  * exactly once. The controller turns transcript messages and events into these.
  */
 
+import type { NoticeLevel } from '../commands/command-host.js';
+
 /** The start-of-session header: which model, on which server, with which context window. */
 export interface BannerItem {
   kind: 'banner';
@@ -47,9 +49,6 @@ export interface ToolItem {
   summary: string;
   ok: boolean;
 }
-
-/** Severity of a notice: picks its symbol and colour. */
-export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 
 /** A message from ochat itself (compaction report, warnings, errors). */
 export interface NoticeItem {

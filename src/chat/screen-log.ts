@@ -1,4 +1,5 @@
-import type { DisplayItem, NoticeLevel } from './display-items.js';
+import type { NoticeLevel } from '../commands/command-host.js';
+import type { DisplayItem } from './display-items.js';
 import type { Store } from './store.js';
 import type { ChatViewState } from './view-state.js';
 

@@ -1,9 +1,9 @@
-import type { NoticeLevel } from '../chat/display-items.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { InstalledModel } from '../ollama/interfaces.js';
 
-export type { NoticeLevel } from '../chat/display-items.js';
+/** Severity of a notice: picks its symbol and colour. */
+export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 
 /** The thinking setting: off, on, or an effort level for models that take one. */
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
-import type { DisplayItem, NoticeLevel } from '../../chat/display-items.js';
+import type { DisplayItem } from '../../chat/display-items.js';
+import type { NoticeLevel } from '../../commands/command-host.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { sanitizeTerminalText } from '../sanitize.js';
