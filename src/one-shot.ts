@@ -1,7 +1,7 @@
 import { createChatController } from './chat/create-controller.js';
 import type { DisplayItem } from './chat/display-items.js';
 import type { RunSettings } from './settings.js';
-import { createStreamSanitizer } from './ui/sanitize.js';
+import { createStreamSanitizer } from './text/sanitize.js';
 
 /** Reads piped standard input whole; empty when stdin is a terminal. */
 async function readPipedStdin(): Promise<string> {

@@ -1,6 +1,6 @@
 import type { ChatDelta } from '../ollama/interfaces.js';
-import { splitCommittable } from '../ui/markdown/split-committable.js';
-import { sanitizeTerminalText } from '../ui/sanitize.js';
+import { sanitizeTerminalText } from '../text/sanitize.js';
+import { splitCommittable } from '../text/split-committable.js';
 import type { DisplayItem } from './display-items.js';
 import type { LiveReply } from './view-state.js';
 

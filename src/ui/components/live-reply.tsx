@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { sanitizeTerminalText } from '../sanitize.js';
+import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { expandTabs, wrapToRows } from '../terminal-rows.js';
 import { Spinner } from './spinner.js';
 

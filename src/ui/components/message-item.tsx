@@ -3,8 +3,8 @@ import { memo, type ReactNode, useMemo } from 'react';
 import type { DisplayItem } from '../../chat/display-items.js';
 import type { NoticeLevel } from '../../commands/command-host.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
+import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
-import { sanitizeTerminalText } from '../sanitize.js';
 import { expandTabs } from '../terminal-rows.js';
 
 /** Props of {@link MessageItem}. */

@@ -2,7 +2,7 @@
  * The prompt's line editor as a pure reducer: multi-line text with a cursor, history with the
  * unsent draft kept aside, and slash-command completion. Rendering and key handling live elsewhere.
  */
-import { sanitizeTerminalText } from '../sanitize.js';
+import { sanitizeTerminalText } from '../../text/sanitize.js';
 import {
   type CompletionState,
   completionFor,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitizeTerminalText } from '../../src/ui/sanitize.js';
+import { sanitizeTerminalText } from '../../src/text/sanitize.js';
 
 describe('sanitizeTerminalText', () => {
   it('leaves plain text, newlines, tabs and unicode untouched', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitCommittable } from '../../../src/ui/markdown/split-committable.js';
+import { splitCommittable } from '../../src/text/split-committable.js';
 
 /** Whether a CommonMark-ish fence is left open at the end of `text` (reference model for the property). */
 function endsInsideFence(text: string): boolean {
