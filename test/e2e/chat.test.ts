@@ -194,9 +194,22 @@ describe('a chat', () => {
     expect(raw).not.toContain('\x1b]0;pwned');
     expect(raw).not.toContain('pwned');
     expect(raw).not.toContain('\x1b[2J');
-    expect(raw).not.toContain('\x1b[31m');
+    // The model's own colour code is gone; ochat's styling (colours are on) may surround the text.
+    expect(raw).not.toContain('\x1b[31mred');
     expect(pty.screen()).toMatch(/Safe start\s+middle\s+red end marker/);
     expect(pty.screen()).toContain('› say something nasty');
+  });
+
+  test("colours are on, as in a user's terminal: a language-tagged code fence is highlighted", async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    emu.enqueue({ content: 'Here:\n\n```js\nconst answer = 42;\n```\n\nDone highlighting.' });
+    pty.write('show code\r');
+    await pty.waitFor('Done highlighting.');
+    expect(pty.screen()).toContain('const answer = 42;');
+    // The highlighter styles the keyword on its own (it only runs with colours on).
+    expect(pty.raw()).toMatch(/\x1b\[[0-9;]*mconst\x1b\[[0-9;]*m/);
+    expect(pty.screen()).not.toMatch(/error|not a function/i);
   });
 
   test('a thinking model: the thinking is shown, and not sent back with the next request', async () => {

@@ -48,7 +48,12 @@ export interface PtyOptions {
   script?: string;
 }
 
-/** Starts `bin/ochat args` in a PTY with `CI=0` (Ink stops live rendering under CI=true). */
+/**
+ * Starts `bin/ochat args` in a PTY the way a user's terminal does: TERM=xterm-256color and no `CI`
+ * variable at all — chalk turns colours off for any `CI` (even `CI=0`) and Ink stops live rendering
+ * under `CI=true`, so the coloured path users run would go untested. Tests about NO_COLOR or
+ * FORCE_COLOR=0 pass them in `env`.
+ */
 export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession {
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 30;
@@ -67,7 +72,6 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
         PATH: process.env.PATH ?? '',
         HOME: home,
         TERM: 'xterm-256color',
-        CI: '0',
         XDG_CONFIG_HOME: join(home, 'config'),
         XDG_DATA_HOME: join(home, 'data'),
         ...options.env,

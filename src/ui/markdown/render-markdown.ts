@@ -11,11 +11,13 @@ let loaded: MarkdownRenderer | undefined;
 
 // Renderers hold their width in their options, so keep one per width (terminals rarely resize).
 async function createRenderer(): Promise<MarkdownRenderer> {
-  const [{ Marked }, { markedTerminal }, { supportsLanguage }] = await Promise.all([
+  const [{ Marked }, { markedTerminal }, highlighter] = await Promise.all([
     import('marked'),
     import('marked-terminal'),
     import('cli-highlight'),
   ]);
+  // cli-highlight is CommonJS: in the bundle its dynamic import has only `default` (its exports).
+  const supportsLanguage = highlighter.supportsLanguage ?? highlighter.default.supportsLanguage;
   const byWidth = new Map<number, InstanceType<typeof Marked>>();
   const markedFor = (width: number) => {
     let marked = byWidth.get(width);
