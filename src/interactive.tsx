@@ -40,7 +40,7 @@ export async function runInteractive(settings: RunSettings): Promise<void> {
   const instance = render(app([]), { exitOnCtrlC: false, patchConsole: true });
   quit = () => instance.unmount();
 
-  const { createChatController } = await import('./chat/create-controller.js');
+  const { createChatController } = await import('./create-controller.js');
   controller = createChatController(settings, { store, onExit: quit });
   instance.rerender(app(controller.history()));
   // Load the markdown renderer while connecting, so it is there before the first reply.

@@ -1,5 +1,5 @@
-import { createChatController } from './chat/create-controller.js';
 import type { DisplayItem } from './chat/display-items.js';
+import { createChatController } from './create-controller.js';
 import type { RunSettings } from './settings.js';
 import { createStreamSanitizer } from './text/sanitize.js';
 

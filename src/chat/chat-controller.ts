@@ -1,3 +1,4 @@
+import type { ChatDelta, InstalledModel } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../commands/command-host.js';
 import { dispatchCommand } from '../commands/dispatch.js';
@@ -7,7 +8,6 @@ import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import type { OllamaClient } from '../ollama/client.js';
-import type { ChatDelta, InstalledModel } from '../ollama/interfaces.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { assembleChat, type ChatParts } from './chat-parts.js';
 import { describeError } from './describe-error.js';

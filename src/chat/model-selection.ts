@@ -1,6 +1,6 @@
+import type { InstalledModel, ModelInfo } from '../backend/interfaces.js';
 import type { OllamaClient } from '../ollama/client.js';
-import type { InstalledModel, ModelInfo } from '../ollama/interfaces.js';
-import { resolveNumCtx } from '../ollama/num-ctx.js';
+import { resolveNumCtx } from './num-ctx.js';
 
 /** No model was named and none could be chosen for the user. */
 export class NoModelChosenError extends Error {

@@ -1,4 +1,4 @@
-import type { ChatDelta } from '../ollama/interfaces.js';
+import type { ChatDelta } from '../backend/interfaces.js';
 import { sanitizeTerminalText } from '../text/sanitize.js';
 import { splitCommittable } from '../text/split-committable.js';
 import type { DisplayItem } from './display-items.js';

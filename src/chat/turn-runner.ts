@@ -1,3 +1,4 @@
+import type { ChatDelta, ChatReply } from '../backend/interfaces.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -5,7 +6,6 @@ import { formatTokens } from '../conversation/format-tokens.js';
 import type { ToolCall, WireMessage } from '../conversation/message.js';
 import type { OllamaClient } from '../ollama/client.js';
 import { AbortedError, OllamaError, UnsupportedCapabilityError } from '../ollama/errors.js';
-import type { ChatDelta, ChatReply } from '../ollama/interfaces.js';
 import { runToolLoop } from '../tools/tool-loop.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';

@@ -1,6 +1,6 @@
+import type { InstalledModel } from '../backend/interfaces.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
-import type { InstalledModel } from '../ollama/interfaces.js';
 
 /** Severity of a notice: picks its symbol and colour. */
 export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';

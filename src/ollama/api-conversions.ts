@@ -1,5 +1,5 @@
 import type { ModelResponse, ChatRequest as NpmChatRequest } from 'ollama';
-import type { ChatRequest, InstalledModel, RunningModel } from './interfaces.js';
+import type { ChatRequest, InstalledModel, RunningModel } from '../backend/interfaces.js';
 
 /**
  * ochat's request in the npm client's types, always streamed. Messages are copied because the

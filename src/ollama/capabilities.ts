@@ -1,4 +1,4 @@
-import type { ModelInfo } from './interfaces.js';
+import type { ModelInfo } from '../backend/interfaces.js';
 
 /** Whether the model accepts `tools` (otherwise the server answers 400 "does not support tools"). */
 export function supportsTools(info: Pick<ModelInfo, 'capabilities'>): boolean {

@@ -1,4 +1,13 @@
 import { Ollama } from 'ollama';
+import type {
+  ChatChunk,
+  ChatDelta,
+  ChatReply,
+  ChatRequest,
+  InstalledModel,
+  ModelInfo,
+  RunningModel,
+} from '../backend/interfaces.js';
 import { toInstalledModel, toNpmChatRequest, toRunningModel } from './api-conversions.js';
 import {
   AbortedError,
@@ -9,15 +18,6 @@ import {
   type OllamaError,
 } from './errors.js';
 import { parseHost } from './host.js';
-import type {
-  ChatChunk,
-  ChatDelta,
-  ChatReply,
-  ChatRequest,
-  InstalledModel,
-  ModelInfo,
-  RunningModel,
-} from './interfaces.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
 import { ReplyAccumulator } from './reply-accumulator.js';
 import { createTransportFetch } from './transport-fetch.js';

@@ -1,4 +1,4 @@
-import type { ModelInfo } from './interfaces.js';
+import type { ModelInfo } from '../backend/interfaces.js';
 
 /** The parts of an /api/show answer that ochat reads; every field may be missing on old servers. */
 export interface ShowResponseLike {

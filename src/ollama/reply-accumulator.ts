@@ -1,5 +1,5 @@
+import type { ChatChunk, ChatDelta, ChatReply, ToolCall } from '../backend/interfaces.js';
 import type { PartialReply } from './errors.js';
-import type { ChatChunk, ChatDelta, ChatReply, ToolCall } from './interfaces.js';
 
 /** Builds a `ChatReply` from streamed chunks, reporting what each chunk added. */
 export class ReplyAccumulator {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chooseModel, NoModelChosenError, openModelSession } from '../../src/chat/model-selection.js';
+import { DEFAULT_NUM_CTX } from '../../src/chat/num-ctx.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import { ModelNotFoundError } from '../../src/ollama/errors.js';
-import { DEFAULT_NUM_CTX } from '../../src/ollama/num-ctx.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
 
 describe('chooseModel', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ChatDelta, ChatRequest } from '../../src/backend/interfaces.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import {
   AbortedError,
@@ -7,7 +8,6 @@ import {
   StreamError,
   UnsupportedCapabilityError,
 } from '../../src/ollama/errors.js';
-import type { ChatDelta, ChatRequest } from '../../src/ollama/interfaces.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
 import { ollamaFailure } from './ollama-failure.js';
 

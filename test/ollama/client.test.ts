@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChatDelta, ChatRequest } from '../../src/backend/interfaces.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import {
   AbortedError,
@@ -9,7 +10,6 @@ import {
   StreamError,
   UnsupportedCapabilityError,
 } from '../../src/ollama/errors.js';
-import type { ChatDelta, ChatRequest } from '../../src/ollama/interfaces.js';
 import {
   chunk,
   doneChunk,

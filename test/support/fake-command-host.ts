@@ -1,7 +1,7 @@
+import type { InstalledModel } from '../../src/backend/interfaces.js';
 import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../../src/commands/command-host.js';
 import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
-import type { InstalledModel } from '../../src/ollama/interfaces.js';
 
 /** A recording CommandHost: state is plain fields, every effect is logged for assertions. */
 export class FakeHost implements CommandHost {

@@ -1,8 +1,8 @@
-import { AppState } from '../config/app-state.js';
-import { OllamaClient } from '../ollama/client.js';
-import type { RunSettings } from '../settings.js';
-import { BUILTIN_TOOLS, createToolRegistry } from '../tools/registry.js';
-import { ChatController, type ChatControllerDeps } from './chat-controller.js';
+import { ChatController, type ChatControllerDeps } from './chat/chat-controller.js';
+import { AppState } from './config/app-state.js';
+import { OllamaClient } from './ollama/client.js';
+import type { RunSettings } from './settings.js';
+import { BUILTIN_TOOLS, createToolRegistry } from './tools/registry.js';
 
 /** Builds a controller from resolved settings: the one place the real client, state and tools are made. */
 export function createChatController(

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NUM_CTX, resolveNumCtx } from '../../src/ollama/num-ctx.js';
+import { DEFAULT_NUM_CTX, resolveNumCtx } from '../../src/chat/num-ctx.js';
 
 describe('resolveNumCtx', () => {
   it('takes --num-ctx over everything else', () => {
