@@ -11,7 +11,7 @@ export function createChatController(
 ): ChatController {
   const { config, flags, host } = settings;
   return new ChatController({
-    client: new OllamaClient({ host }),
+    backend: new OllamaClient({ host }),
     config,
     appState: new AppState(),
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),

@@ -90,29 +90,3 @@ export interface InstalledModel {
   /** ISO timestamp of the last change. */
   modifiedAt?: string;
 }
-
-/** One model currently loaded by the server, from /api/ps. */
-export interface RunningModel {
-  name: string;
-  /** The context window actually allocated (the server's effective num_ctx). */
-  contextLength?: number;
-}
-
-/** One streamed /api/chat line as the server sends it (counts and durations only on the last). */
-export interface ChatChunk {
-  model?: string;
-  message?: {
-    role?: string;
-    content?: string;
-    thinking?: string;
-    tool_calls?: ToolCall[];
-  };
-  done: boolean;
-  done_reason?: string;
-  total_duration?: number;
-  load_duration?: number;
-  prompt_eval_count?: number;
-  prompt_eval_duration?: number;
-  eval_count?: number;
-  eval_duration?: number;
-}

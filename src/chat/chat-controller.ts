@@ -1,3 +1,4 @@
+import type { ChatBackend } from '../backend/chat-backend.js';
 import type { ChatDelta, InstalledModel } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../commands/command-host.js';
@@ -7,16 +8,15 @@ import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { formatTokens } from '../conversation/format-tokens.js';
-import type { OllamaClient } from '../ollama/client.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { assembleChat, type ChatParts } from './chat-parts.js';
 import { describeError } from './describe-error.js';
 import { createStore, type Store } from './store.js';
 import { type ChatViewState, initialViewState } from './view-state.js';
 
-/** What the controller needs from the outside world; tests pass fakes or an emulator-backed client. */
+/** What the controller needs from the outside world; tests pass a fake backend or the Ollama one over the emulator. */
 export interface ChatControllerDeps {
-  client: OllamaClient;
+  backend: ChatBackend;
   config: Config;
   appState: AppState;
   tools: ToolRegistry;
@@ -172,7 +172,7 @@ export class ChatController implements CommandHost {
   }
 
   listModels(): Promise<InstalledModel[]> {
-    return this.deps.client.listModels();
+    return this.deps.backend.listModels();
   }
 
   async switchModel(name: string): Promise<void> {

@@ -29,7 +29,7 @@ export interface ChatParts {
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
 export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewState>): ChatParts {
-  const { client, config, appState } = deps;
+  const { backend, config, appState } = deps;
   const now = deps.now ?? (() => new Date());
   const interactive = deps.interactive ?? true;
   const screen = new ScreenLog(store);
@@ -40,7 +40,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   const queue = new WorkQueue((queued) => store.update({ queued }));
   const ask: AskDialog = (dialog) => dialogs.ask(dialog);
   const compactions = new CompactionRunner({
-    client,
+    backend,
     config: config.compaction,
     conversation,
     model,
@@ -51,7 +51,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     now,
   });
   const connector = new ModelConnector({
-    client,
+    backend,
     config,
     appState,
     flags: deps.flags,
@@ -71,7 +71,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     now,
   });
   const turns = new TurnRunner({
-    client,
+    backend,
     appState,
     config: config.tools,
     conversation,

@@ -1,3 +1,4 @@
+import type { ChatBackend } from '../backend/chat-backend.js';
 import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
 import { compactConversation } from '../compaction/compactor.js';
 import { formatCompactionReport } from '../compaction/report.js';
@@ -5,7 +6,6 @@ import { isCompactionDue } from '../compaction/trigger.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
-import type { OllamaClient } from '../ollama/client.js';
 import type { AbortSlot } from './abort-slot.js';
 import { describeError } from './describe-error.js';
 import type { AskDialog } from './dialog-queue.js';
@@ -18,7 +18,7 @@ export type CompactionTrigger = 'manual' | 'auto';
 
 /** What the compaction runner works with. */
 export interface CompactionRunnerDeps {
-  client: OllamaClient;
+  backend: ChatBackend;
   config: Config['compaction'];
   conversation: Conversation;
   model: ModelContext;
@@ -101,7 +101,7 @@ export class CompactionRunner {
     trigger: CompactionTrigger,
     focus: string | undefined,
   ): Promise<'done' | 'nothing' | 'failed' | 'cancelled'> {
-    const { client, config, conversation, model, screen } = this.deps;
+    const { backend, config, conversation, model, screen } = this.deps;
     const session = model.session;
     if (!session) {
       screen.notice('error', 'Not connected to a model yet.');
@@ -110,7 +110,7 @@ export class CompactionRunner {
     const abort = this.deps.abort.begin();
     screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
     try {
-      this.summarizer ??= await resolveSummarizer(client, session, config.model);
+      this.summarizer ??= await resolveSummarizer(backend, session, config.model);
       const outcome = await compactConversation({
         transcript: conversation.transcript,
         previous: conversation.latestRecord,

@@ -1,8 +1,8 @@
+import type { ChatBackend } from '../backend/chat-backend.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
-import type { OllamaClient } from '../ollama/client.js';
 import type { CompactionRunner } from './compaction-runner.js';
 import { describeError } from './describe-error.js';
 import type { ModelContext } from './model-context.js';
@@ -11,7 +11,7 @@ import type { ScreenLog } from './screen-log.js';
 
 /** What the connector works with. */
 export interface ModelConnectorDeps {
-  client: OllamaClient;
+  backend: ChatBackend;
   config: Config;
   appState: AppState;
   /** `-m` and `--num-ctx` from the command line. */
@@ -32,12 +32,12 @@ export class ModelConnector {
    * that Enter retries (`keptMessage`: and that the message typed meanwhile will be sent then).
    */
   async connect(keptMessage: boolean): Promise<void> {
-    const { client, config, appState, flags, screen } = this.deps;
-    screen.store.update({ busy: `connecting to ${client.host}…` });
+    const { backend, config, appState, flags, screen } = this.deps;
+    screen.store.update({ busy: `connecting to ${backend.host}…` });
     try {
       const name = await chooseModel(
         { flag: flags.model, config: config.model, lastUsed: appState.lastModel },
-        () => client.listModels(),
+        () => backend.listModels(),
       );
       await this.open(name);
       const session = this.deps.model.session!;
@@ -45,7 +45,7 @@ export class ModelConnector {
         kind: 'banner',
         id: screen.itemId(),
         model: session.name,
-        host: client.host,
+        host: backend.host,
         numCtx: session.numCtx,
       });
       if (session.cappedFrom) {
@@ -67,9 +67,9 @@ export class ModelConnector {
 
   /** Makes `name` the chat model; throws (changing nothing) when the server cannot show it. */
   async open(name: string): Promise<void> {
-    const { client, appState, flags, model, screen } = this.deps;
+    const { backend, appState, flags, model, screen } = this.deps;
     const configNumCtx = typeof model.options.num_ctx === 'number' ? model.options.num_ctx : undefined;
-    const session = await openModelSession(client, name, { flag: flags.numCtx, config: configNumCtx });
+    const session = await openModelSession(backend, name, { flag: flags.numCtx, config: configNumCtx });
     model.session = session;
     this.deps.compaction.modelChanged();
     model.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);

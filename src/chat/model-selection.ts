@@ -1,5 +1,5 @@
+import type { ChatBackend } from '../backend/chat-backend.js';
 import type { InstalledModel, ModelInfo } from '../backend/interfaces.js';
-import type { OllamaClient } from '../ollama/client.js';
 import { resolveNumCtx } from './num-ctx.js';
 
 /** No model was named and none could be chosen for the user. */
@@ -43,11 +43,11 @@ export interface ModelSession {
 
 /** Asks the server about `name` and decides its `num_ctx` once (DESIGN §5: changing it reloads). */
 export async function openModelSession(
-  client: OllamaClient,
+  backend: ChatBackend,
   name: string,
   numCtx: { flag?: number; config?: number },
 ): Promise<ModelSession> {
-  const info = await client.showModel(name);
+  const info = await backend.showModel(name);
   const resolved = resolveNumCtx({
     flag: numCtx.flag,
     config: numCtx.config,

@@ -1,5 +1,5 @@
+import type { ChatBackend } from '../backend/chat-backend.js';
 import type { Ask } from '../compaction/compactor.js';
-import type { OllamaClient } from '../ollama/client.js';
 import { type ModelSession, openModelSession } from './model-selection.js';
 
 /** The summarizer model and the window it runs with. */
@@ -14,20 +14,20 @@ export interface SummarizerTarget {
  * chat's own `num_ctx` (a different value would reload the model twice per compaction).
  */
 export async function resolveSummarizer(
-  client: OllamaClient,
+  backend: ChatBackend,
   chat: ModelSession,
   configuredModel: string | undefined,
 ): Promise<SummarizerTarget> {
   const session =
     configuredModel && configuredModel !== chat.name
-      ? await openModelSession(client, configuredModel, {})
+      ? await openModelSession(backend, configuredModel, {})
       : chat;
   const supportsThinking = session.info.capabilities.includes('thinking');
   return {
     model: session.name,
     numCtx: session.numCtx,
     ask: async ({ system, prompt, numPredict, signal }) => {
-      const reply = await client.chat(
+      const reply = await backend.chat(
         {
           model: session.name,
           messages: [

@@ -1,11 +1,11 @@
+import type { ChatBackend } from '../backend/chat-backend.js';
+import { BackendError } from '../backend/errors.js';
 import type { ChatDelta, ChatReply } from '../backend/interfaces.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import type { ToolCall, WireMessage } from '../conversation/message.js';
-import type { OllamaClient } from '../ollama/client.js';
-import { AbortedError, OllamaError, UnsupportedCapabilityError } from '../ollama/errors.js';
 import { runToolLoop } from '../tools/tool-loop.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
@@ -18,7 +18,7 @@ import { TurnStopped } from './turn-stopped.js';
 
 /** What the turn runner works with. */
 export interface TurnRunnerDeps {
-  client: OllamaClient;
+  backend: ChatBackend;
   appState: AppState;
   /** Read for `max_steps` (tool rounds per turn before it stops) when each turn runs. */
   config: Config['tools'];
@@ -85,7 +85,7 @@ export class TurnRunner {
     screen.store.update({ busy: `waiting for ${session.name}…`, live: { text: '', thinking: '' } });
     let reply: ChatReply;
     try {
-      reply = await this.deps.client.chat(model.chatRequest(view), {
+      reply = await this.deps.backend.chat(model.chatRequest(view), {
         signal,
         onDelta: (delta) => {
           if (screen.store.get().busy !== 'streaming…') screen.store.update({ busy: 'streaming…' });
@@ -114,7 +114,7 @@ export class TurnRunner {
     signal: AbortSignal,
   ): Promise<{ toolCalls: ToolCall[] }> {
     const { model, screen } = this.deps;
-    if (error instanceof UnsupportedCapabilityError && error.capability === 'tools' && model.session) {
+    if (error instanceof BackendError && error.capability === 'tools' && model.session) {
       // The server knows better than /api/show: stop offering tools to this model and ask again.
       const session = model.session;
       model.session = {
@@ -124,7 +124,7 @@ export class TurnRunner {
       screen.notice('info', `${session.name} does not support tools; continuing without them.`);
       return this.streamReply(signal);
     }
-    const partial = error instanceof OllamaError ? error.partial : undefined;
+    const partial = error instanceof BackendError ? error.partial : undefined;
     const hasPartial = Boolean(partial?.content || partial?.thinking);
     presenter.finish({ interrupted: hasPartial });
     if (hasPartial) {
@@ -135,7 +135,7 @@ export class TurnRunner {
         interrupted: true,
       });
     }
-    if (error instanceof AbortedError || signal.aborted) {
+    if ((error instanceof BackendError && error.kind === 'aborted') || signal.aborted) {
       screen.notice('warning', hasPartial ? 'Reply interrupted; the partial reply is kept.' : 'Cancelled.');
     } else {
       screen.notice('error', describeError(error));

@@ -1,5 +1,5 @@
 import type { ModelResponse, ChatRequest as NpmChatRequest } from 'ollama';
-import type { ChatRequest, InstalledModel, RunningModel } from '../backend/interfaces.js';
+import type { ChatRequest, InstalledModel } from '../backend/interfaces.js';
 
 /**
  * ochat's request in the npm client's types, always streamed. Messages are copied because the
@@ -27,11 +27,4 @@ export function toInstalledModel(model: ModelResponse): InstalledModel {
   const modified = model.modified_at as Date | string | undefined; // JSON gives a string, despite the npm type
   if (modified) installed.modifiedAt = typeof modified === 'string' ? modified : modified.toISOString();
   return installed;
-}
-
-/** One /api/ps entry in ochat's shape. */
-export function toRunningModel(model: ModelResponse & { context_length?: number }): RunningModel {
-  const running: RunningModel = { name: model.name };
-  if (typeof model.context_length === 'number') running.contextLength = model.context_length;
-  return running;
 }

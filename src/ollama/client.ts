@@ -1,14 +1,7 @@
 import { Ollama } from 'ollama';
-import type {
-  ChatChunk,
-  ChatDelta,
-  ChatReply,
-  ChatRequest,
-  InstalledModel,
-  ModelInfo,
-  RunningModel,
-} from '../backend/interfaces.js';
-import { toInstalledModel, toNpmChatRequest, toRunningModel } from './api-conversions.js';
+import type { ChatBackend, ChatHandlers } from '../backend/chat-backend.js';
+import type { ChatReply, ChatRequest, InstalledModel, ModelInfo } from '../backend/interfaces.js';
+import { toInstalledModel, toNpmChatRequest } from './api-conversions.js';
 import {
   AbortedError,
   type ErrorContext,
@@ -19,7 +12,7 @@ import {
 } from './errors.js';
 import { parseHost } from './host.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
-import { ReplyAccumulator } from './reply-accumulator.js';
+import { type ChatChunk, ReplyAccumulator } from './reply-accumulator.js';
 import { createTransportFetch } from './transport-fetch.js';
 
 /** How to reach the server. */
@@ -30,16 +23,8 @@ export interface OllamaClientOptions {
   fetch?: typeof fetch;
 }
 
-/** Per-call hooks of `chat`. */
-export interface ChatHandlers {
-  /** Cancels the request at any point, including while waiting for the first byte. */
-  signal?: AbortSignal;
-  /** Called with each piece as it streams in. An exception thrown here ends the call and is rethrown as is. */
-  onDelta?: (delta: ChatDelta) => void;
-}
-
 /** ochat's only door to Ollama: every method throws `OllamaError`s (see errors.ts) and nothing else. */
-export class OllamaClient {
+export class OllamaClient implements ChatBackend {
   /** The normalised base URL, e.g. `http://127.0.0.1:11434`. */
   readonly host: string;
   private readonly baseFetch: typeof fetch;
@@ -61,16 +46,6 @@ export class OllamaClient {
     return this.call(signal, model, async (api) =>
       parseModelInfo(model, (await api.show({ model })) as unknown as ShowResponseLike),
     );
-  }
-
-  /** The models loaded right now, with the context window each was given (/api/ps). */
-  runningModels(signal?: AbortSignal): Promise<RunningModel[]> {
-    return this.call(signal, undefined, async (api) => ((await api.ps()).models ?? []).map(toRunningModel));
-  }
-
-  /** The server's version string (/api/version), e.g. "0.33.0". */
-  version(signal?: AbortSignal): Promise<string> {
-    return this.call(signal, undefined, async (api) => (await api.version()).version);
   }
 
   /**
@@ -112,11 +87,6 @@ export class OllamaClient {
     } finally {
       finished.abort();
     }
-  }
-
-  /** A whole reply without streaming callbacks (the summarizer's `ask`). */
-  complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
-    return this.chat(request, { signal });
   }
 
   private async call<T>(

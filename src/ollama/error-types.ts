@@ -1,44 +1,24 @@
+import {
+  BackendError,
+  type BackendErrorKind,
+  type BackendErrorOptions,
+  type Capability,
+} from '../backend/errors.js';
 import { DEFAULT_HOST } from './host.js';
 
-/** Which way a request to Ollama failed; one subclass of `OllamaError` per kind. */
-export type OllamaErrorKind =
-  | 'unreachable'
-  | 'model-not-found'
-  | 'http'
-  | 'unsupported-capability'
-  | 'stream'
-  | 'incomplete-stream'
-  | 'aborted'
-  | 'unexpected';
+export type { Capability, PartialReply } from '../backend/errors.js';
 
-/** What had streamed before a chat failed, so the caller can keep it. */
-export interface PartialReply {
-  content: string;
-  thinking: string;
-}
+/** Which way a request to Ollama failed; one subclass of `OllamaError` per kind. */
+export type OllamaErrorKind = BackendErrorKind;
 
 /** Extras every `OllamaError` may carry. */
-export interface OllamaErrorOptions {
-  partial?: PartialReply;
-  /** The original error, for debugging; never shown in the message. */
-  cause?: unknown;
-}
+export type OllamaErrorOptions = BackendErrorOptions;
 
-/**
- * Every failure of the Ollama layer. `message` is one line a user can act on; `hint` is its
- * actionable part alone, for UIs that show it separately.
- */
-export class OllamaError extends Error {
-  readonly kind: OllamaErrorKind;
-  readonly partial?: PartialReply;
-  readonly hint?: string;
-
+/** Every failure of the Ollama layer: a `BackendError` with Ollama's hints. */
+export class OllamaError extends BackendError {
   constructor(kind: OllamaErrorKind, message: string, hint?: string, options: OllamaErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(kind, message, hint, options);
     this.name = 'OllamaError';
-    this.kind = kind;
-    this.hint = hint;
-    if (options.partial) this.partial = options.partial;
   }
 }
 
@@ -113,28 +93,22 @@ export class OllamaHttpError extends OllamaError {
   }
 }
 
-/** A model feature ochat asked for and the model lacks. */
-export type Capability = 'tools' | 'thinking';
-
 /** The server refused the request because the model lacks a capability (400 "does not support …"). */
 export class UnsupportedCapabilityError extends OllamaError {
   readonly model: string;
-  readonly capability: Capability;
+  declare readonly capability: Capability;
 
   constructor(model: string, capability: Capability, options: OllamaErrorOptions = {}) {
     const hint =
       capability === 'tools'
         ? 'Use a model with tool support, or turn tools off for this chat.'
         : 'Turn thinking off, or use a thinking model.';
-    super(
-      'unsupported-capability',
-      `Model '${model}' does not support ${capability}. ${hint}`,
-      hint,
-      options,
-    );
+    super('unsupported-capability', `Model '${model}' does not support ${capability}. ${hint}`, hint, {
+      ...options,
+      capability,
+    });
     this.name = 'UnsupportedCapabilityError';
     this.model = model;
-    this.capability = capability;
   }
 }
 

@@ -1,5 +1,24 @@
-import type { ChatChunk, ChatDelta, ChatReply, ToolCall } from '../backend/interfaces.js';
+import type { ChatDelta, ChatReply, ToolCall } from '../backend/interfaces.js';
 import type { PartialReply } from './errors.js';
+
+/** One streamed /api/chat line as the server sends it (counts and durations only on the last). */
+export interface ChatChunk {
+  model?: string;
+  message?: {
+    role?: string;
+    content?: string;
+    thinking?: string;
+    tool_calls?: ToolCall[];
+  };
+  done: boolean;
+  done_reason?: string;
+  total_duration?: number;
+  load_duration?: number;
+  prompt_eval_count?: number;
+  prompt_eval_duration?: number;
+  eval_count?: number;
+  eval_duration?: number;
+}
 
 /** Builds a `ChatReply` from streamed chunks, reporting what each chunk added. */
 export class ReplyAccumulator {

@@ -51,7 +51,6 @@ describe('OllamaClient against the emulator', () => {
       trainedContext: 40960,
       capabilities: ['completion', 'tools', 'thinking'],
     });
-    expect(await client.version()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it('streams a thinking reply and reports the metrics and the loaded window', async () => {
@@ -69,7 +68,6 @@ describe('OllamaClient against the emulator', () => {
       think: true,
       options: { num_ctx: 8192 },
     });
-    expect(await client.runningModels()).toContainEqual({ name: 'qwen3:latest', contextLength: 8192 });
   });
 
   it('returns tool calls whole', async () => {
@@ -137,7 +135,7 @@ describe('OllamaClient against the emulator', () => {
     const down = await startEmulator();
     const url = down.url;
     await down.close();
-    const error = await ollamaFailure(new OllamaClient({ host: url }).version());
+    const error = await ollamaFailure(new OllamaClient({ host: url }).listModels());
     expect(error).toBeInstanceOf(ServerUnreachableError);
     expect(error.message).toContain(`Cannot reach Ollama at ${url} (connection refused)`);
   });

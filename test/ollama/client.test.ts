@@ -303,20 +303,6 @@ describe('OllamaClient.chat', () => {
     expect(messages).toEqual(frozen);
     expect(fake.requests[0].body.messages).toEqual(frozen);
   });
-
-  it('complete() returns the same reply without callbacks', async () => {
-    const fake = fakeFetch({
-      '/api/chat': () =>
-        ndjsonResponse([chunk({ content: 'Summary.' }), doneChunk({ done_reason: 'length' })]),
-    });
-    const reply = await new OllamaClient({ host: 'h', fetch: fake.fetch }).complete({
-      ...request,
-      think: false,
-    });
-    expect(reply.content).toBe('Summary.');
-    expect(reply.doneReason).toBe('length');
-    expect(fake.requests[0].body.think).toBe(false);
-  });
 });
 
 describe('OllamaClient metadata calls', () => {
@@ -377,29 +363,11 @@ describe('OllamaClient metadata calls', () => {
     expect((error as ModelNotFoundError).installed).toEqual(['llama3.2:latest', 'qwen3:8b']);
   });
 
-  it('lists running models with their allocated context', async () => {
-    const fake = fakeFetch({
-      '/api/ps': () =>
-        jsonResponse({
-          models: [{ name: 'qwen3:latest', model: 'qwen3:latest', context_length: 8192 }, { name: 'x' }],
-        }),
-    });
-    expect(await new OllamaClient({ host: 'h', fetch: fake.fetch }).runningModels()).toEqual([
-      { name: 'qwen3:latest', contextLength: 8192 },
-      { name: 'x' },
-    ]);
-  });
-
-  it('reads the version', async () => {
-    const fake = fakeFetch({ '/api/version': () => jsonResponse({ version: '0.33.0' }) });
-    expect(await new OllamaClient({ host: 'h', fetch: fake.fetch }).version()).toBe('0.33.0');
-  });
-
   it('maps failures of metadata calls too', async () => {
     const refusing = (async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } });
     }) as typeof fetch;
-    const error = await ollamaFailure(new OllamaClient({ host: 'gpu-box', fetch: refusing }).version());
+    const error = await ollamaFailure(new OllamaClient({ host: 'gpu-box', fetch: refusing }).listModels());
     expect(error.message).toContain('Cannot reach Ollama at http://gpu-box:11434 (host not found)');
   });
 
@@ -412,8 +380,8 @@ describe('OllamaClient metadata calls', () => {
   });
 
   it('explains a server that is not Ollama', async () => {
-    const fake = fakeFetch({ '/api/version': () => new Response('<html>hello</html>', { status: 200 }) });
-    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).version());
+    const fake = fakeFetch({ '/api/tags': () => new Response('<html>hello</html>', { status: 200 }) });
+    const error = await ollamaFailure(new OllamaClient({ host: 'h', fetch: fake.fetch }).listModels());
     expect(error.message).toContain('not valid JSON');
   });
 });

@@ -52,7 +52,7 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
   const config = structuredClone(DEFAULT_CONFIG) as Config;
   options.configure?.(config);
   const controller = new ChatController({
-    client: new OllamaClient({ host: emu.url }),
+    backend: new OllamaClient({ host: emu.url }),
     config,
     appState: new AppState({ cwd: dir }),
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),

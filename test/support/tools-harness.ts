@@ -92,7 +92,7 @@ export async function startToolHarness(options: ToolHarnessOptions = {}): Promis
   Object.assign(config.tools, options.tools);
   options.configure?.(config);
   const controller = new ChatController({
-    client: new OllamaClient({ host: emu.url }),
+    backend: new OllamaClient({ host: emu.url }),
     config,
     appState: new AppState({ cwd: stateDir }),
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),

@@ -1,0 +1,48 @@
+/** Which way a request to the backend failed. */
+export type BackendErrorKind =
+  | 'unreachable'
+  | 'model-not-found'
+  | 'http'
+  | 'unsupported-capability'
+  | 'stream'
+  | 'incomplete-stream'
+  | 'aborted'
+  | 'unexpected';
+
+/** A model feature ochat asked for and the model lacks. */
+export type Capability = 'tools' | 'thinking';
+
+/** What had streamed before a chat failed, so the caller can keep it. */
+export interface PartialReply {
+  content: string;
+  thinking: string;
+}
+
+/** Extras every `BackendError` may carry. */
+export interface BackendErrorOptions {
+  partial?: PartialReply;
+  /** Kind `unsupported-capability`: the capability the model lacks. */
+  capability?: Capability;
+  /** The original error, for debugging; never shown in the message. */
+  cause?: unknown;
+}
+
+/**
+ * Every failure of a `ChatBackend`. `message` is one line a user can act on; `hint` is its
+ * actionable part alone, for UIs that show it separately. A backend subclasses it per kind.
+ */
+export class BackendError extends Error {
+  readonly kind: BackendErrorKind;
+  readonly partial?: PartialReply;
+  readonly capability?: Capability;
+  readonly hint?: string;
+
+  constructor(kind: BackendErrorKind, message: string, hint?: string, options: BackendErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'BackendError';
+    this.kind = kind;
+    this.hint = hint;
+    if (options.partial) this.partial = options.partial;
+    if (options.capability) this.capability = options.capability;
+  }
+}
