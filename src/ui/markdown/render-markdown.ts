@@ -3,6 +3,8 @@
  * cli-highlight take noticeable time to import, so they are loaded lazily after the first frame.
  */
 
+import type { Marked } from 'marked';
+
 /** Renders a markdown block as styled terminal text wrapped to `width` columns. */
 export type MarkdownRenderer = (markdown: string, width: number) => string;
 
@@ -11,18 +13,18 @@ let loaded: MarkdownRenderer | undefined;
 
 // Renderers hold their width in their options, so keep one per width (terminals rarely resize).
 async function createRenderer(): Promise<MarkdownRenderer> {
-  const [{ Marked }, { markedTerminal }, highlighter] = await Promise.all([
+  const [{ Marked: MarkedClass }, { markedTerminal }, highlighter] = await Promise.all([
     import('marked'),
     import('marked-terminal'),
     import('cli-highlight'),
   ]);
   // cli-highlight is CommonJS: in the bundle its dynamic import has only `default` (its exports).
   const supportsLanguage = highlighter.supportsLanguage ?? highlighter.default.supportsLanguage;
-  const byWidth = new Map<number, InstanceType<typeof Marked>>();
+  const byWidth = new Map<number, Marked>();
   const markedFor = (width: number) => {
     let marked = byWidth.get(width);
     if (!marked) {
-      marked = new Marked().use(markedTerminal({ width, reflowText: true, emoji: false, tab: 2 }));
+      marked = new MarkedClass().use(markedTerminal({ width, reflowText: true, emoji: false, tab: 2 }));
       // marked-terminal (7.x with marked 15) prints the raw `**x**` of tight list items: their
       // text tokens carry inline tokens it never parses. Parse them; otherwise defer to it.
       marked.use({
