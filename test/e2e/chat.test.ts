@@ -136,6 +136,48 @@ describe('a chat', () => {
     expect(lastMessage(emu.chats[1].body)).toEqual({ role: 'user', content: 'a\nb' });
   });
 
+  test('two lines typed ahead in one read are two messages; text pasted without brackets is one', async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    // One write is one read for the app: keys typed ahead (over SSH, on a slow machine).
+    pty.write('hello one\rhello two\r');
+    await pty.waitFor('Echo: hello two');
+    await waitForChats(emu, 2);
+    expect(emu.chats).toHaveLength(2);
+    expect(lastMessage(emu.chats[0].body)).toEqual({ role: 'user', content: 'hello one' });
+    expect(emu.chats[1].body.messages.map((m: { content: string }) => m.content)).toEqual([
+      'hello one',
+      'Echo: hello one',
+      'hello two',
+    ]);
+
+    // A terminal without bracketed paste: lines whose last one has no Enter after it were pasted.
+    pty.write('pasted a\rpasted b');
+    await pty.waitFor(/› pasted a\s*\n\s+pasted b/);
+    expect(emu.chats).toHaveLength(2);
+    pty.write('\r');
+    await waitForChats(emu, 3);
+    expect(lastMessage(emu.chats[2].body)).toEqual({ role: 'user', content: 'pasted a\npasted b' });
+  });
+
+  test('once the terminal brackets pastes, an Enter outside the markers always submits', async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    pty.write('\x1b[200~x\ry\x1b[201~\r');
+    await waitForChats(emu, 1);
+    expect(lastMessage(emu.chats[0].body)).toEqual({ role: 'user', content: 'x\ny' });
+    await pty.waitFor(/Echo: x\s+y/);
+
+    // Typed ahead, the read ending mid-word: the first line is already a message of its own.
+    pty.write('first\rsec');
+    await waitForChats(emu, 2);
+    expect(lastMessage(emu.chats[1].body)).toEqual({ role: 'user', content: 'first' });
+    await pty.waitFor('› sec');
+    pty.write('ond\r');
+    await waitForChats(emu, 3);
+    expect(lastMessage(emu.chats[2].body)).toEqual({ role: 'user', content: 'second' });
+  });
+
   test('Up recalls earlier input, also after a restart with the same home', async () => {
     const home = mkdtempSync(join(tmpdir(), 'ochat-e2e-history-'));
     homes.push(home);

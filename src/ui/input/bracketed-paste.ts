@@ -23,12 +23,18 @@ export function disableBracketedPaste(stdout: TerminalOutput): void {
   stdout.write('\x1b[?2004l');
 }
 
-/** Whether the editor is between a paste's start and end markers; kept across input events. */
+/** What the editor knows about pastes; kept across input events. */
 export interface PasteState {
+  /** Between a paste's start and end markers. */
   active: boolean;
+  /**
+   * The terminal has been seen to bracket pastes (a marker arrived): from then on only text inside
+   * markers is a paste and every Enter outside them submits.
+   */
+  bracketed: boolean;
 }
 
 /** A fresh paste tracker for one input handler. */
 export function createPasteState(): PasteState {
-  return { active: false };
+  return { active: false, bracketed: false };
 }

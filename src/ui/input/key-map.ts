@@ -3,7 +3,7 @@
  * pastes as whole chunks (`"hi\r"`), so chunks are read character by character.
  */
 import type { Key } from 'ink';
-import { PASTE_END, PASTE_START, type PasteState } from './bracketed-paste.js';
+import { createPasteState, PASTE_END, PASTE_START, type PasteState } from './bracketed-paste.js';
 import type { EditorAction } from './editor-state.js';
 
 /** Keys that are requests to the app rather than edits: the app decides what they mean. */
@@ -99,9 +99,13 @@ function specialKeyActions(input: string, key: Key): KeyAction[] | undefined {
   return undefined;
 }
 
-/** Is the `\r` at `index` followed by more text in the same chunk (a paste without brackets)? */
-function textFollows(chunk: string, index: number): boolean {
-  return /[^\r\n]/.test(chunk.slice(index + 1));
+/**
+ * The heuristic for a terminal not known to bracket pastes: a chunk whose last line has no Enter
+ * after it is text pasted unbracketed (its `\r`s are line breaks), while a chunk ending in Enter is
+ * typed-ahead lines, each a message — lines each followed by Enter are never merged.
+ */
+function looksPastedUnbracketed(chunk: string): boolean {
+  return /[^\r\n]/.test(chunk.slice(chunk.lastIndexOf('\r') + 1));
 }
 
 /** Reads a text chunk character by character, tracking paste markers inside it. */
@@ -115,6 +119,7 @@ function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
   for (let index = 0; index < chunk.length; index++) {
     if (chunk.startsWith(PASTE_START, index) || chunk.startsWith(PASTE_END, index)) {
       paste.active = chunk.startsWith(PASTE_START, index);
+      paste.bracketed = true;
       index += PASTE_START.length - 1;
       continue;
     }
@@ -124,8 +129,10 @@ function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
       continue;
     }
     if (char === '\r') {
-      // Typed Enter ends a chunk; a \r with text after it was pasted without brackets.
-      if (textFollows(chunk, index)) text += '\n';
+      // A pasted CRLF: its \n is kept as the line break.
+      if (chunk[index + 1] === '\n') continue;
+      // Outside a paste Enter submits, even mid-chunk (keys typed ahead arrive in one read).
+      if (!paste.bracketed && looksPastedUnbracketed(chunk)) text += '\n';
       else {
         flush();
         actions.push({ type: 'submit' });
@@ -148,10 +155,11 @@ function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
  * Maps one `useInput` event to actions. `paste` carries the bracketed-paste state across events
  * (the markers and the pasted text arrive as separate events); inside a paste, `\r` is a newline.
  */
-export function keyToActions(input: string, key: Key, paste: PasteState = { active: false }): KeyAction[] {
+export function keyToActions(input: string, key: Key, paste: PasteState = createPasteState()): KeyAction[] {
   if (!hasModifierOrSpecialKey(key)) {
     if (input === STRIPPED_PASTE_START || input === STRIPPED_PASTE_END) {
       paste.active = input === STRIPPED_PASTE_START;
+      paste.bracketed = true;
       return [];
     }
     if (STRIPPED_UNKNOWN_SEQUENCE.test(input)) return [];

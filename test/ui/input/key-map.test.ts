@@ -39,9 +39,38 @@ describe('keyToActions: chunks', () => {
     expect(keyToActions('hi\r', key())).toEqual([{ type: 'insert', text: 'hi' }, { type: 'submit' }]);
   });
 
-  it('reads a \\r followed by more text as a pasted line break (no brackets)', () => {
+  it('without bracketed paste: a chunk whose last line has no Enter is a paste, its \\r line breaks', () => {
     expect(keyToActions('a\rb', key())).toEqual([{ type: 'insert', text: 'a\nb' }]);
-    expect(keyToActions('a\r\nb\r', key())).toEqual([{ type: 'insert', text: 'a\n\nb' }, { type: 'submit' }]);
+    expect(keyToActions('a\rb\rc', key())).toEqual([{ type: 'insert', text: 'a\nb\nc' }]);
+    // No key sends CRLF: it is a pasted line break whichever way the chunk ends.
+    expect(keyToActions('a\r\nb\r', key())).toEqual([{ type: 'insert', text: 'a\nb' }, { type: 'submit' }]);
+  });
+
+  it('without bracketed paste: lines each followed by Enter are each submitted (typed ahead)', () => {
+    expect(keyToActions('hello one\rhello two\r', key())).toEqual([
+      { type: 'insert', text: 'hello one' },
+      { type: 'submit' },
+      { type: 'insert', text: 'hello two' },
+      { type: 'submit' },
+    ]);
+    expect(keyToActions('a\r\r', key())).toEqual([
+      { type: 'insert', text: 'a' },
+      { type: 'submit' },
+      { type: 'submit' },
+    ]);
+  });
+
+  it('once the terminal has bracketed a paste, every Enter outside the markers submits', () => {
+    const paste = createPasteState();
+    expect(keyToActions('[200~', key(), paste)).toEqual([]);
+    expect(keyToActions('x\ry', key(), paste)).toEqual([{ type: 'insert', text: 'x\ry' }]);
+    expect(keyToActions('[201~', key(), paste)).toEqual([]);
+    expect(paste.bracketed).toBe(true);
+    expect(keyToActions('one\rtw', key(), paste)).toEqual([
+      { type: 'insert', text: 'one' },
+      { type: 'submit' },
+      { type: 'insert', text: 'tw' },
+    ]);
   });
 
   it('maps control characters inside a chunk to their actions', () => {
@@ -78,7 +107,7 @@ describe('keyToActions: bracketed paste', () => {
   });
 
   it('does not treat control keys inside a paste as intents', () => {
-    const paste = { active: true };
+    const paste = { active: true, bracketed: true };
     expect(keyToActions('a\x03b', key(), paste)).toEqual([{ type: 'insert', text: 'a\x03b' }]);
     expect(keyToActions('', key({ upArrow: true }), paste)).toEqual([]);
   });
