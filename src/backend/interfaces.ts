@@ -70,6 +70,11 @@ export interface ModelInfo {
   numCtxParam?: number;
   /** The context length the model was trained for (`<arch>.context_length`). */
   trainedContext?: number;
+  /**
+   * The Modelfile's `SYSTEM` prompt. The server applies it only to chats that do not start with a
+   * system message, so a client that sends one must include it to keep it in force.
+   */
+  system?: string;
   /** `completion`, `tools`, `thinking`, `vision`, `insert`, `embedding`, … */
   capabilities: string[];
   family?: string;

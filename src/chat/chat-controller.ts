@@ -191,6 +191,10 @@ export class ChatController implements CommandHost {
     return this.parts.model.system;
   }
 
+  get modelSystem(): string | undefined {
+    return this.parts.model.session?.info.system;
+  }
+
   setSystem(text: string | undefined): void {
     this.parts.model.system = text;
     // The server's last count was for the old system prompt: estimate the new view instead.
@@ -202,9 +206,14 @@ export class ChatController implements CommandHost {
     return this.parts.model.options;
   }
 
-  async setOption(name: string, value: unknown): Promise<void> {
+  async setOption(name: string, value: unknown): Promise<unknown> {
     this.parts.model.options = { ...this.parts.model.options, [name]: value };
-    if (name === 'num_ctx') this.parts.connector.resize(value);
+    if (name !== 'num_ctx' || !this.parts.model.session) return value;
+    // The window in force may be less than asked for (capped at the trained size): keep and show that.
+    this.parts.connector.resize(value);
+    const inForce = this.parts.model.session.numCtx;
+    this.parts.model.options = { ...this.parts.model.options, num_ctx: inForce };
+    return inForce;
   }
 
   get think(): ThinkSetting | undefined {
@@ -230,12 +239,16 @@ export class ChatController implements CommandHost {
 
   contextBreakdown(): ContextBreakdown | undefined {
     if (!this.parts.model.session) return undefined;
+    const model = this.parts.model;
     return contextBreakdown({
-      system: this.parts.model.system,
+      system: model.systemInForce(),
       record: this.compaction,
       transcript: this.parts.conversation.transcript,
       budgets: this.parts.compactions.budgets(),
-      charsPerToken: this.parts.model.meter.charsPerToken,
+      charsPerToken: model.meter.charsPerToken,
+      toolContent: model.toolContent,
+      toolDefinitionTokens: model.toolDefinitionTokens(),
+      used: model.used(),
     });
   }
 
@@ -249,7 +262,11 @@ export class ChatController implements CommandHost {
   }
 
   setToolEnabled(name: string, enabled: boolean): boolean {
-    return this.deps.tools.setEnabled(name, enabled);
+    const changed = this.deps.tools.setEnabled(name, enabled);
+    // The server's last count included the old tool definitions: estimate the new request instead.
+    this.parts.model.resetMeter();
+    this.parts.model.refreshUsed();
+    return changed;
   }
 
   lastToolOutput(): { name: string; output: string } | undefined {

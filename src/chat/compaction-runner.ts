@@ -86,7 +86,11 @@ export class CompactionRunner {
   /** The budgets for the current window; tells the user once when they had to be scaled down. */
   budgets(): Budgets {
     const { reserve, keep_recent, summary } = this.deps.config;
-    const budgets = resolveBudgets(this.deps.model.session!.numCtx, { reserve, keep_recent, summary });
+    const budgets = resolveBudgets(
+      this.deps.model.session!.numCtx,
+      { reserve, keep_recent, summary },
+      this.deps.model.toolDefinitionTokens(),
+    );
     if (budgets.scaled && !this.scaledBudgetsTold) {
       this.scaledBudgetsTold = true;
       this.deps.screen.notice(
@@ -115,7 +119,7 @@ export class CompactionRunner {
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
         budgets: this.budgets(),
-        system: model.system,
+        system: model.systemInForce(),
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
         model: this.summarizer.model,
@@ -123,6 +127,9 @@ export class CompactionRunner {
         rules: config.prompt ?? undefined,
         focus,
         charsPerToken: model.meter.charsPerToken,
+        toolContent: model.toolContent,
+        fixedTokens: model.toolDefinitionTokens(),
+        usedBefore: model.used(),
         now: this.deps.now,
         signal: abort.signal,
       });

@@ -1,11 +1,12 @@
 import { calibrateCharsPerToken, calibrationSampleFor } from '../conversation/calibration.js';
 import type { WireMessage } from '../conversation/message.js';
-import { estimateMessagesTokens } from '../conversation/token-estimate.js';
+import { estimateMessagesTokens, estimateToolDefinitionsTokens } from '../conversation/token-estimate.js';
 
 /** The server's counts for one reply, tied to the request that produced them. */
 export interface ReplyCounts {
-  /** What was sent. */
+  /** What was sent: the messages and the tool definitions. */
   view: WireMessage[];
+  tools: readonly unknown[];
   promptEvalCount: number;
   evalCount: number;
   /** Transcript length once the reply was appended: later messages are estimated on top. */
@@ -43,7 +44,9 @@ export class ContextMeter {
    * was sent while the request was near the window (the failure compaction exists to prevent).
    */
   recordReply(counts: ReplyCounts, numCtx: number): Truncation | undefined {
-    const sentTokens = estimateMessagesTokens(counts.view, this.charsPerToken);
+    const sentTokens =
+      estimateMessagesTokens(counts.view, this.charsPerToken) +
+      estimateToolDefinitionsTokens(counts.tools, this.charsPerToken);
     // Truncation can only happen near the window; below it a low count means a cached prompt.
     const truncated = sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9;
     this.anchor = {
@@ -54,7 +57,7 @@ export class ContextMeter {
     };
     if (truncated) return { sentTokens, evaluatedTokens: counts.promptEvalCount };
     if (counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
-      const sample = calibrationSampleFor(counts.view, counts.promptEvalCount);
+      const sample = calibrationSampleFor(counts.view, counts.promptEvalCount, counts.tools);
       this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, sample);
     }
     return undefined;
@@ -62,15 +65,16 @@ export class ContextMeter {
 
   /**
    * Tokens the next request will take: the server's count plus an estimate of the messages
-   * appended since, or (after a compaction changed the view) an estimate of the whole view.
+   * appended since, or (after a compaction changed the view) `estimateRequest()`: an estimate of
+   * the whole request (messages and tool definitions).
    */
-  used(view: () => WireMessage[], transcript: readonly WireMessage[], recordCount: number): number {
+  used(estimateRequest: () => number, transcript: readonly WireMessage[], recordCount: number): number {
     const anchor = this.anchor;
     if (anchor && anchor.recordCount === recordCount && anchor.transcriptLength <= transcript.length) {
       return (
         anchor.tokens + estimateMessagesTokens(transcript.slice(anchor.transcriptLength), this.charsPerToken)
       );
     }
-    return estimateMessagesTokens(view(), this.charsPerToken);
+    return estimateRequest();
   }
 }

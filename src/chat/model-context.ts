@@ -2,10 +2,15 @@ import type { ThinkSetting } from '../commands/command-host.js';
 import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
-import type { WireMessage } from '../conversation/message.js';
-import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
+import type { Message, WireMessage } from '../conversation/message.js';
+import {
+  DEFAULT_CHARS_PER_TOKEN,
+  estimateMessagesTokens,
+  estimateToolDefinitionsTokens,
+} from '../conversation/token-estimate.js';
 import { capToolOutput } from '../tools/cap-output.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolSchema } from '../tools/tool.js';
 import { ContextMeter } from './context-meter.js';
 import type { ModelSession } from './model-selection.js';
 import type { Store } from './store.js';
@@ -18,6 +23,7 @@ import type { ChatViewState } from './view-state.js';
 export class ModelContext {
   /** Undefined until the server and the model answered. */
   session: ModelSession | undefined;
+  /** The user's system prompt (config, `--system`, `/system`); see `systemInForce`. */
   system: string | undefined;
   options: Record<string, unknown>;
   think: ThinkSetting | undefined;
@@ -34,22 +40,44 @@ export class ModelContext {
     this.think = config.think;
   }
 
+  /**
+   * The system prompt ochat sends: the user's, else the model's own Modelfile `SYSTEM`. Sent
+   * explicitly, because the server drops the Modelfile's as soon as a request starts with a
+   * system message — which every request after a compaction does (it carries the summary).
+   */
+  systemInForce(): string | undefined {
+    return this.system?.trim() ? this.system : this.session?.info.system;
+  }
+
+  /** A tool result's content as sent: capped at `tools.max_output_chars`. */
+  readonly toolContent = (message: Message): string =>
+    capToolOutput(message.content, this.config.tools.max_output_chars);
+
   /** What the next request sends: tool outputs capped at `tools.max_output_chars`. */
   modelView(): WireMessage[] {
-    const maxChars = this.config.tools.max_output_chars;
     return buildModelView({
-      system: this.system,
+      system: this.systemInForce(),
       record: this.conversation.latestRecord,
       transcript: this.conversation.transcript,
-      toolContent: (m) => capToolOutput(m.content, maxChars),
+      toolContent: this.toolContent,
     });
+  }
+
+  /** The tool definitions every request carries (none for a model without tool support). */
+  toolSchemas(): ToolSchema[] {
+    return this.session?.info.capabilities.includes('tools') ? this.tools.schemas() : [];
+  }
+
+  /** Estimated tokens of the tool definitions every request carries. */
+  toolDefinitionTokens(): number {
+    return estimateToolDefinitionsTokens(this.toolSchemas(), this.meter.charsPerToken);
   }
 
   /** The `/api/chat` request for `view`, with tools and thinking only where the model supports them. */
   chatRequest(view: WireMessage[]) {
     const session = this.session!;
     const caps = session.info.capabilities;
-    const tools = caps.includes('tools') ? this.tools.schemas() : [];
+    const tools = this.toolSchemas();
     return {
       model: session.name,
       messages: view,
@@ -59,10 +87,17 @@ export class ModelContext {
     };
   }
 
-  /** Tokens the next request is expected to take. */
+  /**
+   * Tokens the next request is expected to take, tool definitions included: the one figure the
+   * meter, the trigger, the compaction report and `/context` all show.
+   */
   used(): number {
     const { transcript, records } = this.conversation;
-    return this.meter.used(() => this.modelView(), transcript, records.length);
+    return this.meter.used(
+      () => estimateMessagesTokens(this.modelView(), this.meter.charsPerToken) + this.toolDefinitionTokens(),
+      transcript,
+      records.length,
+    );
   }
 
   /** Shows the current `used` (once connected). */

@@ -77,6 +77,7 @@ export class TurnRunner {
     const { model, screen } = this.deps;
     const session = model.session!;
     const view = model.modelView();
+    const request = model.chatRequest(view);
     const presenter = new ReplyPresenter(
       ({ commit, live }) =>
         screen.store.update((s) => ({ items: commit.length ? [...s.items, ...commit] : s.items, live })),
@@ -85,7 +86,7 @@ export class TurnRunner {
     screen.store.update({ busy: `waiting for ${session.name}…`, live: { text: '', thinking: '' } });
     let reply: ChatReply;
     try {
-      reply = await this.deps.backend.chat(model.chatRequest(view), {
+      reply = await this.deps.backend.chat(request, {
         signal,
         onDelta: (delta) => {
           if (screen.store.get().busy !== 'streaming…') screen.store.update({ busy: 'streaming…' });
@@ -103,7 +104,7 @@ export class TurnRunner {
       thinking: reply.thinking || undefined,
       tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined,
     });
-    this.afterReply(view, reply);
+    this.afterReply(view, request.tools ?? [], reply);
     return { toolCalls: reply.toolCalls };
   }
 
@@ -148,13 +149,14 @@ export class TurnRunner {
   }
 
   /** Learns from the server's counts: calibration, silent truncation, length cut, speed. */
-  private afterReply(view: WireMessage[], reply: ChatReply): void {
+  private afterReply(view: WireMessage[], tools: readonly unknown[], reply: ChatReply): void {
     const { appState, conversation, model, screen } = this.deps;
     const session = model.session!;
     const m = reply.metrics;
     const truncation = model.meter.recordReply(
       {
         view,
+        tools,
         promptEvalCount: m.promptEvalCount,
         evalCount: m.evalCount,
         transcriptLength: conversation.transcript.length,

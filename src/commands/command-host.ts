@@ -29,12 +29,16 @@ export interface CommandHost {
   listModels(): Promise<InstalledModel[]>;
   switchModel(name: string): Promise<void>;
 
+  /** The user's system prompt (config, `--system`, `/system`). */
   readonly system: string | undefined;
+  /** The model's own Modelfile `SYSTEM`, in force when the user sets none. */
+  readonly modelSystem: string | undefined;
   setSystem(text: string | undefined): void;
 
   /** Ollama options in force (config, then `/set`). */
   readonly options: Readonly<Record<string, unknown>>;
-  setOption(name: string, value: unknown): Promise<void>;
+  /** Sets an option; resolves with the value in force (`num_ctx` may be capped). */
+  setOption(name: string, value: unknown): Promise<unknown>;
 
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;

@@ -33,10 +33,11 @@ export const SYSTEM_PROMPT_ROOM_RATIO = 0.1;
 
 /**
  * Resolves each budget as `floor(max(ratio × numCtx, min_tokens))`. When reserve + keepRecent +
- * summary exceed the window less `SYSTEM_PROMPT_ROOM_RATIO` of it, all three are scaled down
+ * summary exceed the window less `SYSTEM_PROMPT_ROOM_RATIO` of it and less `fixedTokens` (what
+ * every request carries besides its messages: the tool definitions), all three are scaled down
  * proportionally to fit there and `scaled` is set.
  */
-export function resolveBudgets(numCtx: number, specs: BudgetSpecs): Budgets {
+export function resolveBudgets(numCtx: number, specs: BudgetSpecs, fixedTokens = 0): Budgets {
   if (!Number.isFinite(numCtx) || numCtx <= 0)
     throw new RangeError(`num_ctx must be positive, got ${numCtx}`);
   const raw = {
@@ -45,7 +46,7 @@ export function resolveBudgets(numCtx: number, specs: BudgetSpecs): Budgets {
     summary: resolve(numCtx, specs.summary),
   };
   const total = raw.reserve + raw.keepRecent + raw.summary;
-  const available = Math.floor(numCtx * (1 - SYSTEM_PROMPT_ROOM_RATIO));
+  const available = Math.max(0, Math.floor(numCtx * (1 - SYSTEM_PROMPT_ROOM_RATIO)) - fixedTokens);
   if (total <= available) return { ...raw, numCtx, scaled: false };
   const factor = available / total;
   return {

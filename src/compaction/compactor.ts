@@ -42,6 +42,13 @@ export interface CompactionInput {
   signal?: AbortSignal;
   /** Tool content as the app sends it (capped), so view estimates match what is sent. */
   toolContent?: (message: Message) => string;
+  /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
+  fixedTokens?: number;
+  /**
+   * The app's figure for the request before compaction (the server's count when it has one), so
+   * the report agrees with the meter; default: the estimate.
+   */
+  usedBefore?: number;
 }
 
 /** Figures of a successful compaction, for the report line. */
@@ -79,11 +86,13 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   });
   if (!plan) return { ok: false, reason: 'nothing-to-compact' };
   const viewTokens = (record: CompactionRecord | undefined) =>
+    (input.fixedTokens ?? 0) +
     estimateMessagesTokens(
       buildModelView({ system: input.system, record, transcript, toolContent }),
       charsPerToken,
     );
-  const tokensBefore = viewTokens(previous);
+  const estimatedBefore = viewTokens(previous);
+  const tokensBefore = input.usedBefore ?? estimatedBefore;
   const toolEntries = assembleToolEntries(
     previous?.toolEntries ?? [],
     collectToolEntries(plan.slice),
@@ -126,11 +135,12 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     tokensAfter: 0,
   };
   record.tokensAfter = viewTokens(record);
-  if (record.tokensAfter > tokensBefore * (1 - MIN_SHRINK_RATIO)) {
+  // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
+  if (record.tokensAfter > estimatedBefore * (1 - MIN_SHRINK_RATIO)) {
     return {
       ok: false,
       reason: 'failed',
-      message: `the summary would not make the context smaller (${tokensBefore} → ${record.tokensAfter} tokens)`,
+      message: `the summary would not make the context smaller (${estimatedBefore} → ${record.tokensAfter} tokens)`,
     };
   }
   return {

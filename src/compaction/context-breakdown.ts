@@ -6,7 +6,14 @@ import { buildModelView } from './model-view.js';
 import { renderToolLog } from './summary.js';
 
 /** The parts of the context window `/context` shows. */
-export type ContextRowLabel = 'system' | 'summary' | 'tool entries' | 'verbatim tail' | 'reserve' | 'free';
+export type ContextRowLabel =
+  | 'system'
+  | 'summary'
+  | 'tool entries'
+  | 'tool definitions'
+  | 'verbatim tail'
+  | 'reserve'
+  | 'free';
 
 /** One part of the window: its estimated tokens and share of `numCtx` (one decimal). */
 export interface ContextBreakdownRow {
@@ -22,8 +29,10 @@ export interface ContextBreakdown {
 }
 
 /**
- * Splits the model view into system prompt, summary narrative, tool entries and verbatim tail,
- * plus the reserve and what is left free. The first four add up to the view's estimate.
+ * Splits the next request into system prompt, summary narrative, tool entries, tool definitions
+ * and verbatim tail, plus the reserve and what is left free. The first five add up to `used`
+ * (the figure the meter shows) when given, else to the estimate of the request: the tail is
+ * what `used` leaves once the parts estimated on their own are paid.
  */
 export function contextBreakdown(input: {
   system?: string;
@@ -32,10 +41,15 @@ export function contextBreakdown(input: {
   budgets: Budgets;
   charsPerToken: number;
   toolContent?: (message: Message) => string;
+  /** Estimated tokens of the tool definitions every request carries. */
+  toolDefinitionTokens?: number;
+  /** The app's one figure for the next request (server count plus estimate). */
+  used?: number;
 }): ContextBreakdown {
   const { system, record, transcript, budgets, charsPerToken, toolContent } = input;
+  const toolDefinitions = input.toolDefinitionTokens ?? 0;
   const view = buildModelView({ system, record, transcript, toolContent });
-  const total = estimateMessagesTokens(view, charsPerToken);
+  const total = input.used ?? toolDefinitions + estimateMessagesTokens(view, charsPerToken);
   const head = view[0]?.role === 'system' ? estimateMessagesTokens([view[0]], charsPerToken) : 0;
   // The same system message without the summary: stray system messages stay in the system row.
   const strays = transcript.slice(record?.upto ?? 0).filter((m) => m.role === 'system');
@@ -58,7 +72,8 @@ export function contextBreakdown(input: {
       row('system', plainHead),
       row('summary', summaryTotal - toolTokens),
       row('tool entries', toolTokens),
-      row('verbatim tail', total - head),
+      row('tool definitions', toolDefinitions),
+      row('verbatim tail', Math.max(0, total - head - toolDefinitions)),
       row('reserve', budgets.reserve),
       row('free', Math.max(0, numCtx - total - budgets.reserve)),
     ],

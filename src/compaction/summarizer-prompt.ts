@@ -16,7 +16,7 @@ Rules:
 - Do not invent anything, do not add advice, opinions or commentary, do not answer questions.
 - Write in the language of the conversation itself.
 - Use plain prose or short bullet points, in chronological order, with no preamble.
-- Tool results appear as one-line descriptions; mention what was learned from them only when the conversation states it.`;
+- Tool results appear as a one-line description followed by the start of their output: keep the facts found in that output (values, names, paths, errors) the way you keep facts the user stated.`;
 
 /** A request to the summarizer model. */
 export interface SummarizerRequest {
@@ -57,7 +57,8 @@ export function buildSummarizerRequest(input: {
  * The slice as summarizer input, one line per message: `[i] role: text` with `i` the transcript
  * index (`firstIndex` is the slice's start), whitespace collapsed, each message capped at
  * `maxMessageChars` with a marker; tool-call-only assistant messages as `(tool calls: a, b)`;
- * tool results by their one-line summary; thinking omitted.
+ * tool results by their one-line summary then the head of their output (capped like any
+ * message), so facts that exist only in a tool's output can be summarized; thinking omitted.
  */
 export function renderSliceLines(
   slice: readonly Message[],
@@ -70,7 +71,10 @@ export function renderSliceLines(
 }
 
 function lineText(message: Message, maxChars: number): string {
-  if (message.role === 'tool') return toolEntryLine(message);
+  if (message.role === 'tool') {
+    const output = collapseWhitespace(message.content);
+    return output ? `${toolEntryLine(message)} — output: ${capText(output, maxChars)}` : toolEntryLine(message);
+  }
   const parts: string[] = [];
   const text = collapseWhitespace(message.content);
   if (text) parts.push(capText(text, maxChars));

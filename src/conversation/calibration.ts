@@ -4,6 +4,7 @@ import {
   IMAGE_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
   messageWeightedLength,
+  toolDefinitionsLength,
 } from './token-estimate.js';
 
 /** The sane range of chars per token: below 1 or above 8 a sample is noise, not a tokenizer. */
@@ -38,15 +39,16 @@ export function calibrateCharsPerToken(previous: number | undefined, sample: Cal
 }
 
 /**
- * The calibration sample for a request: the weighted chars of the messages sent, and the
+ * The calibration sample for a request: the weighted chars of the messages and tool definitions sent, and the
  * server's `prompt_eval_count` minus what the estimator counts separately (per-message
  * overhead, images), so the ratio learned is the one `estimateTokens` divides by.
  */
 export function calibrationSampleFor(
   view: readonly WireMessage[],
   promptEvalCount: number,
+  tools: readonly unknown[] = [],
 ): CalibrationSample {
-  let chars = 0;
+  let chars = toolDefinitionsLength(tools);
   let fixed = 0;
   for (const message of view) {
     chars += messageWeightedLength(message);

@@ -64,6 +64,22 @@ export function estimateMessagesTokens(
   return total;
 }
 
+/**
+ * Weighted chars of the tool definitions a request carries: templates render them into the
+ * prompt (as JSON in most), so every request pays for them like for a message.
+ */
+export function toolDefinitionsLength(tools: readonly unknown[]): number {
+  return tools.length ? weightedLength(JSON.stringify(tools)) : 0;
+}
+
+/** Estimated prompt tokens of the tool definitions a request carries. */
+export function estimateToolDefinitionsTokens(
+  tools: readonly unknown[],
+  charsPerToken: number = DEFAULT_CHARS_PER_TOKEN,
+): number {
+  return Math.ceil(toolDefinitionsLength(tools) / usableCharsPerToken(charsPerToken));
+}
+
 /** A corrupt ratio (0, negative, NaN from a bad settings file) must not yield Infinity tokens. */
 function usableCharsPerToken(charsPerToken: number): number {
   return Number.isFinite(charsPerToken) && charsPerToken > 0 ? charsPerToken : DEFAULT_CHARS_PER_TOKEN;

@@ -4,6 +4,8 @@ import type { ModelInfo } from '../backend/interfaces.js';
 export interface ShowResponseLike {
   parameters?: string;
   template?: string;
+  /** The Modelfile's `SYSTEM` prompt, if it has one. */
+  system?: string;
   details?: { family?: string; parameter_size?: string; quantization_level?: string };
   model_info?: Record<string, unknown> | null;
   capabilities?: string[];
@@ -20,6 +22,7 @@ export function parseModelInfo(name: string, show: ShowResponseLike): ModelInfo 
   if (numCtx !== undefined && Number(numCtx) > 0) info.numCtxParam = Number(numCtx);
   const trained = trainedContextOf(show.model_info ?? {});
   if (trained !== undefined) info.trainedContext = trained;
+  if (typeof show.system === 'string' && show.system.trim()) info.system = show.system;
   if (show.details?.family) info.family = show.details.family;
   if (show.details?.parameter_size) info.parameterSize = show.details.parameter_size;
   if (show.details?.quantization_level) info.quantization = show.details.quantization_level;

@@ -28,6 +28,7 @@ import {
 } from '../support/compaction-summarizer.js';
 import {
   type ChatRequestRecord,
+  countToolTokens,
   type Emulator,
   type ReplyFault,
   startEmulator,
@@ -215,13 +216,14 @@ describe('automatic compaction', () => {
   it('summarizes the turn before a large message when that message needs its room', async () => {
     emu.respondWith(compactionResponder({ chat: numberedReplies }));
     const h = await open({ numCtx: 2048 });
-    const { reserve } = resolveBudgets(2048, h.config.compaction);
     await chatTurns(h, 2, 100);
-    for (let i = 3; i <= 6; i++) await h.say(`Turn ${i}: ${filler(950)}`);
+    for (let i = 3; i <= 6; i++) await h.say(`Turn ${i}: ${filler(700)}`);
 
     // Each large message is sent alone after the summary, leaving the reserve for the reply.
     for (let i = 4; i <= 6; i++) {
       const sent = chatSending(`Turn ${i}:`);
+      // The budgets leave room for the tool definitions every request carries.
+      const { reserve } = resolveBudgets(2048, h.config.compaction, countToolTokens(sent.body.tools));
       expect(sent.body.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user']);
       expect(sent.promptTokens + reserve).toBeLessThanOrEqual(2048);
       const summarized = emu.chats[emu.chats.indexOf(sent) - 1];
@@ -595,6 +597,7 @@ describe('/summary and /context', () => {
       'system',
       'summary',
       'tool entries',
+      'tool definitions',
       'verbatim tail',
       'reserve',
       'free',

@@ -8,6 +8,7 @@ import {
 import type { WireMessage } from '../../src/conversation/message.js';
 import {
   estimateMessagesTokens,
+  estimateToolDefinitionsTokens,
   IMAGE_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
 } from '../../src/conversation/token-estimate.js';
@@ -15,7 +16,7 @@ import {
 const NUM_CTX = 8192;
 
 function counts(view: WireMessage[], promptEvalCount: number, extra: Partial<ReplyCounts> = {}): ReplyCounts {
-  return { view, promptEvalCount, evalCount: 50, transcriptLength: view.length, recordCount: 0, ...extra };
+  return { view, tools: [], promptEvalCount, evalCount: 50, transcriptLength: view.length, recordCount: 0, ...extra };
 }
 
 const user = (content: string): WireMessage => ({ role: 'user', content });
@@ -89,7 +90,28 @@ describe('ContextMeter.recordReply truncation', () => {
     const meter = new ContextMeter(4);
     meter.recordReply(counts(big, 4600, { evalCount: 40 }), NUM_CTX);
     const sent = estimateMessagesTokens(big, 4);
-    expect(meter.used(() => big, big, 0)).toBe(sent + 40);
+    expect(meter.used(() => estimateMessagesTokens(big, meter.charsPerToken), big, 0)).toBe(sent + 40);
+  });
+});
+
+describe('ContextMeter with tool definitions', () => {
+  const tools = [{ type: 'function', function: { name: 'read_file', description: 'x'.repeat(400) } }];
+
+  it('counts the tool definitions in what was sent, so a full window is seen as full', () => {
+    const view = [user('a'.repeat(3000))];
+    const meter = new ContextMeter(4);
+    const sent = estimateMessagesTokens(view, 4) + estimateToolDefinitionsTokens(tools, 4);
+    // The server evaluated far less than messages + tools: a truncation near a window that small.
+    const truncation = meter.recordReply({ ...counts(view, 100), tools }, sent);
+    expect(truncation).toEqual({ sentTokens: sent, evaluatedTokens: 100 });
+  });
+
+  it('calibrates on messages and tool definitions together', () => {
+    const view = [user('a'.repeat(3000))];
+    const meter = new ContextMeter(4);
+    const exact = estimateMessagesTokens(view, 4) + estimateToolDefinitionsTokens(tools, 4);
+    meter.recordReply({ ...counts(view, exact), tools }, NUM_CTX);
+    expect(meter.charsPerToken).toBeCloseTo(4, 1);
   });
 });
 
@@ -98,7 +120,7 @@ describe('ContextMeter.used', () => {
 
   it('estimates the whole view before any reply', () => {
     const meter = new ContextMeter(4);
-    expect(meter.used(() => view, view, 0)).toBe(estimateMessagesTokens(view, 4));
+    expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(estimateMessagesTokens(view, 4));
   });
 
   it('is the server count plus an estimate of the messages appended since', () => {
@@ -106,8 +128,8 @@ describe('ContextMeter.used', () => {
     meter.recordReply(counts(view, 1508, { evalCount: 700, transcriptLength: 2 }), NUM_CTX);
     const ratio = meter.charsPerToken;
     const later = [...view, user('c'.repeat(400))];
-    expect(meter.used(() => later, later, 0)).toBe(1508 + 700 + estimateMessagesTokens([later[2]], ratio));
-    expect(meter.used(() => view, view, 0)).toBe(1508 + 700);
+    expect(meter.used(() => estimateMessagesTokens(later, meter.charsPerToken), later, 0)).toBe(1508 + 700 + estimateMessagesTokens([later[2]], ratio));
+    expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(1508 + 700);
   });
 
   it('falls back to estimating the view after a compaction or a shorter transcript', () => {
@@ -115,8 +137,8 @@ describe('ContextMeter.used', () => {
     meter.recordReply(counts(view, 1508, { transcriptLength: 2 }), NUM_CTX);
     const ratio = meter.charsPerToken;
     const compacted = [{ role: 'system', content: 'summary' } as WireMessage];
-    expect(meter.used(() => compacted, view, 1)).toBe(estimateMessagesTokens(compacted, ratio));
-    expect(meter.used(() => compacted, [], 0)).toBe(estimateMessagesTokens(compacted, ratio));
+    expect(meter.used(() => estimateMessagesTokens(compacted, meter.charsPerToken), view, 1)).toBe(estimateMessagesTokens(compacted, ratio));
+    expect(meter.used(() => estimateMessagesTokens(compacted, meter.charsPerToken), [], 0)).toBe(estimateMessagesTokens(compacted, ratio));
   });
 
   it('forgets the server count on reset', () => {
@@ -124,6 +146,6 @@ describe('ContextMeter.used', () => {
     meter.recordReply(counts(view, 1508, { evalCount: 700 }), NUM_CTX);
     meter.reset(2);
     expect(meter.charsPerToken).toBe(2);
-    expect(meter.used(() => view, view, 0)).toBe(estimateMessagesTokens(view, 2));
+    expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(estimateMessagesTokens(view, 2));
   });
 });

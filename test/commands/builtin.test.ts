@@ -91,6 +91,11 @@ describe('/model', () => {
 describe('/system', () => {
   it('shows the system prompt, or says there is none', async () => {
     expect((await run('/system')).onlyShown).toBe('No system prompt is set.');
+    const withModelfile = new FakeHost();
+    withModelfile.modelSystem = 'You are Mario.';
+    expect((await run('/system', withModelfile)).onlyShown).toBe(
+      "No system prompt is set; the model's own applies:\nYou are Mario.",
+    );
     const host = new FakeHost();
     host.system = 'Answer in French.';
     await run('/system', host);
@@ -135,6 +140,13 @@ describe('/set', () => {
     expect(seeded.options.seed).toBe(42);
     const ctx = await run('/set num_ctx 4096');
     expect(ctx.options.num_ctx).toBe(4096);
+  });
+
+  it('shows the value in force when the host caps it', async () => {
+    const host = new FakeHost();
+    host.numCtxCap = 131072;
+    await run('/set num_ctx 999999999', host);
+    expect(host.notices).toEqual([{ level: 'success', text: 'num_ctx = 131072' }]);
   });
 
   it('rejects an unknown option with a suggestion and the usage, setting nothing', async () => {

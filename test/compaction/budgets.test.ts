@@ -69,3 +69,19 @@ describe('resolveBudgets', () => {
     );
   });
 });
+
+describe('resolveBudgets with fixed tokens (tool definitions)', () => {
+  it('leaves room for them: the three budgets scale to the window less system room and fixed tokens', () => {
+    const specs: BudgetSpecs = {
+      reserve: { ratio: 0.25, min_tokens: 1024 },
+      keep_recent: { ratio: 0.3, min_tokens: 1024 },
+      summary: { ratio: 0.15, min_tokens: 512 },
+    };
+    const budgets = resolveBudgets(2048, specs, 566);
+    expect(budgets.scaled).toBe(true);
+    expect(budgets.reserve + budgets.keepRecent + budgets.summary).toBeLessThanOrEqual(
+      Math.floor(2048 * (1 - SYSTEM_PROMPT_ROOM_RATIO)) - 566,
+    );
+    expect(resolveBudgets(2048, specs, 5000)).toMatchObject({ reserve: 0, keepRecent: 0, summary: 0 });
+  });
+});

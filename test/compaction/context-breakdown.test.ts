@@ -37,6 +37,7 @@ describe('contextBreakdown', () => {
       { label: 'system', tokens: 104, percent: 1 },
       { label: 'summary', tokens: 0, percent: 0 },
       { label: 'tool entries', tokens: 0, percent: 0 },
+      { label: 'tool definitions', tokens: 0, percent: 0 },
       { label: 'verbatim tail', tokens: tail, percent: Math.round(tail / 10) / 10 },
       { label: 'reserve', tokens: 1000, percent: 10 },
       {
@@ -65,6 +66,30 @@ describe('contextBreakdown', () => {
     );
     expect(byLabel.system + byLabel.summary + byLabel['tool entries'] + byLabel['verbatim tail']).toBe(view);
     expect(byLabel.free).toBe(10_000 - view - 1000);
+  });
+
+  it('counts the tool definitions on their own line, and the parts add up to the meter figure', () => {
+    const view = estimateMessagesTokens(buildModelView({ system: text(400, 's'), transcript }), 4);
+    const byLabel = (used?: number) =>
+      Object.fromEntries(
+        contextBreakdown({
+          system: text(400, 's'),
+          transcript,
+          budgets,
+          charsPerToken: 4,
+          toolDefinitionTokens: 566,
+          used,
+        }).rows.map((r) => [r.label, r.tokens]),
+      );
+    const estimated = byLabel();
+    expect(estimated['tool definitions']).toBe(566);
+    expect(estimated.free).toBe(10_000 - view - 566 - 1000);
+    // One source of truth: given the meter's figure, the rows add up to it (the tail takes the difference).
+    const counted = byLabel(view + 566 + 300);
+    expect(counted.system + counted.summary + counted['tool entries'] + counted['tool definitions'] + counted['verbatim tail']).toBe(
+      view + 566 + 300,
+    );
+    expect(counted.free).toBe(10_000 - view - 566 - 300 - 1000);
   });
 
   it('shows no free room when the view and reserve overflow the window', () => {

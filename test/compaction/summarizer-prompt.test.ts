@@ -27,12 +27,22 @@ describe('renderSliceLines', () => {
     expect(lines).toEqual([
       '[5] user: Hello world',
       '[6] assistant: (tool calls: read_file, run_command)',
-      '[7] tool: read_file: read a.ts (10 lines)',
-      '[8] tool: run_command was called.',
+      '[7] tool: read_file: read a.ts (10 lines) — output: big output',
+      '[8] tool: run_command was called. — output: ls output',
       '[9] assistant: Done.',
     ]);
     expect(lines.join('\n')).not.toContain('secret');
-    expect(lines.join('\n')).not.toContain('big output');
+  });
+
+  it('gives a tool result its summary line then the head of its output, capped like any message', () => {
+    const slice = buildTranscript([
+      {
+        user: 'Read it',
+        steps: [{ tools: [{ name: 'read_file', output: 'KEY=FACT-k1\n\nrest '.repeat(20), summary: 'read .env' }] }],
+      },
+    ]);
+    const line = renderSliceLines(slice, { maxMessageChars: 30 })[2];
+    expect(line).toMatch(/^\[2\] tool: read_file: read \.env — output: KEY=FACT-k1 rest KEY=FACT-k1 r… \[\+\d+ chars\]$/);
   });
 
   it('caps long messages with a marker', () => {

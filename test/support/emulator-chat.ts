@@ -5,7 +5,7 @@ import type { ResolvedModel } from './emulator-models.js';
 import { type ChunkMessage, planReply, type ReplyPlan } from './emulator-reply.js';
 import type { EmulatorState } from './emulator-state.js';
 import { streamReply } from './emulator-stream.js';
-import { countPromptTokens } from './emulator-tokens.js';
+import { countPromptTokens, countToolTokens } from './emulator-tokens.js';
 import { fitToContext } from './emulator-truncation.js';
 import type { ChatMessageLike, ChatRequestRecord, ScriptedReply } from './emulator-types.js';
 
@@ -63,13 +63,19 @@ function finalObject(model: string, doneReason: string) {
 export async function handleChat(state: EmulatorState, body: unknown, res: ServerResponse): Promise<void> {
   const startedAt = performance.now();
   const request = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const messages = (Array.isArray(request.messages) ? request.messages : []) as ChatMessageLike[];
+  const sent = (Array.isArray(request.messages) ? request.messages : []) as ChatMessageLike[];
   const options = (request.options ?? {}) as Record<string, unknown>;
   const model = state.findModel(request.model);
+  // Ollama's ChatHandler: the Modelfile SYSTEM is prepended only when the chat does not start with one.
+  const messages =
+    model?.system && sent.length > 0 && sent[0].role !== 'system'
+      ? [{ role: 'system', content: model.system }, ...sent]
+      : sent;
+  const toolTokens = countToolTokens(request.tools);
   const numCtx = state.numCtxFor(model, options.num_ctx);
   const record: ChatRequestRecord = {
     body,
-    promptTokens: countPromptTokens(messages),
+    promptTokens: countPromptTokens(messages) + toolTokens,
     promptEvalCount: 0,
     truncated: false,
     numCtx,
@@ -96,7 +102,7 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
     return sendJson(res, 200, finalObject(request.model, 'load'));
   }
 
-  const fitted = fitToContext(messages, numCtx);
+  const fitted = fitToContext(messages, numCtx, toolTokens);
   record.keptMessages = fitted.kept;
   record.promptEvalCount = fitted.promptEvalCount;
   record.truncated = fitted.truncated;

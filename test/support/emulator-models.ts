@@ -8,6 +8,8 @@ export interface ResolvedModel {
   trainedContext: number;
   numCtxParam?: number;
   capabilities: string[];
+  /** Modelfile `SYSTEM`, if the model has one. */
+  system?: string;
   digest: string;
   /** Bytes on disk, made up but stable. */
   size: number;
@@ -35,6 +37,7 @@ export function resolveModel(model: EmulatorModel): ResolvedModel {
     trainedContext: model.trainedContext ?? 131072,
     numCtxParam: model.numCtxParam,
     capabilities: model.capabilities ?? ['completion'],
+    system: model.system,
     digest: createHash('sha256').update(name).digest('hex'),
     size: 2_019_393_189,
   };

@@ -33,6 +33,7 @@ function modelfileText(model: ResolvedModel): string {
     '',
     `FROM /root/.ollama/models/blobs/sha256-${model.digest}`,
     `TEMPLATE """${TEMPLATE}"""`,
+    ...(model.system !== undefined ? [`SYSTEM """${model.system}"""`] : []),
     ...parameters,
     '',
   ].join('\n');
@@ -45,6 +46,7 @@ export function showResponse(model: ResolvedModel) {
     modelfile: modelfileText(model),
     parameters: parametersText(model),
     template: TEMPLATE,
+    ...(model.system !== undefined ? { system: model.system } : {}),
     details: modelDetails(model),
     model_info: {
       'general.architecture': model.family,

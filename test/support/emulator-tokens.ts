@@ -22,6 +22,14 @@ export function countPromptTokens(messages: readonly { role: string; content?: s
 }
 
 /**
+ * Tokens of the tool definitions a request carries: Ollama renders them into the prompt (as JSON
+ * in most templates), so they count in `prompt_eval_count` and in the window like any message.
+ */
+export function countToolTokens(tools: unknown): number {
+  return Array.isArray(tools) && tools.length > 0 ? countTokens(JSON.stringify(tools)) : 0;
+}
+
+/**
  * Splits text into the pieces it is streamed in: 4 characters each, the last one shorter.
  * A piece never ends between the halves of a surrogate pair (it is one shorter instead), so
  * every chunk is valid text; for BMP text the count equals countTokens(text).

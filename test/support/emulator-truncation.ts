@@ -5,7 +5,7 @@ import type { ChatMessageLike } from './emulator-types.js';
 export interface FittedPrompt {
   /** The messages the model sees: system messages, then a suffix of the others. */
   kept: ChatMessageLike[];
-  /** countPromptTokens(kept), capped at num_ctx (the server cuts tokens when one message is too big). */
+  /** countPromptTokens(kept) plus the tool definitions, capped at num_ctx (the server cuts tokens when one message is too big). */
   promptEvalCount: number;
   /** Some messages were dropped (or the rest was cut to num_ctx). */
   truncated: boolean;
@@ -16,16 +16,21 @@ export interface FittedPrompt {
  * message, never the last one. If what remains is still too big, the count is capped at num_ctx
  * (the runner cuts tokens inside the prompt). No error, no warning — HTTP 200 as usual.
  */
-export function fitToContext(messages: readonly ChatMessageLike[], numCtx: number): FittedPrompt {
+export function fitToContext(
+  messages: readonly ChatMessageLike[],
+  numCtx: number,
+  /** Tokens in every candidate prompt besides the messages: the tool definitions. */
+  fixedTokens = 0,
+): FittedPrompt {
   const kept = [...messages];
   let truncated = false;
-  let tokens = countPromptTokens(kept);
+  let tokens = fixedTokens + countPromptTokens(kept);
   while (tokens > numCtx) {
     const oldest = kept.findIndex((message, i) => message.role !== 'system' && i < kept.length - 1);
     if (oldest < 0) break;
     kept.splice(oldest, 1);
     truncated = true;
-    tokens = countPromptTokens(kept);
+    tokens = fixedTokens + countPromptTokens(kept);
   }
   if (tokens > numCtx) return { kept, promptEvalCount: numCtx, truncated: true };
   return { kept, promptEvalCount: tokens, truncated };

@@ -15,6 +15,11 @@ export interface EmulatorModel {
   numCtxParam?: number;
   /** Default ['completion']; e.g. ['completion','tools','thinking']. */
   capabilities?: string[];
+  /**
+   * Modelfile `SYSTEM`: in /api/show `system`, and applied as Ollama does — prepended as a system
+   * message only when a chat's first message is not a system message.
+   */
+  system?: string;
 }
 
 /** What the emulator answers to one /api/chat request. */
@@ -54,7 +59,7 @@ export interface ChatRequestRecord {
   /** Exactly what the client sent (model, messages, options, think, tools, stream…). */
   // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary client-sent JSON.
   body: any;
-  /** countPromptTokens(messages) before truncation. */
+  /** Prompt tokens before truncation: the messages (with any Modelfile SYSTEM applied) and the tool definitions. */
   promptTokens: number;
   /** What was reported as prompt_eval_count (after silent truncation); 0 if the request was rejected. */
   promptEvalCount: number;
@@ -64,7 +69,7 @@ export interface ChatRequestRecord {
   numCtx: number;
   /** The canonical model name ('qwen3' → 'qwen3:latest'), or what was asked if unknown. */
   model: string;
-  /** The messages the "model" actually saw: what survived truncation. */
+  /** The messages the "model" actually saw: the Modelfile SYSTEM if applied, then what survived truncation. */
   keptMessages: ChatMessageLike[];
   /** Set when the request was answered with an HTTP error (unknown model, capability…). */
   error?: { status: number; message: string };

@@ -14,7 +14,7 @@ import { showResponse } from './emulator-show.js';
 import { EmulatorState } from './emulator-state.js';
 import type { Emulator, EmulatorOptions } from './emulator-types.js';
 
-export { countPromptTokens, countTokens } from './emulator-tokens.js';
+export { countPromptTokens, countTokens, countToolTokens } from './emulator-tokens.js';
 export type {
   ChatMessageLike,
   ChatRequestRecord,

@@ -14,6 +14,9 @@ export class FakeHost implements CommandHost {
   installed: InstalledModel[] = [];
   switchedTo: string[] = [];
   system: string | undefined;
+  modelSystem: string | undefined;
+  /** What `setOption('num_ctx', …)` puts in force, as a capping server would (default: as asked). */
+  numCtxCap: number | undefined;
   options: Record<string, unknown> = {};
   think: ThinkSetting | undefined;
   supportsThinking = true;
@@ -45,8 +48,11 @@ export class FakeHost implements CommandHost {
   setSystem(text: string | undefined): void {
     this.system = text;
   }
-  async setOption(name: string, value: unknown): Promise<void> {
-    this.options = { ...this.options, [name]: value };
+  async setOption(name: string, value: unknown): Promise<unknown> {
+    const inForce =
+      name === 'num_ctx' && this.numCtxCap !== undefined ? Math.min(Number(value), this.numCtxCap) : value;
+    this.options = { ...this.options, [name]: inForce };
+    return inForce;
   }
   setThink(value: ThinkSetting): void {
     this.think = value;

@@ -21,7 +21,7 @@ export const setCommand: SlashCommand = {
     if (!match) throw new CommandUsageError(`/set needs an option and a value.`);
     const parsed = parseOllamaOption(match[1], match[2].trim());
     if (!parsed.ok) throw new CommandUsageError(parsed.error);
-    await host.setOption(parsed.name, parsed.value);
-    host.notice('success', `${parsed.name} = ${JSON.stringify(parsed.value)}`);
+    const inForce = await host.setOption(parsed.name, parsed.value);
+    host.notice('success', `${parsed.name} = ${JSON.stringify(inForce)}`);
   },
 };

@@ -7,7 +7,9 @@ export const systemCommand: SlashCommand = {
   usage: '/system [text|clear]',
   run(host, args) {
     if (!args) {
-      host.show(host.system ? `System prompt:\n${host.system}` : 'No system prompt is set.');
+      if (host.system) host.show(`System prompt:\n${host.system}`);
+      else if (host.modelSystem) host.show(`No system prompt is set; the model's own applies:\n${host.modelSystem}`);
+      else host.show('No system prompt is set.');
       return;
     }
     if (args === 'clear') {
