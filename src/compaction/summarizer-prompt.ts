@@ -73,7 +73,9 @@ export function renderSliceLines(
 function lineText(message: Message, maxChars: number): string {
   if (message.role === 'tool') {
     const output = collapseWhitespace(message.content);
-    return output ? `${toolEntryLine(message)} — output: ${capText(output, maxChars)}` : toolEntryLine(message);
+    return output
+      ? `${toolEntryLine(message)} — output: ${capText(output, maxChars)}`
+      : toolEntryLine(message);
   }
   const parts: string[] = [];
   const text = collapseWhitespace(message.content);

@@ -3,6 +3,8 @@
  * Covers /compact, automatic compaction (pre-flight and after a reply), the summarizer request,
  * retry after failure, re-compaction, long chats in a small window, /summary and /context.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NoticeItem } from '../../src/chat/display-items.js';
 import { resolveBudgets } from '../../src/compaction/budgets.js';
@@ -530,6 +532,44 @@ describe('long chats in a small window', () => {
     expect(seen.some((m) => m.role !== 'system' && factsIn(String(m.content)).length > 0)).toBe(false);
     expect(seen[0].role).toBe('system');
     expect(factsIn(String(seen[0].content))).toEqual(expect.arrayContaining(planted));
+  });
+
+  it('facts planted in user messages and in tool outputs all survive ten compactions at num_ctx 2048', async () => {
+    const h = await open({ numCtx: 2048 });
+    const planted: string[] = [];
+    // Every third turn the model reads a file whose fact it never repeats.
+    emu.respondWith(
+      compactionResponder({
+        chat: (req, n) => {
+          const last = req.body.messages.at(-1);
+          const file = /read (f\d+\.txt)/.exec(String(last.content))?.[1];
+          if (last.role === 'user' && file)
+            return { toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
+          return { content: `Reply ${n}.` };
+        },
+      }),
+    );
+    let turn = 0;
+    while (h.records().length < 10 && turn < 120) {
+      turn += 1;
+      planted.push(`FACT-u${turn}`);
+      let ask = '';
+      if (turn % 3 === 0) {
+        writeFileSync(join(h.cwd, `f${turn}.txt`), `config value FACT-t${turn}\n`);
+        planted.push(`FACT-t${turn}`);
+        ask = ` Please read f${turn}.txt.`;
+      }
+      await h.say(`Turn ${turn}: FACT-u${turn}.${ask} ${filler(150)}`);
+    }
+    expect(h.records().length).toBeGreaterThanOrEqual(10);
+    await h.say('What do you remember?');
+
+    const last = chatSending('What do you remember?');
+    expect(emu.chats.filter((c) => c.truncated)).toEqual([]);
+    const seen = new Set(last.keptMessages.flatMap((m) => factsIn(String(m.content))));
+    const kept = planted.filter((fact) => seen.has(fact));
+    expect(kept).toEqual(planted);
+    expect(noticeTexts(h).filter((t) => /Compaction failed|cut/.test(t))).toEqual([]);
   });
 
   it('with compaction.auto off, Ollama truncates and the app says so', async () => {

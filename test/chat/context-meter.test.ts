@@ -16,7 +16,15 @@ import {
 const NUM_CTX = 8192;
 
 function counts(view: WireMessage[], promptEvalCount: number, extra: Partial<ReplyCounts> = {}): ReplyCounts {
-  return { view, tools: [], promptEvalCount, evalCount: 50, transcriptLength: view.length, recordCount: 0, ...extra };
+  return {
+    view,
+    tools: [],
+    promptEvalCount,
+    evalCount: 50,
+    transcriptLength: view.length,
+    recordCount: 0,
+    ...extra,
+  };
 }
 
 const user = (content: string): WireMessage => ({ role: 'user', content });
@@ -120,7 +128,9 @@ describe('ContextMeter.used', () => {
 
   it('estimates the whole view before any reply', () => {
     const meter = new ContextMeter(4);
-    expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(estimateMessagesTokens(view, 4));
+    expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(
+      estimateMessagesTokens(view, 4),
+    );
   });
 
   it('is the server count plus an estimate of the messages appended since', () => {
@@ -128,7 +138,9 @@ describe('ContextMeter.used', () => {
     meter.recordReply(counts(view, 1508, { evalCount: 700, transcriptLength: 2 }), NUM_CTX);
     const ratio = meter.charsPerToken;
     const later = [...view, user('c'.repeat(400))];
-    expect(meter.used(() => estimateMessagesTokens(later, meter.charsPerToken), later, 0)).toBe(1508 + 700 + estimateMessagesTokens([later[2]], ratio));
+    expect(meter.used(() => estimateMessagesTokens(later, meter.charsPerToken), later, 0)).toBe(
+      1508 + 700 + estimateMessagesTokens([later[2]], ratio),
+    );
     expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(1508 + 700);
   });
 
@@ -137,8 +149,12 @@ describe('ContextMeter.used', () => {
     meter.recordReply(counts(view, 1508, { transcriptLength: 2 }), NUM_CTX);
     const ratio = meter.charsPerToken;
     const compacted = [{ role: 'system', content: 'summary' } as WireMessage];
-    expect(meter.used(() => estimateMessagesTokens(compacted, meter.charsPerToken), view, 1)).toBe(estimateMessagesTokens(compacted, ratio));
-    expect(meter.used(() => estimateMessagesTokens(compacted, meter.charsPerToken), [], 0)).toBe(estimateMessagesTokens(compacted, ratio));
+    expect(meter.used(() => estimateMessagesTokens(compacted, meter.charsPerToken), view, 1)).toBe(
+      estimateMessagesTokens(compacted, ratio),
+    );
+    expect(meter.used(() => estimateMessagesTokens(compacted, meter.charsPerToken), [], 0)).toBe(
+      estimateMessagesTokens(compacted, ratio),
+    );
   });
 
   it('forgets the server count on reset', () => {
@@ -146,6 +162,8 @@ describe('ContextMeter.used', () => {
     meter.recordReply(counts(view, 1508, { evalCount: 700 }), NUM_CTX);
     meter.reset(2);
     expect(meter.charsPerToken).toBe(2);
-    expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(estimateMessagesTokens(view, 2));
+    expect(meter.used(() => estimateMessagesTokens(view, meter.charsPerToken), view, 0)).toBe(
+      estimateMessagesTokens(view, 2),
+    );
   });
 });

@@ -86,9 +86,13 @@ describe('contextBreakdown', () => {
     expect(estimated.free).toBe(10_000 - view - 566 - 1000);
     // One source of truth: given the meter's figure, the rows add up to it (the tail takes the difference).
     const counted = byLabel(view + 566 + 300);
-    expect(counted.system + counted.summary + counted['tool entries'] + counted['tool definitions'] + counted['verbatim tail']).toBe(
-      view + 566 + 300,
-    );
+    expect(
+      counted.system +
+        counted.summary +
+        counted['tool entries'] +
+        counted['tool definitions'] +
+        counted['verbatim tail'],
+    ).toBe(view + 566 + 300);
     expect(counted.free).toBe(10_000 - view - 566 - 300 - 1000);
   });
 

@@ -38,11 +38,15 @@ describe('renderSliceLines', () => {
     const slice = buildTranscript([
       {
         user: 'Read it',
-        steps: [{ tools: [{ name: 'read_file', output: 'KEY=FACT-k1\n\nrest '.repeat(20), summary: 'read .env' }] }],
+        steps: [
+          { tools: [{ name: 'read_file', output: 'KEY=FACT-k1\n\nrest '.repeat(20), summary: 'read .env' }] },
+        ],
       },
     ]);
     const line = renderSliceLines(slice, { maxMessageChars: 30 })[2];
-    expect(line).toMatch(/^\[2\] tool: read_file: read \.env — output: KEY=FACT-k1 rest KEY=FACT-k1 r… \[\+\d+ chars\]$/);
+    expect(line).toMatch(
+      /^\[2\] tool: read_file: read \.env — output: KEY=FACT-k1 rest KEY=FACT-k1 r… \[\+\d+ chars\]$/,
+    );
   });
 
   it('caps long messages with a marker', () => {

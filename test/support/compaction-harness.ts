@@ -31,6 +31,8 @@ export interface ChatHarnessOptions {
 export interface ChatHarness {
   controller: ChatController;
   config: Config;
+  /** The working directory (the file tools' root). */
+  cwd: string;
   /** Submits a message or command and waits until it (and anything it caused) is handled. */
   say(text: string): Promise<void>;
   /** Resolves with the dialog once one is open. */
@@ -81,6 +83,7 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
   return {
     controller,
     config,
+    cwd: dir,
     async say(text) {
       controller.submit(text);
       await controller.idle();

@@ -8,7 +8,8 @@ export const systemCommand: SlashCommand = {
   run(host, args) {
     if (!args) {
       if (host.system) host.show(`System prompt:\n${host.system}`);
-      else if (host.modelSystem) host.show(`No system prompt is set; the model's own applies:\n${host.modelSystem}`);
+      else if (host.modelSystem)
+        host.show(`No system prompt is set; the model's own applies:\n${host.modelSystem}`);
       else host.show('No system prompt is set.');
       return;
     }

@@ -1,0 +1,141 @@
+/**
+ * Compaction fidelity as the user gets it: the built CLI in a PTY against the Ollama emulator.
+ * The model's own Modelfile SYSTEM stays in force after a compaction, a fact found only in a
+ * tool's output survives compactions, and the meter counts what is really sent.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import {
+  compactionResponder,
+  conversationChats,
+  factsIn,
+  summarizerChats,
+} from '../support/compaction-summarizer.js';
+import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { countTokens } from '../support/emulator.js';
+import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
+
+/** The report line as it appears on screen. */
+const REPORT = /Compacted (\d+) messages?: \S+ → \S+ tokens \(\d+% → \d+% of \S+\)/;
+const MODELFILE_SYSTEM = 'You are Mario, a plumber. Sign every answer FACT-modelfile_mario.';
+
+let run: ChatRun | ToolRun | undefined;
+
+afterEach(async () => {
+  await run?.close();
+  run = undefined;
+});
+
+/** Replies of about 150 tokens that end in their own paragraph `Reply <n> done.` (easy to wait for). */
+const chatReplies = (_req: unknown, n: number) => ({
+  content: `${'lorem ipsum '.repeat(50).trim()}\n\nReply ${n} done.`,
+});
+
+/** The meter of the status line, e.g. `813/4k (20%)` → 813 (only exact below 1000 tokens). */
+function meter(screen: string): number {
+  const match = /· (\d+)\/4k \(\d+%\)/.exec(screen);
+  if (!match) throw new Error(`no exact meter on screen:\n${screen}`);
+  return Number(match[1]);
+}
+
+describe('the model’s own system prompt (Modelfile SYSTEM)', () => {
+  test('is in force before and after a compaction, and /context counts it', async () => {
+    run = await startChat({
+      models: [{ name: 'mario:latest', system: MODELFILE_SYSTEM }],
+      args: ['-m', 'mario', '--num-ctx', '4096'],
+    });
+    const { emu, pty } = run;
+    emu.respondWith(compactionResponder({ chat: chatReplies }));
+    for (let n = 1; n <= 4; n++) {
+      pty.write(`Question ${n}, FACT-q${n}?\r`);
+      await pty.waitFor(`Reply ${n} done.`);
+    }
+    pty.write('/compact\r');
+    await pty.waitFor(REPORT);
+    pty.write('And now?\r');
+    await pty.waitFor('Reply 5 done.');
+
+    const chats = conversationChats(emu);
+    expect(chats).toHaveLength(5);
+    // What the model saw (the server applies the Modelfile SYSTEM only to chats not starting with a system message).
+    for (const chat of chats) {
+      expect(chat.keptMessages[0].role).toBe('system');
+      expect(chat.keptMessages[0].content).toContain(MODELFILE_SYSTEM);
+    }
+    const after = String(chats.at(-1)!.keptMessages[0].content);
+    expect(after).toContain('[Summary of the earlier conversation');
+    expect(factsIn(after)).toEqual(expect.arrayContaining(['FACT-q1', 'FACT-modelfile_mario']));
+    expect(chats.at(-1)!.keptMessages.filter((m) => m.role === 'system')).toHaveLength(1);
+
+    pty.write('/system\r');
+    await pty.waitFor("No system prompt is set; the model's own applies:");
+    pty.write('/context\r');
+    await pty.waitFor(/ {2}system +(\d+) /);
+    expect(Number(/ {2}system +(\d+) /.exec(pty.screen())![1])).toBeGreaterThan(0);
+  });
+});
+
+describe('facts found only in a tool’s output', () => {
+  test('still reach the model after two compactions although the assistant never repeated them', async () => {
+    const tools = await startToolRun({ args: ['--num-ctx', '2048'] });
+    run = tools;
+    const { emu, pty, cwd } = tools;
+    writeFileSync(join(cwd, 'deploy.txt'), 'target host: FACT-deploy_host_7\nport: 2222\n');
+    emu.respondWith(
+      compactionResponder({
+        chat: (_req, n) =>
+          n === 1
+            ? { toolCalls: [{ name: 'read_file', arguments: { path: 'deploy.txt' } }] }
+            : { content: `Reply ${n} done.` },
+      }),
+    );
+    pty.write('Read deploy.txt please.\r');
+    await pty.waitFor('Reply 2 done.');
+    let turn = 2;
+    while (summarizerChats(emu).length < 2 && turn < 40) {
+      turn += 1;
+      pty.write(`Filler ${turn}: ${'lorem ipsum '.repeat(100).trim()}\r`);
+      await pty.waitFor(`Reply ${turn} done.`);
+    }
+    expect(summarizerChats(emu).length).toBeGreaterThanOrEqual(2);
+    pty.write('Where do we deploy?\r');
+    await pty.waitFor(`Reply ${turn + 1} done.`);
+
+    const last = conversationChats(emu).at(-1)!;
+    expect(last.truncated).toBe(false);
+    // Only through the summary: the tool result is no longer in the verbatim tail.
+    expect(last.keptMessages.some((m) => m.role === 'tool')).toBe(false);
+    expect(String(last.keptMessages[0].content)).toContain('FACT-deploy_host_7');
+  });
+});
+
+describe('the meter', () => {
+  test('counts the tool definitions: a system prompt set does not make it drop', async () => {
+    run = await startToolRun({ args: ['--num-ctx', '4096'] });
+    const { emu, pty } = run;
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n} done.` }) }));
+    pty.write('hello\r');
+    await pty.waitFor('Reply 1 done.');
+    const counted = emu.chats.at(-1)!;
+    // The server's count, tool definitions included, plus the reply: what the meter shows.
+    await pty.waitFor(`· ${counted.promptEvalCount + countTokens('Reply 1 done.')}/4k`);
+    const before = meter(pty.screen());
+
+    pty.write('/system Be brief.\r');
+    await pty.waitFor('System prompt set.');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(meter(pty.screen())).toBeGreaterThan(before);
+  });
+
+  test('/set num_ctx shows the value in force when it is capped', async () => {
+    run = await startChat({
+      models: [{ name: 'small:latest', trainedContext: 32768 }],
+      args: ['-m', 'small', '--num-ctx', '4096'],
+    });
+    run.pty.write('/set num_ctx 999999999\r');
+    await run.pty.waitFor('✓ num_ctx = 32768');
+    expect(run.pty.screen()).not.toContain('num_ctx = 999999999');
+    expect(run.pty.screen()).toMatch(/small · \d+\/32k/);
+  });
+});
