@@ -21,8 +21,12 @@ export function bundleOptions({ entryPoints, outdir, define = {} }) {
     legalComments: 'none',
     logLevel: 'warning',
     define: { 'process.env.NODE_ENV': '"production"', ...define },
-    // Ink only loads the devtools when DEV=true; never ship them.
-    alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
+    // Ink only loads the devtools when DEV=true; never ship them. Code blocks are highlighted by
+    // src/ui/markdown/highlight-code.ts, never by marked-terminal's cli-highlight.
+    alias: {
+      'react-devtools-core': './scripts/devtools-stub.mjs',
+      'cli-highlight': './scripts/cli-highlight-stub.mjs',
+    },
     plugins: [yogaWasmPlugin],
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {

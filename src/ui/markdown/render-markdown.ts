@@ -1,6 +1,6 @@
 /**
- * Markdown → ANSI terminal text for committed assistant blocks. marked, marked-terminal and
- * cli-highlight take noticeable time to import, so they are loaded lazily after the first frame.
+ * Markdown → ANSI terminal text for committed assistant blocks. marked, marked-terminal and the
+ * highlighter take noticeable time to import, so they are loaded lazily after the first frame.
  */
 
 import type { Marked } from 'marked';
@@ -11,29 +11,38 @@ export type MarkdownRenderer = (markdown: string, width: number) => string;
 let loading: Promise<MarkdownRenderer> | undefined;
 let loaded: MarkdownRenderer | undefined;
 
+const CODE_INDENT = '  ';
+
+/**
+ * Blocks longer than this are shown as plain text: marked-terminal's reflow is quadratic in a
+ * paragraph's length with inline styling (32 kB: ~80 ms, 64 kB: ~1.3 s, 1 MB: minutes), and a
+ * ~10 MB paragraph overflowed the stack.
+ */
+export const MAX_RENDERED_CHARS = 32 * 1024;
+
 // Renderers hold their width in their options, so keep one per width (terminals rarely resize).
 async function createRenderer(): Promise<MarkdownRenderer> {
-  const [{ Marked: MarkedClass }, { markedTerminal }, highlighter] = await Promise.all([
+  const [{ Marked: MarkedClass }, { markedTerminal }, { highlightCode }] = await Promise.all([
     import('marked'),
     import('marked-terminal'),
-    import('cli-highlight'),
+    import('./highlight-code.js'),
   ]);
-  // cli-highlight is CommonJS: in the bundle its dynamic import has only `default` (its exports).
-  const supportsLanguage = highlighter.supportsLanguage ?? highlighter.default.supportsLanguage;
   const byWidth = new Map<number, Marked>();
   const markedFor = (width: number) => {
     let marked = byWidth.get(width);
     if (!marked) {
       marked = new MarkedClass().use(markedTerminal({ width, reflowText: true, emoji: false, tab: 2 }));
-      // marked-terminal (7.x with marked 15) prints the raw `**x**` of tight list items: their
-      // text tokens carry inline tokens it never parses. Parse them; otherwise defer to it.
       marked.use({
-        // highlight.js console.errors on a language it does not know (the model chooses the
-        // fence's info string); such blocks are shown unhighlighted instead.
-        walkTokens(token) {
-          if (token.type === 'code' && token.lang && !supportsLanguage(token.lang)) token.lang = '';
-        },
         renderer: {
+          // Ours, not marked-terminal's: it would call cli-highlight (highlight.js 10).
+          code(token) {
+            const language = token.lang?.match(/^\S*/)?.[0];
+            const text = token.text.replace(/\t/g, CODE_INDENT);
+            const body = highlightCode(text, language);
+            return `${CODE_INDENT}${body.split('\n').join(`\n${CODE_INDENT}`)}\n\n`;
+          },
+          // marked-terminal (7.x with marked 15) prints the raw `**x**` of tight list items: their
+          // text tokens carry inline tokens it never parses. Parse them; otherwise defer to it.
           text(token) {
             return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
           },
@@ -44,8 +53,14 @@ async function createRenderer(): Promise<MarkdownRenderer> {
     return marked;
   };
   return (markdown, width) => {
-    const rendered = markedFor(Math.max(10, Math.floor(width))).parse(markdown, { async: false });
-    return trimTrailingBlankLines(rendered);
+    if (markdown.length > MAX_RENDERED_CHARS) return markdown;
+    try {
+      const rendered = markedFor(Math.max(10, Math.floor(width))).parse(markdown, { async: false });
+      return trimTrailingBlankLines(rendered);
+    } catch {
+      // A renderer bug must never take the conversation down: the text itself is still worth showing.
+      return markdown;
+    }
   };
 }
 

@@ -69,3 +69,16 @@ describe('renderMarkdown (loaded)', () => {
     expect(stripAnsi(renderMarkdown('**x**', 80))).toBe('x');
   });
 });
+
+describe('renderMarkdown past the size limit', () => {
+  it('shows a block over MAX_RENDERED_CHARS as its plain text, at once (a ~10 MB paragraph overflowed the stack)', async () => {
+    const { MAX_RENDERED_CHARS } = await import('../../../src/ui/markdown/render-markdown.js');
+    await loadMarkdownRenderer();
+    const huge = 'word **bold** and `code` '.repeat(Math.ceil(10_000_000 / 25));
+    expect(renderMarkdownSync(huge, 80)).toBe(huge);
+    const justOver = 'x'.repeat(MAX_RENDERED_CHARS + 1);
+    expect(renderMarkdownSync(justOver, 80)).toBe(justOver);
+    // Below the limit it is still rendered.
+    expect(stripAnsi(renderMarkdownSync('**bold**', 80))).toBe('bold');
+  });
+});
