@@ -13,8 +13,6 @@ afterEach(async () => {
   run = undefined;
 });
 
-// Colours on even where the test runner sets CI (chalk turns them off for any CI variable).
-const COLOURS = { FORCE_COLOR: '3' };
 const SGR = /\x1b\[[0-9;]*m/;
 
 /** Sends `prompt`, has the model answer `reply`, waits for `shown`; returns what was written meanwhile. */
@@ -47,7 +45,7 @@ const CONSTRUCTS: [name: string, reply: string, shown: string][] = [
 
 describe('markdown in the built app (colours on)', () => {
   test('renders every construct, styled, and keeps the chat going', async () => {
-    run = await startChat({ env: COLOURS });
+    run = await startChat();
     for (const [name, reply, shown] of CONSTRUCTS) {
       const written = await exchange(run, `show ${name}`, reply, shown);
       expect(written, name).toMatch(SGR);
@@ -61,13 +59,13 @@ describe('markdown in the built app (colours on)', () => {
   });
 
   test('highlights the keywords of a language-tagged fence', async () => {
-    run = await startChat({ env: COLOURS });
+    run = await startChat();
     const written = await exchange(run, 'code', '```python\nimport os\n```', 'import os');
     expect(written).toMatch(/\x1b\[[0-9;]+mimport\x1b\[/);
   });
 
   test('a reply mixing every construct renders whole', async () => {
-    run = await startChat({ env: COLOURS });
+    run = await startChat();
     const reply = [
       '# Plan',
       'Some *emphasis*, **strength** and `inline code`, see [link](https://example.com).',
