@@ -1,6 +1,6 @@
-import type { ToolCall, WireMessage } from '../conversation/message.js';
+import type { ReceivedToolCall, ToolCall, WireMessage } from '../conversation/message.js';
 
-export type { ToolCall, WireMessage };
+export type { ReceivedToolCall, ToolCall, WireMessage };
 
 /** How hard a thinking model should think: on/off, or a level for models that take one. */
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
@@ -37,7 +37,7 @@ export interface ChatDelta {
   content?: string;
   thinking?: string;
   /** Tool calls arrive whole, never as fragments. */
-  toolCalls?: ToolCall[];
+  toolCalls?: ReceivedToolCall[];
 }
 
 /**
@@ -57,7 +57,8 @@ export interface ChatMetrics {
 export interface ChatReply {
   content: string;
   thinking: string;
-  toolCalls: ToolCall[];
+  /** As read by `readToolCalls`: a malformed call is kept, marked, to be answered with an error. */
+  toolCalls: ReceivedToolCall[];
   /** `stop`, `length` (hit num_predict / num_ctx), `load`, `unload`; '' if the server sent none. */
   doneReason: string;
   metrics: ChatMetrics;

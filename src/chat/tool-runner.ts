@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
-import type { ToolCall } from '../conversation/message.js';
+import type { ReceivedToolCall } from '../conversation/message.js';
 import { type ConfirmAnswer, createConfirmationPolicy, executeToolCall } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AskDialog } from './dialog-queue.js';
@@ -49,10 +49,10 @@ export class ToolRunner {
   }
 
   /** Runs one call to its end; throws `TurnStopped` when the turn was cancelled. */
-  async run(call: ToolCall, signal: AbortSignal): Promise<void> {
+  async run(call: ReceivedToolCall, signal: AbortSignal): Promise<void> {
     const { config, screen } = this.deps;
     if (signal.aborted) throw new TurnStopped();
-    screen.store.update({ busy: `running ${call.function.name}…`, live: undefined });
+    screen.store.update({ busy: `running ${call.function.name || 'a tool'}…`, live: undefined });
     const execution = await executeToolCall(call, {
       registry: this.deps.tools,
       ctx: {

@@ -5,7 +5,7 @@ import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
-import type { ToolCall, WireMessage } from '../conversation/message.js';
+import type { ReceivedToolCall, ToolCall, WireMessage } from '../conversation/message.js';
 import { runToolLoop } from '../tools/tool-loop.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
@@ -73,7 +73,7 @@ export class TurnRunner {
   }
 
   /** Streams one assistant reply into the transcript; returns its tool calls. */
-  private async streamReply(signal: AbortSignal): Promise<{ toolCalls: ToolCall[] }> {
+  private async streamReply(signal: AbortSignal): Promise<{ toolCalls: ReceivedToolCall[] }> {
     const { model, screen } = this.deps;
     const session = model.session!;
     const view = model.modelView();
@@ -102,7 +102,7 @@ export class TurnRunner {
       role: 'assistant',
       content: reply.content,
       thinking: reply.thinking || undefined,
-      tool_calls: reply.toolCalls.length ? reply.toolCalls : undefined,
+      tool_calls: reply.toolCalls.length ? reply.toolCalls.map(storedToolCall) : undefined,
     });
     this.afterReply(view, request.tools ?? [], reply);
     return { toolCalls: reply.toolCalls };
@@ -113,7 +113,7 @@ export class TurnRunner {
     error: unknown,
     presenter: ReplyPresenter,
     signal: AbortSignal,
-  ): Promise<{ toolCalls: ToolCall[] }> {
+  ): Promise<{ toolCalls: ReceivedToolCall[] }> {
     const { model, screen } = this.deps;
     if (error instanceof BackendError && error.capability === 'tools' && model.session) {
       // The server knows better than /api/show: stop offering tools to this model and ask again.
@@ -184,4 +184,9 @@ export class TurnRunner {
     screen.store.update({ lastStats: [`${m.evalCount} tokens`, rate].filter(Boolean).join(' · ') });
     model.refreshUsed();
   }
+}
+
+/** A call as kept in the transcript and sent back: without the reader's `malformed` note. */
+function storedToolCall({ malformed: _malformed, ...call }: ReceivedToolCall): ToolCall {
+  return call;
 }

@@ -12,6 +12,15 @@ export interface ToolCall {
 }
 
 /**
+ * A tool call as read from a reply: always well-formed enough to store and send back, and
+ * `malformed` says why the server's call could not be read as one (it is answered with an error
+ * result, never run, and `malformed` itself is never sent).
+ */
+export interface ReceivedToolCall extends ToolCall {
+  malformed?: string;
+}
+
+/**
  * One entry of the append-only transcript. Nothing is ever deleted or rewritten;
  * compaction only changes what the model is shown (see model-view.ts).
  */

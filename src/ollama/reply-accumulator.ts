@@ -1,5 +1,6 @@
-import type { ChatDelta, ChatReply, ToolCall } from '../backend/interfaces.js';
+import type { ChatDelta, ChatReply, ReceivedToolCall } from '../backend/interfaces.js';
 import type { PartialReply } from './errors.js';
+import { readToolCalls } from './tool-calls.js';
 
 /** One streamed /api/chat line as the server sends it (counts and durations only on the last). */
 export interface ChatChunk {
@@ -8,7 +9,8 @@ export interface ChatChunk {
     role?: string;
     content?: string;
     thinking?: string;
-    tool_calls?: ToolCall[];
+    /** Untrusted: read with `readToolCalls`. */
+    tool_calls?: unknown;
   };
   done: boolean;
   done_reason?: string;
@@ -24,24 +26,25 @@ export interface ChatChunk {
 export class ReplyAccumulator {
   private content = '';
   private thinking = '';
-  private readonly toolCalls: ToolCall[] = [];
+  private readonly toolCalls: ReceivedToolCall[] = [];
 
   /** Adds one chunk; returns what it contributed, or undefined if it carried nothing new. */
   add(chunk: ChatChunk): ChatDelta | undefined {
     const message = chunk.message;
     if (!message) return undefined;
     const delta: ChatDelta = {};
-    if (message.content) {
+    if (typeof message.content === 'string' && message.content) {
       this.content += message.content;
       delta.content = message.content;
     }
-    if (message.thinking) {
+    if (typeof message.thinking === 'string' && message.thinking) {
       this.thinking += message.thinking;
       delta.thinking = message.thinking;
     }
-    if (message.tool_calls && message.tool_calls.length > 0) {
-      this.toolCalls.push(...message.tool_calls);
-      delta.toolCalls = message.tool_calls;
+    const toolCalls = readToolCalls(message.tool_calls);
+    if (toolCalls.length > 0) {
+      this.toolCalls.push(...toolCalls);
+      delta.toolCalls = toolCalls;
     }
     return Object.keys(delta).length > 0 ? delta : undefined;
   }

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../conversation/message.js';
+import type { ReceivedToolCall } from '../conversation/message.js';
 import type { Confirmer } from './confirmation.js';
 import type { SkipKind } from './failure-line.js';
 import { oneLine } from './one-line.js';
@@ -46,7 +46,7 @@ export const DECLINED_OUTPUT = 'The user declined to run this tool.';
  * arguments, asks for confirmation where the policy wants it, runs the tool and summarizes the
  * call. Every failure becomes an error outcome the model can act on; this never throws.
  */
-export async function executeToolCall(call: ToolCall, deps: ExecuteDeps): Promise<ToolExecution> {
+export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps): Promise<ToolExecution> {
   const name = String(call.function?.name ?? '');
   const rawArgs = parseArguments(call.function?.arguments);
   const finish = (
@@ -62,14 +62,23 @@ export async function executeToolCall(call: ToolCall, deps: ExecuteDeps): Promis
   });
   const argsObject = isRecord(rawArgs) ? rawArgs : {};
 
-  const tool = deps.registry.get(name);
-  if (!tool || !deps.registry.isEnabled(name)) {
-    const available = deps.registry
+  const available = () =>
+    deps.registry
       .list()
       .filter((listing) => listing.enabled)
-      .map((listing) => listing.name);
+      .map((listing) => listing.name)
+      .join(', ') || 'none';
+  if (call.malformed) {
+    const output = `Error: malformed tool call: ${call.malformed}. Call a tool by its name with an object of arguments; available: ${available()}.`;
+    // The tool's own template would describe arguments it never got.
+    const summary = `❌ malformed call${name ? ` of ${oneLine(name, 40)}` : ''} (${call.malformed})`;
+    return { ...finish(argsObject, '', skipped(output, 'malformed')), summary };
+  }
+
+  const tool = deps.registry.get(name);
+  if (!tool || !deps.registry.isEnabled(name)) {
     const problem = tool ? `tool "${name}" is disabled` : `unknown tool "${name}"`;
-    const output = `Error: ${problem}; available: ${available.join(', ') || 'none'}.`;
+    const output = `Error: ${problem}; available: ${available()}.`;
     return finish(argsObject, '', skipped(output, tool ? 'disabled' : 'unknown-tool'));
   }
 

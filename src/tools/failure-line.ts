@@ -6,6 +6,7 @@ export type SkipKind =
   | 'declined'
   | 'instructed'
   | 'invalid-arguments'
+  | 'malformed'
   | 'unknown-tool'
   | 'disabled'
   | 'cancelled';
@@ -20,6 +21,8 @@ export function failureReason(outcome: ToolOutcome): string {
       return `not run, the user said: ${oneLine(String(details.instruction ?? ''), 60)}`;
     case 'invalid-arguments':
       return 'invalid arguments';
+    case 'malformed':
+      return 'malformed call';
     case 'unknown-tool':
       return 'unknown tool';
     case 'disabled':

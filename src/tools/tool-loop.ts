@@ -1,4 +1,4 @@
-import type { ToolCall } from '../conversation/message.js';
+import type { ReceivedToolCall } from '../conversation/message.js';
 
 /** How a tool loop ended: the model answered, it ran out of rounds, or the user aborted. */
 export type ToolLoopStop = 'answered' | 'max-steps' | 'aborted';
@@ -6,9 +6,9 @@ export type ToolLoopStop = 'answered' | 'max-steps' | 'aborted';
 /** The steps of one turn, injected so the loop runs without Ollama. */
 export interface ToolLoopOptions {
   /** Sends the conversation so far (with the tool results appended by `execute`) and returns the reply; `step` counts from 1. */
-  requestReply: (step: number) => Promise<{ toolCalls: ToolCall[] }>;
+  requestReply: (step: number) => Promise<{ toolCalls: ReceivedToolCall[] }>;
   /** Runs one call and records its result; should honour the same abort signal. */
-  execute: (call: ToolCall) => Promise<void>;
+  execute: (call: ReceivedToolCall) => Promise<void>;
   /** Most model replies in one turn. */
   maxSteps: number;
   signal?: AbortSignal;

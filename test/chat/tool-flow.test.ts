@@ -292,6 +292,52 @@ describe('errors become tool results', () => {
   });
 });
 
+describe('malformed tool calls', () => {
+  it('answers each with an error result; later replies, /context and /compact keep working', async () => {
+    const h = await open();
+    h.emu.enqueue(
+      {
+        rawToolCalls: [
+          { function: {} },
+          { function: { name: 42 } },
+          null,
+          { function: { name: 'get_time', arguments: 5 } },
+        ],
+      },
+      { content: 'I will call tools properly.' },
+    );
+    expect(await h.send('do something')).toBe('idle');
+    const [, second] = h.chatRequests();
+    expect(second.error).toBeUndefined();
+    const results = h.toolMessages(second);
+    expect(results.map((m) => m.content)).toEqual([
+      expect.stringContaining('Error: malformed tool call: the tool name is missing.'),
+      expect.stringContaining('Error: malformed tool call: the tool name is a number (42).'),
+      expect.stringContaining('Error: malformed tool call: the call is null, not an object.'),
+      expect.stringContaining(
+        'Error: malformed tool call: the arguments are a number (5), not a JSON object.',
+      ),
+    ]);
+    // What was sent back is what real Ollama accepts: string names, object arguments.
+    const assistant = (second.body.messages as ChatMessageLike[]).find((m) => m.tool_calls);
+    expect(assistant?.tool_calls).toEqual([
+      { function: { name: '', arguments: {} } },
+      { function: { name: '42', arguments: {} } },
+      { function: { name: '', arguments: {} } },
+      { function: { name: 'get_time', arguments: {} } },
+    ]);
+    expect(h.items().at(-1)).toMatchObject({ kind: 'assistant', markdown: 'I will call tools properly.' });
+
+    expect(await h.send('and now?')).toBe('idle');
+    expect(h.items().at(-1)).toMatchObject({ kind: 'assistant', markdown: 'Echo: and now?' });
+    expect(await h.send('/context')).toBe('idle');
+    expect(h.notices().at(-1)).toContain('Context window:');
+    expect(await h.send('/compact')).toBe('idle');
+    expect(h.notices().at(-1)).toMatch(/^Compacted \d+ messages/);
+    expect(h.chatRequests().every((request) => request.error === undefined)).toBe(true);
+  });
+});
+
 describe('tools.max_steps', () => {
   it('stops the loop with a warning when the model keeps calling tools', async () => {
     const h = await open({ tools: { max_steps: 3 } });

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isClosed, sendError, sendJson, waitForClose, waitUnlessClosed } from './emulator-http.js';
+import { messageShapeError } from './emulator-message-shape.js';
 import { doneMetrics } from './emulator-metrics.js';
 import type { ResolvedModel } from './emulator-models.js';
 import { type ChunkMessage, planReply, type ReplyPlan } from './emulator-reply.js';
@@ -88,6 +89,8 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
     sendError(res, status, message);
   };
 
+  const shapeError = Array.isArray(request.messages) ? messageShapeError(request.messages) : undefined;
+  if (shapeError) return reject(400, shapeError);
   if (typeof request.model !== 'string' || request.model.trim() === '')
     return reject(400, 'model is required');
   if (!model) return reject(404, `model '${request.model}' not found`);

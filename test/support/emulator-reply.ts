@@ -7,7 +7,8 @@ export interface ChunkMessage {
   role: 'assistant';
   content: string;
   thinking?: string;
-  tool_calls?: WireToolCall[];
+  /** Well-formed `WireToolCall`s, or whatever a scripted `rawToolCalls` says. */
+  tool_calls?: WireToolCall[] | unknown[];
 }
 
 /** A tool call as Ollama sends it: whole, with an id and an object of arguments. */
@@ -65,6 +66,10 @@ export function planReply(reply: ScriptedReply, context: ReplyContext): ReplyPla
     );
     chunks.push({ role: 'assistant', content: '', tool_calls: calls });
     evalCount += countTokens(JSON.stringify(reply.toolCalls));
+  }
+  if (!cut && reply.rawToolCalls) {
+    chunks.push({ role: 'assistant', content: '', tool_calls: reply.rawToolCalls });
+    evalCount += countTokens(JSON.stringify(reply.rawToolCalls));
   }
   return { chunks, evalCount, doneReason: reply.doneReason ?? (cut ? 'length' : 'stop') };
 }

@@ -30,6 +30,12 @@ export interface ScriptedReply {
   thinking?: string;
   /** Sent in one chunk, whole, after the content; then the done line. */
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  /**
+   * Sent as the `message.tool_calls` of one chunk exactly as given, after the content (and after
+   * `toolCalls`): what a proxy or a broken chat template may produce, e.g. `[{function: {}}]`,
+   * `[null]` or a numeric name. The line is still a well-formed chunk; only the calls are odd.
+   */
+  rawToolCalls?: unknown[];
   /** Generate this many filler tokens instead of `content` (benchmarks). */
   tokens?: number;
   /** Overrides the emulator's speed for this reply. */

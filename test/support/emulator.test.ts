@@ -191,6 +191,56 @@ describe('tool calls', () => {
   });
 });
 
+describe('malformed tool calls', () => {
+  it('sends rawToolCalls exactly as scripted, in a well-formed chunk line', async () => {
+    const raw = [{ function: {} }, null, { function: { name: 42, arguments: 'x' } }];
+    emu.enqueue({ rawToolCalls: raw });
+    const response = await fetch(`${emu.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen3', messages: [user('go')] }),
+    });
+    const lines = (await response.text())
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines[0]).toMatchObject({
+      model: 'qwen3',
+      message: { role: 'assistant', tool_calls: raw },
+      done: false,
+    });
+    expect(lines.at(-1)).toMatchObject({ done: true });
+  });
+
+  it.each([
+    [
+      { function: { name: 42, arguments: {} } },
+      'json: cannot unmarshal number into Go struct field ToolCallFunction.messages.tool_calls.function.name of type string',
+    ],
+    [
+      { function: { name: 'f', arguments: 'x' } },
+      'json: cannot unmarshal string into Go struct field ToolCallFunction.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments',
+    ],
+    [
+      'f',
+      'json: cannot unmarshal string into Go struct field Message.messages.tool_calls of type api.ToolCall',
+    ],
+  ])('refuses a request that sends back %j with HTTP 400, as Go decoding does', async (call, error) => {
+    const messages = [user('go'), { role: 'assistant', content: '', tool_calls: [call] }];
+    const response = await fetch(`${emu.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen3', messages }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error });
+  });
+
+  it('accepts null calls and null functions (Go decodes them to zero values)', async () => {
+    const messages = [user('go'), { role: 'assistant', content: '', tool_calls: [null, { function: null }] }];
+    const reply = await client.chat({ model: 'qwen3', messages: messages as never });
+    expect(reply.done).toBe(true);
+  });
+});
+
 describe('model endpoints', () => {
   it('lists the models with their details', async () => {
     const { models } = await client.list();

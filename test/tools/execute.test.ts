@@ -37,6 +37,25 @@ function setup(answer: ConfirmAnswer = { kind: 'yes' }) {
 const writeCall = call('write_file', { path: 'notes.md', content: 'a\nb\n' });
 
 describe('executeToolCall', () => {
+  it('answers a malformed call with an error result naming the tools, without running anything', async () => {
+    const { deps, confirm } = setup();
+    const execution = await executeToolCall(
+      {
+        function: { name: 'write_file', arguments: {} },
+        malformed: 'the arguments are a number (7), not a JSON object',
+      },
+      deps,
+    );
+    expect(confirm).not.toHaveBeenCalled();
+    expect(execution.outcome).toMatchObject({ ok: false, details: { skipped: 'malformed' } });
+    expect(execution.outcome.output).toBe(
+      'Error: malformed tool call: the arguments are a number (7), not a JSON object. Call a tool by its name with an object of arguments; available: read_file, get_time, write_file, explode.',
+    );
+    expect(execution.summary).toBe(
+      '❌ malformed call of write_file (the arguments are a number (7), not a JSON object)',
+    );
+  });
+
   it('runs a tool that needs no confirmation without asking', async () => {
     const { deps, confirm } = setup();
     const execution = await executeToolCall(call('get_time'), deps);
