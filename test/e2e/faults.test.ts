@@ -2,6 +2,8 @@
  * Faults in tools and in talking to the server, on the built CLI in a PTY: each must end with a
  * clear line, lose nothing, and leave the app usable (issue 7).
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 
@@ -39,5 +41,24 @@ describe('tool faults', () => {
     pty.write('/compact\r');
     await pty.waitFor(/Compacted \d+ messages/);
     expect(run.chatRequests().every((request) => request.error === undefined)).toBe(true);
+  });
+
+  test('read_file on a FIFO is refused at once; the chat goes on', async () => {
+    run = await startToolRun();
+    const { emu, pty, cwd } = run;
+    execFileSync('mkfifo', [join(cwd, 'pipe')]);
+    emu.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'pipe' } }] },
+      { content: 'It is a pipe.' },
+    );
+    pty.write('read pipe\r');
+    await pty.waitFor('It is a pipe.');
+    expect(pty.screen()).toContain('❌ read pipe (not a regular file)');
+    const [, second] = await run.waitForRequests(2);
+    expect(toolMessagesOf(second)[0].content).toBe(
+      'pipe is a named pipe (FIFO), not a regular file; only files can be read.',
+    );
+    pty.write('next\r');
+    await pty.waitFor('Echo: next');
   });
 });

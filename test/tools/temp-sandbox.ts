@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,4 +36,11 @@ export function makeContext(cwd: string, overrides: Partial<ToolContext> = {}): 
     now: () => new Date('2026-12-02T14:03:05Z'),
     ...overrides,
   };
+}
+
+/** A named pipe no one writes to, in `dir`: opening it blocks, reading it never ends. */
+export function makeFifo(dir: string, name = 'pipe'): string {
+  const fifo = path.join(dir, name);
+  execFileSync('mkfifo', [fifo]);
+  return fifo;
 }

@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import { looksBinary } from '../binary-content.js';
 import { failureLine, toolFailure } from '../failure-line.js';
+import { readRegularFile } from '../regular-file.js';
 import { resolveSandboxedPath } from '../sandbox.js';
 import { splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
@@ -35,20 +35,25 @@ export const readFileTool: Tool<ReadFileArgs> = {
     const limit = Math.max(1, Math.floor(args.limit ?? DEFAULT_READ_LIMIT));
     let content: Buffer;
     try {
-      const stat = await fs.stat(resolved.path);
-      if (stat.isDirectory()) {
-        return toolFailure(
-          `${args.path} is a directory; use list_directory to see its entries.`,
-          'is a directory',
-        );
+      const read = await readRegularFile(resolved.path, MAX_READ_BYTES);
+      if (read.kind === 'not-regular') {
+        return read.what === 'a directory'
+          ? toolFailure(
+              `${args.path} is a directory; use list_directory to see its entries.`,
+              'is a directory',
+            )
+          : toolFailure(
+              `${args.path} is ${read.what}, not a regular file; only files can be read.`,
+              'not a regular file',
+            );
       }
-      if (stat.size > MAX_READ_BYTES) {
+      if (read.kind === 'too-large') {
         return toolFailure(
-          `${args.path} is ${stat.size.toLocaleString('en-US')} bytes, too large to read.`,
+          `${args.path} is ${read.size.toLocaleString('en-US')} bytes, too large to read.`,
           'too large',
         );
       }
-      content = await fs.readFile(resolved.path);
+      content = read.content;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return toolFailure(`File not found: ${args.path}`, 'file not found');

@@ -1,10 +1,10 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { looksBinary } from '../binary-content.js';
 import { asDirectory, displayPath } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { globToRegExp } from '../glob-pattern.js';
 import { oneLine } from '../one-line.js';
+import { readRegularFile } from '../regular-file.js';
 import { resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
@@ -115,10 +115,9 @@ function matchesGlob(filter: RegExp, glob: string, relativePath: string): boolea
 /** The file's text, or undefined for files not worth searching (binary, too large, unreadable). */
 async function readSearchable(file: string): Promise<string | undefined> {
   try {
-    const stat = await fs.stat(file);
-    if (stat.size > MAX_SEARCHED_BYTES) return undefined;
-    const content = await fs.readFile(file);
-    return looksBinary(content) ? undefined : content.toString('utf8');
+    const read = await readRegularFile(file, MAX_SEARCHED_BYTES);
+    if (read.kind !== 'ok') return undefined;
+    return looksBinary(read.content) ? undefined : read.content.toString('utf8');
   } catch {
     return undefined;
   }

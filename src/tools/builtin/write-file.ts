@@ -1,9 +1,13 @@
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { failureLine, toolFailure } from '../failure-line.js';
+import { nonRegularKind } from '../regular-file.js';
 import { resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
+
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
 
 /** Arguments of `write_file`. */
 export type WriteFileArgs = { path: string; content: string };
@@ -25,14 +29,20 @@ export const writeFileTool: Tool<WriteFileArgs> = {
   async run(args, ctx) {
     const resolved = resolveSandboxedPath(args.path, ctx);
     if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
-    const existed = await fs.stat(resolved.path).then(
-      (stat) => (stat.isDirectory() ? 'directory' : 'file'),
-      () => undefined,
-    );
-    if (existed === 'directory') return toolFailure(`${args.path} is a directory.`, 'is a directory');
+    const existing = await fs.stat(resolved.path).then(nonRegularKind, () => null);
+    const existed = existing !== null;
+    if (existing === 'a directory') return toolFailure(`${args.path} is a directory.`, 'is a directory');
+    // Opening a FIFO for writing blocks until someone reads it; a device is never what was meant.
+    if (existing) {
+      return toolFailure(
+        `${args.path} is ${existing}, not a regular file; it was not written.`,
+        'not a regular file',
+      );
+    }
     try {
       await fs.mkdir(path.dirname(resolved.path), { recursive: true });
-      await fs.writeFile(resolved.path, args.content, 'utf8');
+      // Non-blocking: should a FIFO appear after the check, the open fails instead of waiting for a reader.
+      await fs.writeFile(resolved.path, args.content, { encoding: 'utf8', flag: WRITE_FLAGS });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return toolFailure(`Cannot write ${args.path}: ${(error as Error).message}`, code ?? 'write error');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_READ_LIMIT, readFileTool } from '../../../src/tools/builtin/read-file.js';
-import { makeContext, makeTempDir, writeTree } from '../temp-sandbox.js';
+import { makeContext, makeFifo, makeTempDir, writeTree } from '../temp-sandbox.js';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
 
@@ -114,5 +114,18 @@ describe('read_file', () => {
     writeTree(cwd, { 'empty.txt': '' });
     const outcome = await readFileTool.run({ path: 'empty.txt' }, makeContext(cwd));
     expect(readFileTool.summaryLine({ path: 'empty.txt' }, outcome)).toBe('read empty.txt (empty)');
+  });
+
+  it('refuses a FIFO or a device instead of blocking on it forever', async () => {
+    const cwd = makeTempDir();
+    makeFifo(cwd, 'pipe');
+    const outcome = await readFileTool.run({ path: 'pipe' }, makeContext(cwd));
+    expect(outcome).toMatchObject({ ok: false, details: { error: 'not a regular file' } });
+    expect(outcome.output).toBe('pipe is a named pipe (FIFO), not a regular file; only files can be read.');
+    const device = await readFileTool.run(
+      { path: '/dev/zero' },
+      makeContext(cwd, { allowedPaths: ['/dev'] }),
+    );
+    expect(device.output).toBe('/dev/zero is a device, not a regular file; only files can be read.');
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileTool } from '../../../src/tools/builtin/write-file.js';
-import { makeContext, makeTempDir, writeTree } from '../temp-sandbox.js';
+import { makeContext, makeFifo, makeTempDir, writeTree } from '../temp-sandbox.js';
 
 describe('write_file', () => {
   it('creates a file with its parent directories and summarizes the line count', async () => {
@@ -46,5 +46,13 @@ describe('write_file', () => {
     expect(writeFileTool.summaryLine({ path: 'dir', content: 'x' }, outcome)).toBe(
       '❌ write dir (is a directory)',
     );
+  });
+
+  it('refuses to write into a FIFO (which would block until someone reads it)', async () => {
+    const cwd = makeTempDir();
+    makeFifo(cwd, 'pipe');
+    const outcome = await writeFileTool.run({ path: 'pipe', content: 'x' }, makeContext(cwd));
+    expect(outcome).toMatchObject({ ok: false, details: { error: 'not a regular file' } });
+    expect(outcome.output).toBe('pipe is a named pipe (FIFO), not a regular file; it was not written.');
   });
 });

@@ -1,0 +1,44 @@
+import { constants, type Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+
+/** A regular file's bytes, or why it was not read. */
+export type RegularFileRead =
+  | { kind: 'ok'; content: Buffer }
+  | { kind: 'not-regular'; what: string }
+  | { kind: 'too-large'; size: number };
+
+/**
+ * Reads a file only if it is a regular file of at most `maxBytes`. A FIFO, socket or device would
+ * block a read forever (or never end, like /dev/zero), so it is refused from its stat before any
+ * open; the open itself is non-blocking and the open file is checked again (it may have been
+ * swapped in between). Other errors (ENOENT, EACCES…) are thrown as fs throws them.
+ */
+export async function readRegularFile(file: string, maxBytes: number): Promise<RegularFileRead> {
+  const refusal = checkRegular(await fs.stat(file), maxBytes);
+  if (refusal) return refusal;
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const again = checkRegular(await handle.stat(), maxBytes);
+    if (again) return again;
+    return { kind: 'ok', content: await handle.readFile() };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Why a path that exists must not be opened as a file (for writing too), or undefined if it may. */
+export function nonRegularKind(stat: Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isFIFO()) return 'a named pipe (FIFO)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  return 'not a regular file';
+}
+
+function checkRegular(stat: Stats, maxBytes: number): RegularFileRead | undefined {
+  const what = nonRegularKind(stat);
+  if (what) return { kind: 'not-regular', what };
+  if (stat.size > maxBytes) return { kind: 'too-large', size: stat.size };
+  return undefined;
+}
