@@ -39,7 +39,7 @@ export interface TurnRunnerDeps {
  * tool rounds, records the server's counts, and compacts in the background once the turn ends.
  */
 export class TurnRunner {
-  /** The last turn failed before any reply arrived: an empty Enter runs it again. */
+  /** The last turn's reply failed (not cancelled): an empty Enter runs it again. */
   retryable = false;
 
   constructor(private readonly deps: TurnRunnerDeps) {}
@@ -140,7 +140,8 @@ export class TurnRunner {
       screen.notice('warning', hasPartial ? 'Reply interrupted; the partial reply is kept.' : 'Cancelled.');
     } else {
       screen.notice('error', describeError(error));
-      if (!hasPartial && this.deps.interactive) {
+      // With a partial reply too: the retry's reply replaces it in what the model sees (model-view.ts).
+      if (this.deps.interactive) {
         this.retryable = true;
         screen.notice('info', 'Press Enter on an empty prompt to retry.');
       }

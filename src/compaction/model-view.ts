@@ -36,6 +36,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     }
     // Results whose call is not in the view would be orphans every template mishandles.
     if (message.role === 'tool' && tail.length === 0) continue;
+    if (isRetriedReply(message, transcript[i + 1])) continue;
     tail.push(toWireMessage(message, toolContent));
     sources.push(message);
   }
@@ -48,6 +49,19 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     ...head,
     ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars }),
   ];
+}
+
+/**
+ * A reply cut short by a failure that is being, or was, retried: the transcript keeps it, but the
+ * model sees the retry's reply instead (a trailing assistant message would be continued, not redone).
+ */
+function isRetriedReply(message: Message, next: Message | undefined): boolean {
+  return (
+    message.role === 'assistant' &&
+    message.interrupted === true &&
+    !message.tool_calls?.length &&
+    (next === undefined || next.role === 'assistant')
+  );
 }
 
 /**

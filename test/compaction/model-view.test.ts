@@ -107,6 +107,29 @@ describe('buildModelView', () => {
   });
 });
 
+describe('a reply cut short by a failure and retried', () => {
+  const message = (id: number, role: Message['role'], content: string, interrupted?: boolean): Message => ({
+    id,
+    turn: 1,
+    role,
+    content,
+    at: 'x',
+    ...(interrupted ? { interrupted } : {}),
+  });
+
+  it('is left out while it is the last message (the retry asks again) and once its retry follows', () => {
+    const failed = [message(1, 'user', 'hi'), message(2, 'assistant', 'Hal', true)];
+    expect(buildModelView({ transcript: failed })).toEqual([{ role: 'user', content: 'hi' }]);
+    const retried = [...failed, message(3, 'assistant', 'Hello!'), message(4, 'user', 'and?')];
+    expect(buildModelView({ transcript: retried }).map((m) => m.content)).toEqual(['hi', 'Hello!', 'and?']);
+  });
+
+  it('is kept when the user went on instead (the model should know what it said)', () => {
+    const cut = [message(1, 'user', 'hi'), message(2, 'assistant', 'Hal', true), message(3, 'user', 'go on')];
+    expect(buildModelView({ transcript: cut }).map((m) => m.content)).toEqual(['hi', 'Hal', 'go on']);
+  });
+});
+
 describe('toWireMessage', () => {
   it('keeps images of user messages and drops transcript-only fields', () => {
     const message: Message = {
