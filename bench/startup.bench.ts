@@ -57,8 +57,8 @@ export const startupBench: BenchSuite = async () => {
         name: 'ochat cold start ratio to node -e 0',
         value: Number(ratio.toFixed(2)),
         unit: '×',
-        target: '≤ 2.0×',
-        pass: ratio <= 2,
+        target: '≤ 1.5×',
+        pass: ratio <= 1.5,
       },
       {
         name: 'ochat cold start ratio to the minimal Ink program',
