@@ -29,8 +29,11 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  // The first frame goes up before the UI's modules load: they are most of the start-up.
+  const { drawFirstFrame } = await import('./ui/first-frame.js');
+  const firstFrame = drawFirstFrame(process, settings.flags.model ?? settings.config.model);
   const { runInteractive } = await import('./interactive.js');
-  await runInteractive(settings);
+  await runInteractive(settings, firstFrame);
 }
 
 main().catch((error: unknown) => {

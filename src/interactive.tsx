@@ -5,6 +5,7 @@ import { initialViewState } from './chat/view-state.js';
 import { BUILTIN_COMMANDS } from './commands/builtin-commands.js';
 import type { RunSettings } from './settings.js';
 import { ChatApp, type ChatAppModel } from './ui/chat-app.js';
+import type { FirstFrame } from './ui/first-frame.js';
 import { disableBracketedPaste, enableBracketedPaste } from './ui/input/bracketed-paste.js';
 import { loadMarkdownRenderer } from './ui/markdown/render-markdown.js';
 
@@ -13,7 +14,7 @@ import { loadMarkdownRenderer } from './ui/markdown/render-markdown.js';
  * and everything behind it (HTTP client, state store, tools, compaction) is even loaded; keys
  * pressed meanwhile are handed over once it is.
  */
-export async function runInteractive(settings: RunSettings): Promise<void> {
+export async function runInteractive(settings: RunSettings, firstFrame?: FirstFrame): Promise<void> {
   const store = createStore(initialViewState(settings.flags.model ?? settings.config.model));
   let controller: ChatController | undefined;
   const waiting: ((c: ChatController) => void)[] = [];
@@ -36,6 +37,7 @@ export async function runInteractive(settings: RunSettings): Promise<void> {
   const app = <T extends readonly string[]>(history: T) => (
     <ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} />
   );
+  firstFrame?.handOver();
   // Ctrl+C must reach the app: it cancels a reply before it quits.
   const instance = render(app([]), { exitOnCtrlC: false, patchConsole: true });
   quit = () => instance.unmount();

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Store } from '../chat/store.js';
 import type { ChatViewState } from '../chat/view-state.js';
 import { ChatScreen } from './components/chat-screen.js';
+import { NO_MODEL_LABEL } from './first-frame.js';
 import type { SlashCommandInfo } from './input/slash-completion.js';
 import { useLineEditor } from './input/use-line-editor.js';
 
@@ -125,7 +126,7 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
       items={state.items}
       live={state.live}
       status={{
-        model: state.model ?? 'no model',
+        model: state.model ?? NO_MODEL_LABEL,
         numCtx: state.numCtx,
         used: state.used,
         busy,

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { PROMPT_PLACEHOLDER } from '../first-frame.js';
 import type { EditorState } from '../input/editor-state.js';
 import type { SlashCommandInfo } from '../input/slash-completion.js';
 import { expandTabs } from '../terminal-rows.js';
@@ -79,7 +80,7 @@ function CompletionList({
 /** The input prompt: `›`, the (multi-line) text with its cursor, and the slash-command list. */
 export function PromptInput({
   state,
-  placeholder = 'Type a message · / for commands · \\ + enter for a new line',
+  placeholder = PROMPT_PLACEHOLDER,
   isActive = true,
   maxCompletions = 8,
 }: PromptInputProps) {

@@ -1,0 +1,68 @@
+/**
+ * The first frame, drawn before Ink, React and yoga are loaded (loading them is most of the
+ * start-up): the empty prompt and the status line, as the chat screen renders its initial state.
+ * Ink's first render replaces it in one synchronized update. Keys typed meanwhile wait in the
+ * terminal (raw mode: no echo over the frame) and reach the app once it reads its input.
+ */
+import chalk from 'chalk';
+
+/** The empty prompt's hint (the prompt component shows it too). */
+export const PROMPT_PLACEHOLDER = 'Type a message · / for commands · \\ + enter for a new line';
+
+/** The status line's model name before a model is known. */
+export const NO_MODEL_LABEL = 'no model';
+
+/** A terminal to draw on: process.stdout and process.stdin. */
+export interface FirstFrameTerminal {
+  stdout: { write(data: string): unknown; columns?: number };
+  stdin: { isTTY?: boolean; setRawMode?(raw: boolean): unknown };
+}
+
+/** A drawn first frame, to be replaced by the real UI. */
+export interface FirstFrame {
+  /** Erases the frame and starts a synchronized update that the UI's first render ends. */
+  handOver(): void;
+}
+
+const HIDE_CURSOR = '\x1b[?25l';
+const SHOW_CURSOR = '\x1b[?25h';
+const BEGIN_SYNCHRONIZED_UPDATE = '\x1b[?2026h';
+
+/** The frame's lines, styled: a blank line (the prompt's top margin), the prompt, the status. */
+export function firstFrameLines(model: string | undefined): string[] {
+  return [
+    '',
+    `${chalk.bold(chalk.cyan('›'))} ${chalk.inverse(' ')}${chalk.dim(PROMPT_PLACEHOLDER)}`,
+    chalk.dim(model ?? NO_MODEL_LABEL),
+  ];
+}
+
+/**
+ * Draws the first frame; undefined (nothing drawn) when the terminal is too narrow for it to
+ * look as the UI will, since the UI truncates lines that do not fit.
+ */
+export function drawFirstFrame(
+  terminal: FirstFrameTerminal,
+  model: string | undefined,
+): FirstFrame | undefined {
+  const { stdout, stdin } = terminal;
+  const widest = Math.max(2 + 1 + PROMPT_PLACEHOLDER.length, (model ?? NO_MODEL_LABEL).length);
+  if (!stdin.isTTY || !stdin.setRawMode || (stdout.columns ?? 0) <= widest) return undefined;
+  stdin.setRawMode(true);
+  const lines = firstFrameLines(model);
+  stdout.write(`${HIDE_CURSOR}${lines.join('\n')}\n`);
+  // If ochat ends before the UI takes over, leave the terminal as it was found.
+  const restore = () => {
+    stdin.setRawMode?.(false);
+    stdout.write(SHOW_CURSOR);
+  };
+  process.once('exit', restore);
+  return {
+    handOver() {
+      process.off('exit', restore);
+      // The cursor is on the line below the frame: clear it and each frame line going up.
+      const erase = `\x1b[2K${'\x1b[1A\x1b[2K'.repeat(lines.length)}\x1b[G`;
+      stdout.write(`${BEGIN_SYNCHRONIZED_UPDATE}${erase}`);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The first frame is drawn before the UI's modules load; keys typed while they load must neither
+ * be echoed over it nor lost.
+ */
+import { afterEach, expect, test } from 'vitest';
+import { waitForChats } from '../support/e2e-chat.js';
+import { type Emulator, startEmulator } from '../support/emulator.js';
+import { type PtySession, spawnOchat } from '../support/pty-session.js';
+
+let emu: Emulator | undefined;
+let pty: PtySession | undefined;
+afterEach(async () => {
+  await pty?.dispose();
+  await emu?.close();
+});
+
+test('a message typed as soon as the prompt shows is sent once the chat is ready, without echo', async () => {
+  emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+  pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: emu.url } });
+  await pty.waitFor('›', 10_000, { settle: false });
+  pty.write('early bird\r');
+  await pty.waitFor('Echo: early bird');
+  await waitForChats(emu, 1);
+  expect(emu.chats[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'early bird' });
+  // Once as the user's message and once in the reply: no terminal echo of the typing.
+  expect(pty.screen().match(/early bird/g)).toHaveLength(2);
+});
