@@ -1,8 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { listDirectoryTool } from '../../src/tools/builtin/list-directory.js';
+import { readFileTool } from '../../src/tools/builtin/read-file.js';
+import { searchFilesTool } from '../../src/tools/builtin/search-files.js';
+import { writeFileTool } from '../../src/tools/builtin/write-file.js';
 import { resolveSandboxedPath } from '../../src/tools/sandbox.js';
-import { makeTempDir } from './temp-sandbox.js';
+import { makeContext, makeTempDir, writeTree } from './temp-sandbox.js';
 
 describe('resolveSandboxedPath', () => {
   it('resolves relative paths inside cwd, existing or not', () => {
@@ -79,5 +83,73 @@ describe('resolveSandboxedPath', () => {
 
   it('refuses empty paths', () => {
     expect(resolveSandboxedPath('  ', { cwd: makeTempDir(), allowedPaths: [] }).ok).toBe(false);
+  });
+});
+
+// A working directory reached through a symbolic link (as /tmp is on macOS): the sandbox's roots
+// are resolved through it, so the file tools keep working there and stay confined.
+/** A real project directory, and the symlinked path the app was started in. */
+function linkedCwd(): { real: string; cwd: string } {
+  const real = makeTempDir('ochat-real-');
+  const links = makeTempDir('ochat-links-');
+  const cwd = path.join(links, 'project');
+  fs.symlinkSync(real, cwd);
+  writeTree(real, { 'notes.md': 'needle in notes\n', 'src/a.ts': 'const needle = 1;\n' });
+  return { real, cwd };
+}
+
+describe('file tools in a working directory reached through a symlink', () => {
+  it('resolve paths inside it to their real paths', () => {
+    const { real, cwd } = linkedCwd();
+    expect(resolveSandboxedPath('notes.md', { cwd, allowedPaths: [] })).toEqual({
+      ok: true,
+      path: path.join(real, 'notes.md'),
+    });
+    expect(resolveSandboxedPath('new/file.txt', { cwd, allowedPaths: [] })).toEqual({
+      ok: true,
+      path: path.join(real, 'new/file.txt'),
+    });
+  });
+
+  it('read, write, list and search as in any other directory', async () => {
+    const { real, cwd } = linkedCwd();
+    const ctx = makeContext(cwd);
+    expect(await readFileTool.run({ path: 'notes.md' }, ctx)).toMatchObject({ ok: true });
+    expect((await readFileTool.run({ path: 'notes.md' }, ctx)).output).toContain('needle in notes');
+    expect(await writeFileTool.run({ path: 'out/x.txt', content: 'hi' }, ctx)).toMatchObject({ ok: true });
+    expect(fs.readFileSync(path.join(real, 'out/x.txt'), 'utf8')).toBe('hi');
+    expect(await listDirectoryTool.run({}, ctx)).toMatchObject({ ok: true, output: 'notes.md\nout/\nsrc/' });
+    const search = await searchFilesTool.run({ pattern: 'needle' }, ctx);
+    expect(search.ok).toBe(true);
+    expect(search.output).toContain('notes.md:1: needle in notes');
+    expect(search.output).toContain('src/a.ts:1: const needle = 1;');
+  });
+
+  it('stay confined: .. and a symlink out are refused', async () => {
+    const { real, cwd } = linkedCwd();
+    const outside = makeTempDir('ochat-outside-');
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret');
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(real, 'escape.txt'));
+    const ctx = makeContext(cwd);
+    expect(resolveSandboxedPath('../outside.txt', ctx).ok).toBe(false);
+    expect(resolveSandboxedPath(path.join(outside, 'secret.txt'), ctx).ok).toBe(false);
+    const read = await readFileTool.run({ path: 'escape.txt' }, ctx);
+    expect(read.ok).toBe(false);
+    expect(read.output).toContain('symbolic link');
+    expect(read.output).not.toContain('secret\n');
+  });
+
+  it('an allowed path reached through a symlink is usable too', () => {
+    const { cwd } = linkedCwd();
+    const otherReal = makeTempDir('ochat-other-');
+    fs.writeFileSync(path.join(otherReal, 'shared.md'), 'x');
+    const otherLink = path.join(makeTempDir('ochat-links-'), 'shared');
+    fs.symlinkSync(otherReal, otherLink);
+    expect(
+      resolveSandboxedPath(path.join(otherLink, 'shared.md'), { cwd, allowedPaths: [otherLink] }),
+    ).toEqual({
+      ok: true,
+      path: path.join(otherReal, 'shared.md'),
+    });
   });
 });
