@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sanitizeTerminalText } from '../../src/text/sanitize.js';
+import { createStreamSanitizer, sanitizeTerminalText } from '../../src/text/sanitize.js';
 
 describe('sanitizeTerminalText', () => {
   it('leaves plain text, newlines, tabs and unicode untouched', () => {
@@ -65,6 +65,91 @@ describe('sanitizeTerminalText', () => {
       fc.property(fc.string({ unit: 'binary' }), (text) => {
         const once = sanitizeTerminalText(text);
         expect(sanitizeTerminalText(once)).toBe(once);
+      }),
+    );
+  });
+});
+
+/** Every kind of sequence the sanitizer removes, each between visible text. */
+const SEQUENCE_KINDS: Record<string, string> = {
+  'SGR colour': '\x1b[1;38;5;208m',
+  'CSI with private parameter': '\x1b[?25l',
+  'CSI with intermediate byte': '\x1b[2 q',
+  '8-bit CSI': '\x9b31m',
+  'OSC title ended by BEL': '\x1b]0;pwned title\x07',
+  'OSC hyperlink ended by ST': '\x1b]8;;https://evil.example\x1b\\',
+  '8-bit OSC ended by 8-bit ST': '\x9d2;pwned\x9c',
+  DCS: '\x1bPq#0;2;0;0;0\x1b\\',
+  APC: '\x1b_Gf=100;data\x1b\\',
+  PM: '\x1b^privacy\x1b\\',
+  SOS: '\x1bXsos\x1b\\',
+  'ESC + one character': '\x1bc',
+  'charset selection': '\x1b(B',
+  'C0 control': '\x07',
+  'C1 control': '\x85',
+  'lone CR': '\r',
+};
+
+/** Sanitizes `pieces` as one stream, collecting each push's output. */
+function streamed(pieces: string[]): { outputs: string[]; text: string } {
+  const sanitizer = createStreamSanitizer();
+  const outputs = pieces.map((piece) => sanitizer.push(piece));
+  outputs.push(sanitizer.end());
+  return { outputs, text: outputs.join('') };
+}
+
+describe('createStreamSanitizer', () => {
+  for (const [kind, sequence] of Object.entries(SEQUENCE_KINDS)) {
+    it(`removes ${kind} split at every position across two chunks`, () => {
+      const text = `before${sequence}after`;
+      for (let at = 0; at <= text.length; at++) {
+        const { outputs, text: out } = streamed([text.slice(0, at), text.slice(at)]);
+        expect(out, `split at ${at}`).toBe('beforeafter');
+        // Nothing of the sequence leaks out of either piece on its own either.
+        for (const output of outputs)
+          expect(output).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]|pwned|evil|data/);
+      }
+    });
+  }
+
+  it('keeps CRLF as one line break when split between the CR and the LF', () => {
+    expect(streamed(['one\r', '\ntwo']).text).toBe('one\ntwo');
+  });
+
+  it('passes plain text through at once, holding nothing back', () => {
+    const sanitizer = createStreamSanitizer();
+    expect(sanitizer.push('Hello, ')).toBe('Hello, ');
+    expect(sanitizer.push('wörld 🎉\n')).toBe('wörld 🎉\n');
+    expect(sanitizer.end()).toBe('');
+  });
+
+  it('holds back an unfinished sequence until it is complete, then goes on', () => {
+    const sanitizer = createStreamSanitizer();
+    expect(sanitizer.push('red: \x1b[3')).toBe('red: ');
+    expect(sanitizer.push('1mtext')).toBe('text');
+    expect(sanitizer.push(' \x1b]0;ti')).toBe(' ');
+    expect(sanitizer.push('tle\x07done')).toBe('done');
+    expect(sanitizer.end()).toBe('');
+  });
+
+  it('drops a sequence still unfinished at the end', () => {
+    const sanitizer = createStreamSanitizer();
+    expect(sanitizer.push('keep\x1b]8;;https://evil')).toBe('keep');
+    expect(sanitizer.end()).toBe('');
+    expect(streamed(['trailing\x1b']).text).toBe('trailing');
+  });
+
+  it('gives the same text as sanitizing the whole, however the stream is cut (property)', () => {
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom(...Object.values(SEQUENCE_KINDS), '\r\n', '\x1b', '\x1b['),
+    );
+    fc.assert(
+      fc.property(fc.array(piece), fc.array(fc.nat()), (pieces, cuts) => {
+        const text = pieces.join('');
+        const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...points].map((from, i) => text.slice(from, [...points, text.length][i]));
+        expect(streamed(chunks).text).toBe(sanitizeTerminalText(text));
       }),
     );
   });
