@@ -83,6 +83,22 @@ export interface ModelInfo {
   parameterSize?: string;
   /** e.g. "Q4_K_M". */
   quantization?: string;
+  /** `general.architecture`, e.g. "qwen3". */
+  architecture?: string;
+  /** `<arch>.embedding_length`. */
+  embeddingLength?: number;
+  /** The Modelfile's texts as /api/show returns them (`/show` prints them); absent when unset. */
+  modelfile?: string;
+  template?: string;
+  license?: string;
+  /** The Modelfile's `PARAMETER`s in order (`stop` may repeat). */
+  parameters?: ModelParameter[];
+}
+
+/** One Modelfile parameter: its name and its value as the server prints it (strings quoted). */
+export interface ModelParameter {
+  name: string;
+  value: string;
 }
 
 /** One model from /api/tags. */

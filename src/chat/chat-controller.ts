@@ -1,5 +1,5 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
-import type { ChatDelta, InstalledModel } from '../backend/interfaces.js';
+import type { ChatDelta, InstalledModel, ModelInfo } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../commands/command-host.js';
 import { dispatchCommand } from '../commands/dispatch.js';
@@ -49,6 +49,8 @@ export class ChatController implements CommandHost {
   private readonly parts: ChatParts;
   /** A message typed while no model was reachable, sent by the next successful retry. */
   private unsent: string | undefined;
+  /** Options changed by `/set` in this chat (the others in force come from the config). */
+  private readonly optionsSetInChat = new Set<string>();
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.store = deps.store ?? createStore(initialViewState(deps.flags.model ?? deps.config.model));
@@ -171,6 +173,14 @@ export class ChatController implements CommandHost {
     return this.parts.model.session?.numCtx;
   }
 
+  get numCtxSource(): string | undefined {
+    return this.parts.model.session?.numCtxSource;
+  }
+
+  get modelInfo(): ModelInfo | undefined {
+    return this.parts.model.session?.info;
+  }
+
   listModels(): Promise<InstalledModel[]> {
     return this.deps.backend.listModels();
   }
@@ -206,14 +216,26 @@ export class ChatController implements CommandHost {
     return this.parts.model.options;
   }
 
+  optionSource(name: string): 'config' | '/set' {
+    return this.optionsSetInChat.has(name) ? '/set' : 'config';
+  }
+
   async setOption(name: string, value: unknown): Promise<unknown> {
     this.parts.model.options = { ...this.parts.model.options, [name]: value };
+    this.optionsSetInChat.add(name);
     if (name !== 'num_ctx' || !this.parts.model.session) return value;
     // The window in force may be less than asked for (capped at the trained size): keep and show that.
     this.parts.connector.resize(value);
     const inForce = this.parts.model.session.numCtx;
     this.parts.model.options = { ...this.parts.model.options, num_ctx: inForce };
     return inForce;
+  }
+
+  async unsetOption(name: string): Promise<void> {
+    const { [name]: _dropped, ...rest } = this.parts.model.options;
+    this.parts.model.options = rest;
+    this.optionsSetInChat.delete(name);
+    if (name === 'num_ctx') this.parts.connector.resizeToModelDefault();
   }
 
   get think(): ThinkSetting | undefined {

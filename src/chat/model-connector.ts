@@ -7,6 +7,7 @@ import type { CompactionRunner } from './compaction-runner.js';
 import { describeError } from './describe-error.js';
 import type { ModelContext } from './model-context.js';
 import { chooseModel, openModelSession } from './model-selection.js';
+import { resolveNumCtx } from './num-ctx.js';
 import type { ScreenLog } from './screen-log.js';
 
 /** What the connector works with. */
@@ -78,8 +79,17 @@ export class ModelConnector {
     model.refreshUsed();
   }
 
+  /** `/set num_ctx default`: the Modelfile's window, else ochat's default, as for a fresh start without flags. */
+  resizeToModelDefault(): void {
+    const session = this.deps.model.session;
+    if (!session) return;
+    const { info } = session;
+    const resolved = resolveNumCtx({ modelfile: info.numCtxParam, trained: info.trainedContext });
+    this.resize(resolved.numCtx, resolved.source);
+  }
+
   /** `/set num_ctx`: the new window, capped to what the model was trained on. */
-  resize(value: unknown): void {
+  resize(value: unknown, source = '/set'): void {
     const { model, screen } = this.deps;
     if (!model.session) return;
     const trained = model.session.info.trainedContext;
@@ -90,7 +100,7 @@ export class ModelConnector {
         `${model.session.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
       );
     }
-    model.session = { ...model.session, numCtx, numCtxSource: '/set' };
+    model.session = { ...model.session, numCtx, numCtxSource: source };
     this.deps.compaction.numCtxChanged();
     screen.store.update({ numCtx });
     model.refreshUsed();

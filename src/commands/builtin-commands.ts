@@ -3,9 +3,11 @@ import { compactCommand } from './builtin/compact.js';
 import { contextCommand } from './builtin/context.js';
 import { createHelpCommand } from './builtin/help.js';
 import { lastToolCommand } from './builtin/last-tool.js';
+import { loadCommand } from './builtin/load.js';
 import { modelCommand } from './builtin/model.js';
 import { quitCommand } from './builtin/quit.js';
 import { setCommand } from './builtin/set.js';
+import { showCommand } from './builtin/show.js';
 import { summaryCommand } from './builtin/summary.js';
 import { systemCommand } from './builtin/system.js';
 import { thinkCommand } from './builtin/think.js';
@@ -16,6 +18,8 @@ import type { SlashCommand } from './command.js';
 export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   createHelpCommand(() => BUILTIN_COMMANDS),
   modelCommand,
+  loadCommand,
+  showCommand,
   systemCommand,
   setCommand,
   thinkCommand,

@@ -1,4 +1,4 @@
-import type { InstalledModel } from '../backend/interfaces.js';
+import type { InstalledModel, ModelInfo } from '../backend/interfaces.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 
@@ -26,6 +26,10 @@ export interface CommandHost {
 
   readonly model: string | undefined;
   readonly numCtx: number | undefined;
+  /** Where `numCtx` comes from: `flag`, `config`, `modelfile`, `default` or `/set`. */
+  readonly numCtxSource: string | undefined;
+  /** What /api/show said of the model in use (undefined before it is connected). */
+  readonly modelInfo: ModelInfo | undefined;
   listModels(): Promise<InstalledModel[]>;
   switchModel(name: string): Promise<void>;
 
@@ -37,8 +41,12 @@ export interface CommandHost {
 
   /** Ollama options in force (config, then `/set`). */
   readonly options: Readonly<Record<string, unknown>>;
+  /** Whether an option in force comes from the config file or from `/set` in this chat. */
+  optionSource(name: string): 'config' | '/set';
   /** Sets an option; resolves with the value in force (`num_ctx` may be capped). */
   setOption(name: string, value: unknown): Promise<unknown>;
+  /** Drops an option, so the model's own default applies again (num_ctx: Modelfile, else ochat's default). */
+  unsetOption(name: string): Promise<void>;
 
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;

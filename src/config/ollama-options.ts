@@ -152,16 +152,21 @@ function convert(type: OllamaOptionType, text: string): unknown {
   }
 }
 
+/** The error for a name that is not an Ollama option, naming the nearest one; undefined for a known option. */
+export function unknownOptionError(name: string): string | undefined {
+  if (Object.hasOwn(OLLAMA_OPTIONS, name)) return undefined;
+  const nearest = suggest(name, OLLAMA_OPTION_NAMES);
+  const hint = nearest ? ` (did you mean "${nearest}"?)` : '';
+  return `unknown Ollama option "${name}"${hint}`;
+}
+
 /**
  * Parses the value of `/set <option> <value>` against the option table. Errors name the option,
  * the expected type and range, and suggest the nearest option name for a typo.
  */
 export function parseOllamaOption(name: string, raw: string): ParsedOllamaOption {
-  if (!Object.hasOwn(OLLAMA_OPTIONS, name)) {
-    const nearest = suggest(name, OLLAMA_OPTION_NAMES);
-    const hint = nearest ? ` (did you mean "${nearest}"?)` : '';
-    return { ok: false, error: `unknown Ollama option "${name}"${hint}` };
-  }
+  const unknown = unknownOptionError(name);
+  if (unknown) return { ok: false, error: unknown };
   const known = name as OllamaOptionName;
   const spec: OllamaOptionSpec = OLLAMA_OPTIONS[known];
   const text = raw.trim();

@@ -1,4 +1,4 @@
-import type { ModelInfo } from '../backend/interfaces.js';
+import type { ModelInfo, ModelParameter } from '../backend/interfaces.js';
 
 /** The parts of an /api/show answer that ochat reads; every field may be missing on old servers. */
 export interface ShowResponseLike {
@@ -6,6 +6,8 @@ export interface ShowResponseLike {
   template?: string;
   /** The Modelfile's `SYSTEM` prompt, if it has one. */
   system?: string;
+  modelfile?: string;
+  license?: string | string[];
   details?: { family?: string; parameter_size?: string; quantization_level?: string };
   model_info?: Record<string, unknown> | null;
   capabilities?: string[];
@@ -26,7 +28,31 @@ export function parseModelInfo(name: string, show: ShowResponseLike): ModelInfo 
   if (show.details?.family) info.family = show.details.family;
   if (show.details?.parameter_size) info.parameterSize = show.details.parameter_size;
   if (show.details?.quantization_level) info.quantization = show.details.quantization_level;
+  const modelInfo = show.model_info ?? {};
+  const arch = modelInfo['general.architecture'];
+  if (typeof arch === 'string' && arch) {
+    info.architecture = arch;
+    const embedding = modelInfo[`${arch}.embedding_length`];
+    if (typeof embedding === 'number') info.embeddingLength = embedding;
+  }
+  const parameters = parseModelParameters(show.parameters);
+  if (parameters.length > 0) info.parameters = parameters;
+  for (const field of ['modelfile', 'template'] as const) {
+    const text = show[field];
+    if (typeof text === 'string' && text !== '') info[field] = text;
+  }
+  // Old servers sent the license as a list of texts.
+  const license = Array.isArray(show.license) ? show.license.join('\n') : show.license;
+  if (typeof license === 'string' && license !== '') info.license = license;
   return info;
+}
+
+/** Splits /api/show `parameters` (`name<spaces>value` per line) into entries; `stop` may repeat. */
+export function parseModelParameters(text: string | undefined): ModelParameter[] {
+  return (text ?? '').split('\n').flatMap((line) => {
+    const match = /^\s*(\S+)\s+(.*\S)\s*$/.exec(line);
+    return match ? [{ name: match[1], value: match[2] }] : [];
+  });
 }
 
 function trainedContextOf(modelInfo: Record<string, unknown>): number | undefined {

@@ -76,6 +76,28 @@ describe('/model', () => {
     expect(host.shown).toEqual([]);
   });
 
+  it('finds the installed model a name means regardless of case (/model M1 finds m1)', async () => {
+    const host = new FakeHost();
+    host.installed = [{ name: 'm1:latest' }, { name: 'm10:latest' }];
+    await run('/model M1', host);
+    await run('/load M10:LATEST', host);
+    await run('/model other', host);
+    expect(host.switchedTo).toEqual(['m1:latest', 'm10:latest', 'other']);
+    await run('/model m1', host);
+    expect(host.switchedTo.at(-1)).toBe('m1');
+  });
+
+  it('/load switches models, and says a path-like argument is not a model', async () => {
+    const host = await run('/load qwen3');
+    expect(host.switchedTo).toEqual(['qwen3']);
+    for (const file of ['chat.json', './saved', '~/s.jsonl', '/tmp/x']) {
+      const refused = await run(`/load ${file}`);
+      expect(refused.switchedTo).toEqual([]);
+      expect(refused.notices[0].text).toContain('looks like a file path');
+    }
+    expect((await run('/load')).notices[0].text).toContain('needs a model name');
+  });
+
   it('reports a failing model list as a one-line error', async () => {
     const host = new FakeHost();
     host.listModels = async () => {
@@ -118,18 +140,69 @@ describe('/system', () => {
 });
 
 describe('/set', () => {
-  it('lists the options in force and every settable option', async () => {
+  it('lists what is really in force: num_ctx with its source, options, the Modelfile parameters left', async () => {
     const host = new FakeHost();
+    host.numCtx = 2048;
+    host.numCtxSource = 'flag';
     host.options = { temperature: 0.2, stop: ['</s>'] };
+    host.optionsSetInChat.add('temperature');
+    host.modelInfo = {
+      name: 'qwen3',
+      capabilities: ['completion'],
+      parameters: [
+        { name: 'num_ctx', value: '8192' },
+        { name: 'stop', value: '"<|im_end|>"' },
+        { name: 'top_k', value: '20' },
+      ],
+    };
     await run('/set', host);
     const text = host.onlyShown;
-    expect(text).toContain('  temperature = 0.2');
-    expect(text).toContain('  stop = ["</s>"]');
+    expect(text).toContain('In force for qwen3:latest:');
+    expect(text).toContain('  num_ctx      2048      (--num-ctx)');
+    expect(text).toContain('  temperature  0.2       (/set)');
+    expect(text).toContain('  stop         ["</s>"]  (config)');
+    expect(text).toContain('  top_k        20        (Modelfile)');
+    // The Modelfile's stop and num_ctx are replaced, so not listed as in force.
+    expect(text).not.toContain('im_end');
     for (const name of Object.keys(OLLAMA_OPTIONS)) expect(text).toContain(name);
   });
 
-  it('says when no option is set', async () => {
-    expect((await run('/set')).onlyShown).toContain('(none besides the model defaults)');
+  it('names ochat default num_ctx, and says when no model is connected', async () => {
+    expect((await run('/set')).onlyShown).toContain("num_ctx  8192  (ochat's default)");
+    const host = new FakeHost();
+    host.numCtx = undefined;
+    await run('/set', host);
+    expect(host.onlyShown).toContain('(nothing yet: no model is connected)');
+  });
+
+  it('unsets an option with "default", rejecting unknown names', async () => {
+    const host = new FakeHost();
+    await run('/set temperature 0.7', host);
+    await run('/set temperature default', host);
+    expect(host.options).toEqual({});
+    expect(host.notices.at(-1)).toEqual({
+      level: 'success',
+      text: "temperature is back to the model's default.",
+    });
+    await run('/set temprature default', host);
+    expect(host.notices.at(-1)?.text).toContain('did you mean "temperature"');
+  });
+
+  it("takes ollama run's forms: /set parameter, /set system, /set think and nothink", async () => {
+    const host = new FakeHost();
+    await run('/set parameter top_k 20', host);
+    expect(host.options).toEqual({ top_k: 20 });
+    await run('/set parameter top_k default', host);
+    expect(host.options).toEqual({});
+    await run('/set system You are terse.  Really.', host);
+    expect(host.system).toBe('You are terse.  Really.');
+    await run('/set nothink', host);
+    expect(host.think).toBe(false);
+    await run('/set think', host);
+    expect(host.think).toBe(true);
+    await run('/set system', host);
+    expect(host.notices.at(-1)).toMatchObject({ level: 'error' });
+    expect(host.system).toBe('You are terse.  Really.');
   });
 
   it('sets a valid option with its typed value', async () => {
@@ -173,7 +246,10 @@ describe('/set', () => {
     const host = await run('/set temperature');
     expect(host.options).toEqual({});
     expect(host.notices).toEqual([
-      { level: 'error', text: '/set needs an option and a value. Usage: /set <option> <value>' },
+      {
+        level: 'error',
+        text: '/set needs an option and a value. Usage: /set <option> <value>',
+      },
     ]);
   });
 });
@@ -368,5 +444,81 @@ describe('/clear and /quit', () => {
     for (const line of ['/quit', '/exit', '/bye', '/q']) await run(line, host);
     expect(host.exited).toBe(4);
     expect(host.cleared).toBe(0);
+  });
+});
+
+describe('/show', () => {
+  const tutor = {
+    name: 'tutor',
+    capabilities: ['completion', 'tools'],
+    architecture: 'llama',
+    parameterSize: '3.2B',
+    quantization: 'Q4_K_M',
+    trainedContext: 131072,
+    embeddingLength: 3072,
+    modelfile: 'FROM /blobs/sha256-1\nSYSTEM """Be kind."""',
+    template: '{{ .Prompt }}',
+    system: 'Be kind.',
+    license: Array.from({ length: 10 }, (_, i) => `license line ${i + 1}`).join('\n'),
+    parameters: [
+      { name: 'temperature', value: '0.6' },
+      { name: 'stop', value: '"<|eot_id|>"' },
+    ],
+  };
+
+  it('shows info: facts, capabilities, parameters, system and the head of the license', async () => {
+    const host = new FakeHost();
+    host.modelInfo = tutor;
+    await run('/show', host);
+    const text = host.onlyShown;
+    expect(text).toContain('Model tutor\n  architecture      llama\n  parameters        3.2B');
+    expect(text).toContain('  context length    131072');
+    expect(text).toContain('  num_ctx in use    8k');
+    expect(text).toContain('Capabilities\n  completion, tools');
+    expect(text).toContain('System\n  Be kind.');
+    expect(text).toContain('  license line 4\n  … 6 more lines (/show license)');
+    expect(text).not.toContain('license line 5');
+  });
+
+  it('shows each text in full, with ollama run’s words when there is none', async () => {
+    const host = new FakeHost();
+    host.modelInfo = tutor;
+    host.options = { top_k: 5 };
+    for (const topic of ['modelfile', 'template', 'system', 'license', 'parameters'])
+      await run(`/show ${topic}`, host);
+    expect(host.shown).toEqual([
+      tutor.modelfile,
+      tutor.template,
+      'System prompt of the model:\nBe kind.',
+      tutor.license,
+      [
+        'Model defined parameters:',
+        'temperature                    0.6',
+        'stop                           "<|eot_id|>"',
+        '',
+        'User defined parameters:',
+        'top_k                          5',
+      ].join('\n'),
+    ]);
+    const bare = new FakeHost();
+    bare.modelInfo = { name: 'bare', capabilities: ['completion'] };
+    for (const topic of ['system', 'template', 'license', 'parameters']) await run(`/show ${topic}`, bare);
+    expect(bare.shown).toEqual([
+      'No system message was specified for this model.',
+      'No prompt template was specified for this model.',
+      'No license was specified for this model.',
+      'No parameters were specified for this model.',
+    ]);
+  });
+
+  it('says when the user prompt replaces the model’s, refuses unknown topics, and waits for a model', async () => {
+    const host = new FakeHost();
+    host.modelInfo = tutor;
+    host.system = 'Mine.';
+    await run('/show system', host);
+    expect(host.onlyShown).toContain('replaced by yours');
+    await run('/show weights', host);
+    expect(host.notices[0].text).toContain('Unknown topic "weights". Usage: /show [info|modelfile');
+    expect((await run('/show')).onlyShown).toBe('No model is connected yet.');
   });
 });

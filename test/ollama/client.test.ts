@@ -349,6 +349,8 @@ describe('OllamaClient metadata calls', () => {
       numCtxParam: 8192,
       trainedContext: 40960,
       capabilities: ['completion', 'tools'],
+      architecture: 'qwen3',
+      parameters: [{ name: 'num_ctx', value: '8192' }],
     });
     expect(fake.requests[0].body).toEqual({ model: 'qwen3' });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { supportsThinking, supportsTools, supportsVision } from '../../src/ollama/capabilities.js';
-import { parseModelInfo } from '../../src/ollama/model-info.js';
+import { parseModelInfo, parseModelParameters } from '../../src/ollama/model-info.js';
 
 const qwen3Show = {
   parameters: 'num_ctx                        8192\nstop                           "<|im_end|>"',
@@ -19,7 +19,30 @@ describe('parseModelInfo', () => {
       family: 'qwen3',
       parameterSize: '8.2B',
       quantization: 'Q4_K_M',
+      architecture: 'qwen3',
+      parameters: [
+        { name: 'num_ctx', value: '8192' },
+        { name: 'stop', value: '"<|im_end|>"' },
+      ],
     });
+  });
+
+  it('keeps the Modelfile texts /show prints, and the embedding length', () => {
+    const info = parseModelInfo('tutor', {
+      modelfile: 'FROM x\nSYSTEM """Be kind."""',
+      template: '{{ .Prompt }}',
+      system: 'Be kind.',
+      license: ['MIT', 'Apache'],
+      model_info: { 'general.architecture': 'llama', 'llama.embedding_length': 3072 },
+    });
+    expect(info).toMatchObject({
+      modelfile: 'FROM x\nSYSTEM """Be kind."""',
+      template: '{{ .Prompt }}',
+      system: 'Be kind.',
+      license: 'MIT\nApache',
+      embeddingLength: 3072,
+    });
+    expect(parseModelInfo('m', { system: '', license: '' })).not.toHaveProperty('system');
   });
 
   it('finds num_ctx among other parameters, not inside another name', () => {
@@ -72,5 +95,18 @@ describe('capabilities', () => {
     expect(supportsTools(plain)).toBe(false);
     expect(supportsThinking(plain)).toBe(false);
     expect(supportsVision(plain)).toBe(true);
+  });
+});
+
+describe('parseModelParameters', () => {
+  it('splits the server text into name and printed value, keeping repeated stops', () => {
+    const text =
+      'num_ctx                        8192\nstop                           "<|a|>"\nstop "<|b|>"\n';
+    expect(parseModelParameters(text)).toEqual([
+      { name: 'num_ctx', value: '8192' },
+      { name: 'stop', value: '"<|a|>"' },
+      { name: 'stop', value: '"<|b|>"' },
+    ]);
+    expect(parseModelParameters(undefined)).toEqual([]);
   });
 });

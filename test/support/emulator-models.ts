@@ -10,6 +10,8 @@ export interface ResolvedModel {
   capabilities: string[];
   /** Modelfile `SYSTEM`, if the model has one. */
   system?: string;
+  license?: string;
+  parameters: Record<string, number | string>;
   digest: string;
   /** Bytes on disk, made up but stable. */
   size: number;
@@ -38,6 +40,8 @@ export function resolveModel(model: EmulatorModel): ResolvedModel {
     numCtxParam: model.numCtxParam,
     capabilities: model.capabilities ?? ['completion'],
     system: model.system,
+    license: model.license,
+    parameters: model.parameters ?? {},
     digest: createHash('sha256').update(name).digest('hex'),
     size: 2_019_393_189,
   };

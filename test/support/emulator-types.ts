@@ -16,10 +16,14 @@ export interface EmulatorModel {
   /** Default ['completion']; e.g. ['completion','tools','thinking']. */
   capabilities?: string[];
   /**
-   * Modelfile `SYSTEM`: in /api/show `system`, and applied as Ollama does — prepended as a system
-   * message only when a chat's first message is not a system message.
+   * Modelfile `SYSTEM`: in /api/show `system` (omitted when unset, as Ollama does) and applied by
+   * the server when a chat's first message is not a system message.
    */
   system?: string;
+  /** Modelfile `LICENSE`: /api/show `license`, omitted when unset. */
+  license?: string;
+  /** Other Modelfile `PARAMETER`s besides num_ctx and stop, e.g. `{ temperature: 0.6 }`. */
+  parameters?: Record<string, number | string>;
 }
 
 /** What the emulator answers to one /api/chat request. */

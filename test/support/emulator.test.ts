@@ -274,6 +274,50 @@ describe('model endpoints', () => {
     });
   });
 
+  it('shows the Modelfile SYSTEM, LICENSE and other parameters in their fields and in the modelfile', async () => {
+    emu.setModels([
+      {
+        name: 'tutor',
+        system: 'You are a patient tutor.',
+        license: 'MIT License\nCopyright',
+        parameters: { temperature: 0.6, mirostat_tau: 'x' },
+      },
+    ]);
+    const shown = await client.show({ model: 'tutor' });
+    expect(shown.system).toBe('You are a patient tutor.');
+    expect(shown.license).toBe('MIT License\nCopyright');
+    expect(shown.parameters).toBe(
+      [
+        'temperature                    0.6',
+        'mirostat_tau                   "x"',
+        'stop                           "<|eot_id|>"',
+      ].join('\n'),
+    );
+    expect(shown.modelfile).toContain('SYSTEM """You are a patient tutor."""\nPARAMETER temperature 0.6\n');
+    expect(shown.modelfile).toContain('LICENSE """MIT License\nCopyright"""');
+  });
+
+  it('omits system and license when the Modelfile has none, as Ollama does (omitempty)', async () => {
+    const response = await fetch(`${emu.url}/api/show`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen3' }),
+    });
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(body)).not.toContain('system');
+    expect(Object.keys(body)).not.toContain('license');
+    expect(body.modelfile).not.toContain('SYSTEM');
+  });
+
+  it('applies the Modelfile SYSTEM when the first message is not a system message', async () => {
+    const system = { role: 'system', content: 'You are a patient tutor.' };
+    emu.setModels([{ name: 'tutor', system: system.content }]);
+    await client.chat({ model: 'tutor', messages: [user('hi')] });
+    await client.chat({ model: 'tutor', messages: [{ role: 'system', content: 'Mine.' }, user('hi')] });
+    expect(emu.chats[0].keptMessages[0]).toEqual(system);
+    expect(emu.chats[0].promptTokens).toBe(countPromptTokens([system, user('hi')]));
+    expect(emu.chats[1].keptMessages.map((m) => m.content)).toEqual(['Mine.', 'hi']);
+  });
+
   it('accepts the legacy `name` field of /api/show', async () => {
     const response = await fetch(`${emu.url}/api/show`, {
       method: 'POST',

@@ -1,4 +1,4 @@
-import type { InstalledModel } from '../../src/backend/interfaces.js';
+import type { InstalledModel, ModelInfo } from '../../src/backend/interfaces.js';
 import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../../src/commands/command-host.js';
 import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
@@ -11,6 +11,9 @@ export class FakeHost implements CommandHost {
   cleared = 0;
   model: string | undefined = 'qwen3:latest';
   numCtx: number | undefined = 8192;
+  numCtxSource: string | undefined = 'default';
+  modelInfo: ModelInfo | undefined;
+  optionsSetInChat = new Set<string>();
   installed: InstalledModel[] = [];
   switchedTo: string[] = [];
   system: string | undefined;
@@ -48,11 +51,20 @@ export class FakeHost implements CommandHost {
   setSystem(text: string | undefined): void {
     this.system = text;
   }
+  optionSource(name: string): 'config' | '/set' {
+    return this.optionsSetInChat.has(name) ? '/set' : 'config';
+  }
   async setOption(name: string, value: unknown): Promise<unknown> {
     const inForce =
       name === 'num_ctx' && this.numCtxCap !== undefined ? Math.min(Number(value), this.numCtxCap) : value;
     this.options = { ...this.options, [name]: inForce };
+    this.optionsSetInChat.add(name);
     return inForce;
+  }
+  async unsetOption(name: string): Promise<void> {
+    const { [name]: _dropped, ...rest } = this.options;
+    this.options = rest;
+    this.optionsSetInChat.delete(name);
   }
   setThink(value: ThinkSetting): void {
     this.think = value;

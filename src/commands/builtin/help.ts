@@ -19,7 +19,8 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           'Commands:',
           ...lines,
           '',
-          'Keys: Enter send · Alt+Enter or a trailing \\ new line · ↑/↓ history · Tab complete',
+          'Keys: Enter send · Alt+Enter or a trailing \\ new line · """ starts and ends a multi-line message',
+          '      ↑/↓ history · Tab complete',
           '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
         ].join('\n'),
       );

@@ -1,4 +1,18 @@
+import { findInstalledModel, sameModel } from '../../backend/model-name.js';
 import type { SlashCommand } from '../command.js';
+import type { CommandHost } from '../command-host.js';
+
+/**
+ * Switches to the installed model `typed` means (`M1` finds `m1`). When the list cannot be read
+ * or has no match, the name goes to the server as typed, whose error lists the installed models.
+ */
+export async function switchToModel(host: CommandHost, typed: string): Promise<void> {
+  const installed = await host.listModels().then(
+    (models) => models.map((m) => m.name),
+    () => [],
+  );
+  await host.switchModel(findInstalledModel(typed, installed) ?? typed);
+}
 
 /** `/model [name]`: lists the installed models, or switches to one. */
 export const modelCommand: SlashCommand = {
@@ -7,7 +21,7 @@ export const modelCommand: SlashCommand = {
   usage: '/model [name]',
   async run(host, args) {
     if (args) {
-      await host.switchModel(args);
+      await switchToModel(host, args);
       return;
     }
     const models = await host.listModels();
@@ -17,7 +31,7 @@ export const modelCommand: SlashCommand = {
     }
     const lines = models.map((m) => {
       const facts = [m.parameterSize, m.quantization].filter(Boolean).join(' ');
-      const mark = m.name === host.model || m.name === `${host.model}:latest` ? '●' : ' ';
+      const mark = host.model !== undefined && sameModel(m.name, host.model) ? '●' : ' ';
       return ` ${mark} ${m.name}${facts ? `  (${facts})` : ''}`;
     });
     host.show(['Installed models (switch with /model <name>):', ...lines].join('\n'));

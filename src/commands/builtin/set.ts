@@ -1,25 +1,91 @@
 import { CommandUsageError, type SlashCommand } from '../command.js';
+import type { CommandHost } from '../command-host.js';
 
-/** `/set <option> <value>`: sets any Ollama option; `/set` alone shows those in force. */
+/** The value that returns an option to the model's default: `/set temperature default`. */
+export const DEFAULT_WORD = 'default';
+
+/** How each source of num_ctx is named in the `/set` listing. */
+const NUM_CTX_SOURCES: Record<string, string> = {
+  flag: '--num-ctx',
+  config: 'config',
+  modelfile: 'Modelfile',
+  default: "ochat's default",
+  '/set': '/set',
+};
+
+/** `/set` alone: every option that is really in force, and where it comes from. */
+function listInForce(host: CommandHost, known: readonly string[]): string {
+  const rows: [string, string, string][] = [];
+  if (host.numCtx !== undefined) {
+    const source = NUM_CTX_SOURCES[host.numCtxSource ?? ''] ?? host.numCtxSource ?? '';
+    rows.push(['num_ctx', String(host.numCtx), source]);
+  }
+  for (const [name, value] of Object.entries(host.options)) {
+    if (name !== 'num_ctx') rows.push([name, JSON.stringify(value), host.optionSource(name)]);
+  }
+  // The Modelfile's own parameters apply where nothing above replaces them.
+  for (const { name, value } of host.modelInfo?.parameters ?? []) {
+    if (name !== 'num_ctx' && !Object.hasOwn(host.options, name)) rows.push([name, value, 'Modelfile']);
+  }
+  const nameWidth = Math.max(...rows.map(([name]) => name.length));
+  const valueWidth = Math.max(...rows.map(([, value]) => value.length));
+  const lines = rows.map(
+    ([name, value, source]) => `  ${name.padEnd(nameWidth)}  ${value.padEnd(valueWidth)}  (${source})`,
+  );
+  return [
+    `In force${host.model ? ` for ${host.model}` : ''}:`,
+    ...(lines.length ? lines : ['  (nothing yet: no model is connected)']),
+    '',
+    `Settable: ${known.join(', ')}`,
+    `/set <option> ${DEFAULT_WORD} returns an option to the model's default.`,
+  ].join('\n');
+}
+
+/**
+ * `/set <option> <value>` sets an Ollama option (`default` unsets it); `/set` alone lists what
+ * is in force. `ollama run`'s forms work too: `/set parameter <name> <value>`, `/set system
+ * <text>`, `/set think`, `/set nothink`.
+ */
 export const setCommand: SlashCommand = {
   name: 'set',
-  summary: 'Set an Ollama option (temperature, top_p, num_ctx, seed, …); /set alone lists them',
+  summary: 'Set an Ollama option (`default` unsets it) or the system prompt; alone: list what is in force',
   usage: '/set <option> <value>',
   async run(host, args) {
     // The option table carries its validators; load it only when /set is used (start-up time).
-    const { OLLAMA_OPTIONS, parseOllamaOption } = await import('../../config/ollama-options.js');
+    const { OLLAMA_OPTION_NAMES, parseOllamaOption, unknownOptionError } = await import(
+      '../../config/ollama-options.js'
+    );
     if (!args) {
-      const entries = Object.entries(host.options);
-      const inForce = entries.length
-        ? entries.map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`)
-        : ['  (none besides the model defaults)'];
-      const known = Object.keys(OLLAMA_OPTIONS).join(', ');
-      host.show(['Options in force:', ...inForce, '', `Settable: ${known}`].join('\n'));
+      host.show(listInForce(host, OLLAMA_OPTION_NAMES));
       return;
     }
-    const match = /^(\S+)\s+([\s\S]+)$/.exec(args);
-    if (!match) throw new CommandUsageError(`/set needs an option and a value.`);
-    const parsed = parseOllamaOption(match[1], match[2].trim());
+    const [first, ...restWords] = args.split(/\s+/);
+    const keyword = first.toLowerCase();
+    if (keyword === 'system') {
+      const text = args.slice(first.length).trim();
+      if (!text)
+        throw new CommandUsageError('/set system needs the text of the prompt (/system clear removes it).');
+      host.setSystem(text);
+      host.notice('success', 'System prompt set.');
+      return;
+    }
+    if ((keyword === 'think' || keyword === 'nothink') && restWords.length === 0) {
+      host.setThink(keyword === 'think');
+      host.notice('success', `Thinking: ${keyword === 'think' ? 'on' : 'off'}`);
+      return;
+    }
+    const optionArgs = keyword === 'parameter' ? args.slice(first.length).trim() : args;
+    const match = /^(\S+)(?:\s+([\s\S]+))?$/.exec(optionArgs);
+    if (!match?.[2]) throw new CommandUsageError(`/set needs an option and a value.`);
+    const [, name, value] = match;
+    if (value.trim().toLowerCase() === DEFAULT_WORD) {
+      const unknown = unknownOptionError(name);
+      if (unknown) throw new CommandUsageError(unknown);
+      await host.unsetOption(name);
+      host.notice('success', `${name} is back to the model's default.`);
+      return;
+    }
+    const parsed = parseOllamaOption(name, value.trim());
     if (!parsed.ok) throw new CommandUsageError(parsed.error);
     const inForce = await host.setOption(parsed.name, parsed.value);
     host.notice('success', `${parsed.name} = ${JSON.stringify(inForce)}`);

@@ -18,6 +18,7 @@ import {
   wordLeftOf,
   wordRightOf,
 } from './text-position.js';
+import { isOpenTripleQuote, unwrapTripleQuote } from './triple-quote.js';
 
 export type { CompletionState, SlashCommandInfo } from './slash-completion.js';
 
@@ -106,7 +107,9 @@ function submit(state: EditorState): EditorState {
   const { text, cursor } = state;
   // A trailing backslash continues the input on a new line, as in a shell.
   if (cursor > 0 && text[cursor - 1] === '\\') return replaceRange(state, cursor - 1, cursor, '\n');
-  if (text.trim() === '') return state;
+  if (isOpenTripleQuote(text)) return replaceRange(state, cursor, cursor, '\n');
+  const message = unwrapTripleQuote(text);
+  if (message.trim() === '') return state;
   const history =
     state.history[state.history.length - 1] === text
       ? state.history
@@ -119,7 +122,7 @@ function submit(state: EditorState): EditorState {
     historyIndex: history.length,
     draft: '',
     completion: undefined,
-    submitted: text,
+    submitted: message,
   };
 }
 

@@ -111,6 +111,19 @@ describe('editorReducer: submit', () => {
     expect(sent.submitted).toBe('first line\nsecond');
   });
 
+  it('goes on over lines after """ until a line ends with """, sending what is inside', () => {
+    let state = run(editing('"""'), { type: 'submit' });
+    expect(state.submitted).toBeUndefined();
+    state = run(state, { type: 'insert', text: 'line one' }, { type: 'submit' });
+    expect(show(state)).toBe('"""\nline one\n|');
+    state = run(state, { type: 'insert', text: '  line two"""' }, { type: 'submit' });
+    expect(state.submitted).toBe('line one\n  line two');
+    // History keeps what was typed, quotes included, so ↑ brings back the same block.
+    expect(state.history.at(-1)).toBe('"""\nline one\n  line two"""');
+    expect(run(editing('"""one line"""'), { type: 'submit' }).submitted).toBe('one line');
+    expect(run(editing('""""""'), { type: 'submit' }).submitted).toBeUndefined();
+  });
+
   it('ignores a blank input', () => {
     const state = run(editing('   \n '), { type: 'submit' });
     expect(state.submitted).toBeUndefined();
