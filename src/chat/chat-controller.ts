@@ -8,6 +8,7 @@ import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { formatTokens } from '../conversation/format-tokens.js';
+import { estimateMessageTokens } from '../conversation/token-estimate.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { assembleChat, type ChatParts } from './chat-parts.js';
 import { describeError } from './describe-error.js';
@@ -301,6 +302,34 @@ export class ChatController implements CommandHost {
     return this.parts.connector.connect(this.unsent !== undefined);
   }
 
+  /**
+   * A message that cannot fit the window even after compaction is never sent silently to be cut
+   * by Ollama: the user is told the numbers and chooses to send it anyway, edit it or grow the window.
+   */
+  private async fitsOrSendAnyway(text: string): Promise<boolean> {
+    const { model, screen, dialogs } = this.parts;
+    const session = model.session!;
+    const smallest = model.smallestRequestWith(text);
+    if (smallest <= session.numCtx) return true;
+    const message = estimateMessageTokens({ role: 'user', content: text }, model.meter.charsPerToken);
+    const interactive = this.deps.interactive ?? true;
+    screen.notice(
+      interactive ? 'warning' : 'error',
+      `This message is about ${formatTokens(message)} tokens; even after compaction the request carrying it would be about ${formatTokens(smallest)} tokens, more than num_ctx ${formatTokens(session.numCtx)}. Sent as it is, Ollama would cut it without notice.`,
+    );
+    const key = await dialogs.ask({ kind: 'send-oversized', question: 'Send it anyway?', choices: 'y/n' });
+    if (key.toLowerCase() === 'y') return true;
+    const trained = session.info.trainedContext;
+    const most = trained ? ` (${session.name} takes up to ${formatTokens(trained)})` : '';
+    screen.notice(
+      interactive ? 'info' : 'error',
+      interactive
+        ? `Not sent. Shorten it (↑ brings it back), or give the model a larger window with /set num_ctx <tokens>${most}.`
+        : `Not sent. Shorten the prompt, or give the model a larger window with --num-ctx <tokens>${most}.`,
+    );
+    return false;
+  }
+
   /** Starts a turn with the user's message (connecting first if need be) and runs it. */
   private async send(text: string): Promise<void> {
     if (!this.parts.model.session) {
@@ -310,6 +339,7 @@ export class ChatController implements CommandHost {
       if (!this.parts.model.session) return;
     }
     this.unsent = undefined;
+    if (!(await this.fitsOrSendAnyway(text))) return;
     this.parts.conversation.startTurn();
     this.parts.conversation.append({ role: 'user', content: text });
     this.parts.turns.retryable = false;

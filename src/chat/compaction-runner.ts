@@ -1,5 +1,5 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
-import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
+import type { Budgets } from '../compaction/budgets.js';
 import { compactConversation } from '../compaction/compactor.js';
 import { formatCompactionReport } from '../compaction/report.js';
 import { isCompactionDue } from '../compaction/trigger.js';
@@ -55,7 +55,7 @@ export class CompactionRunner {
 
   /** A new conversation: automatic mode starts again. */
   reset(): void {
-    this.autoPaused = false;
+    this.setPaused(false);
   }
 
   /** Whether automatic compaction should run now (DESIGN §3). */
@@ -69,28 +69,49 @@ export class CompactionRunner {
     });
   }
 
-  /** Compacts; on failure asks `Retry compaction? (y/n)` until it succeeds or the user says no. */
+  /**
+   * Compacts; on a failure a retry could fix, asks `Retry compaction? (y/n)` until it succeeds or
+   * the user says no. An automatic run that ends failed pauses automatic mode, and says so.
+   */
   async run(trigger: CompactionTrigger, focus: string | undefined): Promise<void> {
     for (;;) {
       const result = await this.compactOnce(trigger, focus);
-      if (result !== 'failed') return;
-      const key = await this.deps.ask({
-        kind: 'retry-compaction',
-        question: 'Retry compaction?',
-        choices: 'y/n',
-      });
-      if (key.toLowerCase() !== 'y') return;
+      if (result === 'failed') {
+        const key = await this.deps.ask({
+          kind: 'retry-compaction',
+          question: 'Retry compaction?',
+          choices: 'y/n',
+        });
+        if (key.toLowerCase() === 'y') continue;
+      }
+      if (trigger === 'auto' && (result === 'failed' || result === 'unfixable')) this.pause();
+      return;
     }
+  }
+
+  /** Whether automatic compaction waits for a successful `/compact` (after an automatic failure). */
+  get paused(): boolean {
+    return this.autoPaused;
+  }
+
+  private pause(): void {
+    if (this.autoPaused) return;
+    this.setPaused(true);
+    if (!this.deps.interactive) return;
+    this.deps.screen.notice(
+      'warning',
+      'Automatic compaction is paused until a /compact succeeds. Until then the context keeps growing, and past num_ctx Ollama drops the oldest messages without notice.',
+    );
+  }
+
+  private setPaused(paused: boolean): void {
+    this.autoPaused = paused;
+    this.deps.screen.store.update({ autoCompactPaused: paused });
   }
 
   /** The budgets for the current window; tells the user once when they had to be scaled down. */
   budgets(): Budgets {
-    const { reserve, keep_recent, summary } = this.deps.config;
-    const budgets = resolveBudgets(
-      this.deps.model.session!.numCtx,
-      { reserve, keep_recent, summary },
-      this.deps.model.toolDefinitionTokens(),
-    );
+    const budgets = this.deps.model.budgets();
     if (budgets.scaled && !this.scaledBudgetsTold) {
       this.scaledBudgetsTold = true;
       this.deps.screen.notice(
@@ -104,7 +125,7 @@ export class CompactionRunner {
   private async compactOnce(
     trigger: CompactionTrigger,
     focus: string | undefined,
-  ): Promise<'done' | 'nothing' | 'failed' | 'cancelled'> {
+  ): Promise<'done' | 'nothing' | 'failed' | 'unfixable' | 'cancelled'> {
     const { backend, config, conversation, model, screen } = this.deps;
     const session = model.session;
     if (!session) {
@@ -135,7 +156,7 @@ export class CompactionRunner {
       });
       if (outcome.ok) {
         conversation.addRecord(outcome.record);
-        this.autoPaused = false;
+        this.setPaused(false);
         screen.notice('success', formatCompactionReport(outcome.result));
         model.refreshUsed();
         return 'done';
@@ -147,11 +168,17 @@ export class CompactionRunner {
         return 'nothing';
       }
       if (abort.signal.aborted) return this.cancelled();
-      this.fail(trigger, outcome.message ?? 'unknown error');
+      if (!outcome.retryable) {
+        this.fail(
+          `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.`,
+        );
+        return 'unfixable';
+      }
+      this.fail(outcome.message);
       return 'failed';
     } catch (error) {
       if (abort.signal.aborted) return this.cancelled();
-      this.fail(trigger, describeError(error));
+      this.fail(describeError(error));
       return 'failed';
     } finally {
       this.deps.abort.end();
@@ -164,9 +191,7 @@ export class CompactionRunner {
     return 'cancelled';
   }
 
-  private fail(trigger: CompactionTrigger, reason: string): void {
-    // After an automatic failure, automatic mode waits for a manual /compact or the next success.
-    if (trigger === 'auto') this.autoPaused = true;
+  private fail(reason: string): void {
     // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
     this.deps.screen.notice(this.deps.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
   }

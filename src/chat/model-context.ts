@@ -1,4 +1,5 @@
 import type { ThinkSetting } from '../commands/command-host.js';
+import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
 import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -53,14 +54,51 @@ export class ModelContext {
   readonly toolContent = (message: Message): string =>
     capToolOutput(message.content, this.config.tools.max_output_chars);
 
-  /** What the next request sends: tool outputs capped at `tools.max_output_chars`. */
+  /**
+   * What the next request sends: tool outputs capped at `tools.max_output_chars`, and the newest
+   * turn's old tool outputs shortened when that turn alone would not leave the reserve free.
+   */
   modelView(): WireMessage[] {
+    const budgets = this.session ? this.budgets() : undefined;
     return buildModelView({
       system: this.systemInForce(),
       record: this.conversation.latestRecord,
       transcript: this.conversation.transcript,
       toolContent: this.toolContent,
+      // The tool definitions take their share of the window too.
+      fit: budgets && {
+        numCtx: budgets.numCtx - this.toolDefinitionTokens(),
+        reserve: budgets.reserve,
+        charsPerToken: this.meter.charsPerToken,
+      },
     });
+  }
+
+  /** The compaction budgets for the window in force (room left for the tool definitions). */
+  budgets(): Budgets {
+    const { reserve, keep_recent, summary } = this.config.compaction;
+    return resolveBudgets(
+      this.session!.numCtx,
+      { reserve, keep_recent, summary },
+      this.toolDefinitionTokens(),
+    );
+  }
+
+  /**
+   * The smallest request a new user message `text` can go out in: the system message (prompt and
+   * summary in force), the message alone and the tool definitions — what is left once compaction
+   * has summarized everything before it.
+   */
+  smallestRequestWith(text: string): number {
+    const head = buildModelView({
+      system: this.systemInForce(),
+      record: this.conversation.latestRecord,
+      transcript: [],
+    });
+    return (
+      estimateMessagesTokens([...head, { role: 'user', content: text }], this.meter.charsPerToken) +
+      this.toolDefinitionTokens()
+    );
   }
 
   /** The tool definitions every request carries (none for a model without tool support). */

@@ -8,7 +8,7 @@ export interface LiveReply {
 
 /** A question that takes the keyboard until it is answered. */
 export interface Dialog {
-  kind: 'retry-compaction' | 'confirm-tool' | 'tool-instruction';
+  kind: 'retry-compaction' | 'send-oversized' | 'confirm-tool' | 'tool-instruction';
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;
@@ -30,6 +30,8 @@ export interface ChatViewState {
   dialog: Dialog | undefined;
   /** Messages typed while busy, sent in order when ochat is free. */
   queued: number;
+  /** Automatic compaction failed and waits for a successful `/compact` (shown in the status line). */
+  autoCompactPaused: boolean;
   /** Whether thinking is shown expanded (Ctrl+T). */
   showThinking: boolean;
   exiting: boolean;
@@ -47,6 +49,7 @@ export function initialViewState(model: string | undefined): ChatViewState {
     lastStats: undefined,
     dialog: undefined,
     queued: 0,
+    autoCompactPaused: false,
     showThinking: false,
     exiting: false,
   };

@@ -13,6 +13,11 @@ export const SUMMARIZER_WINDOW_MARGIN = 0.9;
 /** A chunk smaller than this cannot carry a conversation: the summarizer's window is too small. */
 export const MIN_CHUNK_TOKENS = 64;
 
+/** A compaction failure that retrying cannot fix (a window or budget too small for the work). */
+export class CompactionLimitError extends Error {
+  override readonly name = 'CompactionLimitError';
+}
+
 /**
  * Splits lines into consecutive chunks whose lines (each costing `estimate(line + '\n')`) fit
  * `maxChunkTokens`. Every line lands in exactly one chunk, in order; a line too long for any
@@ -96,7 +101,7 @@ export async function summarizeLines(input: {
   const { estimate, summaryTokens } = input;
   const capacity = chunkCapacity(input);
   if (capacity < MIN_CHUNK_TOKENS) {
-    throw new Error(
+    throw new CompactionLimitError(
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
     );
   }

@@ -7,7 +7,7 @@ import {
 } from '../conversation/token-estimate.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
-import { summarizeLines } from './chunking.js';
+import { CompactionLimitError, summarizeLines } from './chunking.js';
 import { buildModelView, toWireMessage } from './model-view.js';
 import { planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
@@ -67,7 +67,8 @@ export interface CompactionResult {
 export type CompactionOutcome =
   | { ok: true; record: CompactionRecord; result: CompactionResult }
   | { ok: false; reason: 'nothing-to-compact' }
-  | { ok: false; reason: 'failed'; message: string };
+  /** `retryable`: whether running it again could succeed (a server error may pass; a window too small will not). */
+  | { ok: false; reason: 'failed'; message: string; retryable: boolean };
 
 /**
  * Runs one compaction: plans the boundary, asks the summarizer (in chunks when its window needs
@@ -116,13 +117,19 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     });
     narrative = trimNarrative(summarized, budget, estimateText);
   } catch (error) {
-    return { ok: false, reason: 'failed', message: error instanceof Error ? error.message : String(error) };
+    return {
+      ok: false,
+      reason: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+      retryable: !(error instanceof CompactionLimitError),
+    };
   }
   if (!narrative) {
     return {
       ok: false,
       reason: 'failed',
       message: `the summary budget (${budgets.summary} tokens) leaves no room for a summary`,
+      retryable: false,
     };
   }
   const record: CompactionRecord = {
@@ -141,6 +148,8 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       ok: false,
       reason: 'failed',
       message: `the summary would not make the context smaller (${estimatedBefore} → ${record.tokensAfter} tokens)`,
+      // The newest turn is kept whole, so another summary cannot free its room.
+      retryable: false,
     };
   }
   return {

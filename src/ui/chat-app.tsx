@@ -34,6 +34,7 @@ const DOUBLE_CTRL_C_MS = 2000;
 /** Keys a dialog accepts, by kind. */
 const DIALOG_KEYS: Record<string, readonly string[]> = {
   'retry-compaction': ['y', 'n'],
+  'send-oversized': ['y', 'n'],
   'confirm-tool': ['y', 'n', 'a', 'i'],
 };
 
@@ -129,6 +130,7 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
         model: state.model ?? NO_MODEL_LABEL,
         numCtx: state.numCtx,
         used: state.used,
+        autoCompactPaused: state.autoCompactPaused,
         busy,
         hint: hint ?? (state.busy ? busyHint : state.lastStats),
       }}

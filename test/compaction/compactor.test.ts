@@ -146,7 +146,7 @@ describe('compactConversation', () => {
         },
       }),
     );
-    expect(failed).toEqual({ ok: false, reason: 'failed', message: 'server down' });
+    expect(failed).toEqual({ ok: false, reason: 'failed', message: 'server down', retryable: true });
     expect({ frozen, previous, frozenBudgets }).toEqual(before);
   });
 
@@ -155,6 +155,7 @@ describe('compactConversation', () => {
       ok: false,
       reason: 'failed',
       message: 'the summarizer returned an empty summary',
+      retryable: true,
     });
   });
 
@@ -167,6 +168,8 @@ describe('compactConversation', () => {
     expect(outcome.ok).toBe(false);
     if (outcome.ok || outcome.reason !== 'failed') throw new Error('expected a failure');
     expect(outcome.message).toMatch(/^the summary would not make the context smaller \(\d+ → \d+ tokens\)$/);
+    // Another run would summarize the same slice to the same size: not offered as retryable.
+    expect(outcome.retryable).toBe(false);
   });
 
   it('has nothing to compact with a single turn, or nothing after the boundary', async () => {

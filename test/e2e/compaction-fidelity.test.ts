@@ -10,6 +10,7 @@ import {
   compactionResponder,
   conversationChats,
   factsIn,
+  failingSummarizer,
   summarizerChats,
 } from '../support/compaction-summarizer.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
@@ -31,6 +32,9 @@ afterEach(async () => {
 const chatReplies = (_req: unknown, n: number) => ({
   content: `${'lorem ipsum '.repeat(50).trim()}\n\nReply ${n} done.`,
 });
+
+/** The screen with its line wrapping undone: every run of whitespace made one space. */
+const flat = (screen: string) => screen.replace(/\s+/g, ' ');
 
 /** The meter of the status line, e.g. `813/4k (20%)` → 813 (only exact below 1000 tokens). */
 function meter(screen: string): number {
@@ -137,5 +141,98 @@ describe('the meter', () => {
     await run.pty.waitFor('✓ num_ctx = 32768');
     expect(run.pty.screen()).not.toContain('num_ctx = 999999999');
     expect(run.pty.screen()).toMatch(/small · \d+\/32k/);
+  });
+});
+
+/** Replies of about 300 emulator tokens ending in `Reply <n> done.`. */
+const longReplies = (_req: unknown, n: number) => ({
+  content: `${'lorem ipsum '.repeat(100).trim()}\n\nReply ${n} done.`,
+});
+
+describe('a turn that alone does not fit', () => {
+  test('a huge tool output in the newest turn is shortened to its head and summary, not cut by Ollama', async () => {
+    const tools = await startToolRun({ args: ['--num-ctx', '2048'] });
+    run = tools;
+    const { emu, pty, cwd } = tools;
+    writeFileSync(join(cwd, 'big.log'), `first line FACT-log_head\n${'log line of filler\n'.repeat(1000)}`);
+    emu.respondWith(
+      compactionResponder({
+        chat: (_req, n) =>
+          n === 1
+            ? { toolCalls: [{ name: 'read_file', arguments: { path: 'big.log' } }] }
+            : { content: `Reply ${n} done.` },
+      }),
+    );
+    pty.write('Read big.log please.\r');
+    await pty.waitFor('Reply 2 done.');
+
+    const withResult = conversationChats(emu).at(-1)!;
+    expect(withResult.truncated).toBe(false);
+    const tool = withResult.body.messages.find((m: { role: string }) => m.role === 'tool');
+    expect(tool.content).toContain('FACT-log_head');
+    expect(tool.content).toMatch(
+      /\[output shortened to fit the context window, \d+ chars omitted; summary: read_file: .*big\.log/,
+    );
+  });
+
+  test('a message too large for the window even after compaction is announced with its numbers; "n" sends nothing', async () => {
+    run = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '4096'] });
+    const { emu, pty } = run;
+    pty.write(`${'x'.repeat(18_000)}\r`);
+    await pty.waitFor('Send it anyway? (y/n)');
+    expect(flat(pty.screen())).toContain(
+      '⚠ This message is about 4.5k tokens; even after compaction the request carrying it would be about 4.5k tokens, more than num_ctx 4k. Sent as it is, Ollama would cut it without notice.',
+    );
+    pty.write('n');
+    await pty.waitFor('Not sent. Shorten it');
+    expect(flat(pty.screen())).toContain('/set num_ctx <tokens> (llama3.2 takes up to 128k)');
+    expect(emu.chats).toHaveLength(0);
+
+    pty.write('short one\r');
+    await pty.waitFor('Echo: short one');
+    expect(conversationChats(emu)).toHaveLength(1);
+  });
+
+  test('a compaction failure no retry can fix is not offered as retryable', async () => {
+    run = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '4096'] });
+    const { emu, pty } = run;
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n} done.` }) }));
+    pty.write('hi\r');
+    await pty.waitFor('Reply 1 done.');
+    pty.write('hello\r');
+    await pty.waitFor('Reply 2 done.');
+    pty.write('/compact\r');
+    await pty.waitFor(/Retrying would\s+not help/);
+    expect(flat(pty.screen())).toMatch(/⚠ Compaction failed: the summary would not make the context smaller/);
+    expect(pty.screen()).not.toContain('Retry compaction?');
+    pty.write('still here\r');
+    await pty.waitFor('Reply 3 done.');
+  });
+
+  test('a paused automatic compaction is announced and shown in the status line until /compact succeeds', async () => {
+    run = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '2048'] });
+    const { emu, pty } = run;
+    emu.respondWith(
+      compactionResponder({
+        chat: longReplies,
+        summarize: failingSummarizer(1, { kind: 'http', status: 500, error: 'summarizer crashed' }),
+      }),
+    );
+    let n = 0;
+    while (!pty.screen().includes('Retry compaction?') && n < 12) {
+      n += 1;
+      pty.write(`Question ${n}\r`);
+      await pty.waitFor(new RegExp(`Reply ${n} done\\.|Retry compaction\\?`));
+    }
+    await pty.waitFor('Retry compaction? (y/n)');
+    pty.write('n');
+    await pty.waitFor('Automatic compaction is paused until a /compact succeeds.');
+    await pty.waitFor(/llama3\.2 · \S+\/2k \(\d+%\) · auto-compact paused/);
+
+    pty.write('/compact\r');
+    await pty.waitFor(REPORT);
+    await pty.waitFor(/llama3\.2 · \S+\/2k \(\d+%\)(?! · auto-compact paused)/);
+    const status = pty.screen().split('\n').filter((line) => line.includes('llama3.2 · '));
+    expect(status.at(-1)).not.toContain('auto-compact paused');
   });
 });

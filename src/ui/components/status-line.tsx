@@ -14,7 +14,12 @@ export interface StatusLineProps {
   busy?: string;
   /** A key hint such as `esc to cancel`. */
   hint?: string;
+  /** Automatic compaction is paused after a failure: shown until a `/compact` succeeds. */
+  autoCompactPaused?: boolean;
 }
+
+/** Shown in the status line while automatic compaction is paused. */
+export const AUTO_COMPACT_PAUSED = 'auto-compact paused';
 
 /** Fill thresholds of the context meter: below the first is green, from the second on red. */
 export const METER_THRESHOLDS = { warn: 0.6, danger: 0.85 } as const;
@@ -32,8 +37,8 @@ export function contextMeterText(used: number, numCtx: number): string {
   return `${formatTokens(used)}/${formatTokens(numCtx)} (${percent}%)`;
 }
 
-/** The bottom line: model · context meter · busy spinner · hint. */
-export function StatusLine({ model, numCtx, used, busy, hint }: StatusLineProps) {
+/** The bottom line: model · context meter · auto-compact paused · busy spinner · hint. */
+export function StatusLine({ model, numCtx, used, busy, hint, autoCompactPaused }: StatusLineProps) {
   return (
     <Text wrap="truncate-end">
       <Text dimColor>{model}</Text>
@@ -41,6 +46,12 @@ export function StatusLine({ model, numCtx, used, busy, hint }: StatusLineProps)
         <>
           <Text dimColor> · </Text>
           <Text color={contextMeterColor(used ?? 0, numCtx)}>{contextMeterText(used ?? 0, numCtx)}</Text>
+        </>
+      )}
+      {autoCompactPaused && (
+        <>
+          <Text dimColor> · </Text>
+          <Text color="yellow">{AUTO_COMPACT_PAUSED}</Text>
         </>
       )}
       {busy && (
