@@ -232,7 +232,10 @@ describe('a turn that alone does not fit', () => {
     pty.write('/compact\r');
     await pty.waitFor(REPORT);
     await pty.waitFor(/llama3\.2 · \S+\/2k \(\d+%\)(?! · auto-compact paused)/);
-    const status = pty.screen().split('\n').filter((line) => line.includes('llama3.2 · '));
+    const status = pty
+      .screen()
+      .split('\n')
+      .filter((line) => line.includes('llama3.2 · '));
     expect(status.at(-1)).not.toContain('auto-compact paused');
   });
 });
