@@ -47,6 +47,8 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   instance.rerender(app(controller.history()));
   // Load the markdown renderer while connecting, so it is there before the first reply.
   void controller.start(loadMarkdownRenderer());
+  // `ochat "question"`: the first message, sent once connected (queued behind the start).
+  if (settings.prompt) controller.submit(settings.prompt);
   for (const action of waiting.splice(0)) action(controller);
 
   await instance.waitUntilExit();

@@ -11,9 +11,20 @@ async function readPipedStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The prompt of `-p [prompt]`, followed by piped stdin when there is any. */
-export function composePrompt(flag: string | boolean | undefined, stdin: string): string {
-  const parts = [typeof flag === 'string' ? flag : '', stdin.trimEnd()].filter((p) => p.trim());
+/** `-p -`: the prompt is standard input alone. */
+export const STDIN_PROMPT = '-';
+
+/**
+ * The prompt of `-p [prompt]` and of the words after the options (`ochat -p "q"`, `ochat "q" -p`),
+ * followed by piped stdin when there is any; `-p -` takes stdin alone.
+ */
+export function composePrompt(
+  flag: string | boolean | undefined,
+  words: string | undefined,
+  stdin: string,
+): string {
+  const typed = typeof flag === 'string' && flag !== STDIN_PROMPT ? flag : '';
+  const parts = [typed, words ?? '', stdin.trimEnd()].filter((p) => p.trim());
   return parts.join('\n\n');
 }
 
@@ -31,7 +42,11 @@ function stderrLine(item: DisplayItem): string | undefined {
  * the exit code: 0 on success, 1 on any error (shown on stderr), 2 when there is no prompt.
  */
 export async function runOneShot(settings: RunSettings): Promise<number> {
-  const prompt = composePrompt(settings.flags.print, await readPipedStdin());
+  if (settings.flags.print === STDIN_PROMPT && process.stdin.isTTY) {
+    process.stderr.write('ochat: -p - reads the prompt from stdin, but stdin is a terminal: pipe text in.\n');
+    return 2;
+  }
+  const prompt = composePrompt(settings.flags.print, settings.prompt, await readPipedStdin());
   if (!prompt) {
     process.stderr.write('ochat: -p needs a prompt: ochat -p "question", or pipe text into ochat -p.\n');
     return 2;

@@ -22,6 +22,8 @@ export interface RunSettings {
   config: Config;
   configFile: string;
   host: string;
+  /** The words after the options (`ochat "question"`): the chat's first message, or with -p the prompt. */
+  prompt?: string;
 }
 
 function positiveInteger(value: string): number {
@@ -43,14 +45,20 @@ function buildProgram(): Command {
     .option('-c, --config <file>', 'config file (default: $OCHAT_CONFIG or ~/.config/ochat/config.yml)')
     .option('-s, --system <text>', 'system prompt')
     .option('--num-ctx <n>', 'context window in tokens (overrides config and Modelfile)', positiveInteger)
-    .option('-p, --print [prompt]', 'one-shot: send the prompt (and piped stdin), print the reply, exit')
+    .argument('[message...]', 'start the chat with this first message (with -p: the prompt)')
+    .option(
+      '-p, --print [prompt]',
+      'one-shot: send the prompt (and piped stdin; "-" for stdin alone), print the reply, exit',
+    )
     .option('-y, --yes', 'one-shot: run tools that ask for confirmation without asking')
     .addHelpText(
       'after',
       `
 Examples:
   ochat -m llama3.2                 chat interactively
+  ochat "why is the sky blue?"      chat, starting with this message
   ochat -p "explain this" < err.log one-shot, reading stdin
+  git diff | ochat -p -             one-shot, the prompt from stdin
   OLLAMA_HOST=gpu-box:11434 ochat   use another server
 
 In the chat, /help lists the slash commands.`,
@@ -64,9 +72,10 @@ export async function resolveSettings(argv: string[], env: NodeJS.ProcessEnv): P
   const program = buildProgram();
   program.parse(argv);
   const flags = program.opts<CliFlags>();
+  const words = program.args.join(' ').trim();
   const { path, explicit } = configPath({ flag: flags.config, env });
   const config = await loadConfig(path, { explicit });
   if (flags.system !== undefined) config.system = flags.system;
   const host = resolveHost({ flag: flags.host, env: env.OLLAMA_HOST || undefined, config: config.host });
-  return { flags, config, configFile: path, host };
+  return { flags, config, configFile: path, host, ...(words ? { prompt: words } : {}) };
 }

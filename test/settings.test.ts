@@ -130,6 +130,15 @@ describe('resolveSettings: flags', () => {
     expect((await resolve([])).flags.print).toBeUndefined();
   });
 
+  it('takes the words after the options as the first message (or the -p prompt)', async () => {
+    expect((await resolve(['-m', 'qwen3', 'why is', 'the sky blue?'])).prompt).toBe('why is the sky blue?');
+    const print = await resolve(['what now?', '-p']);
+    expect(print.flags.print).toBe(true);
+    expect(print.prompt).toBe('what now?');
+    expect((await resolve(['-p', '-'])).flags.print).toBe('-');
+    expect((await resolve([])).prompt).toBeUndefined();
+  });
+
   it('--num-ctx takes a positive whole number', async () => {
     expect((await resolve(['--num-ctx', '16384'])).flags.numCtx).toBe(16384);
   });

@@ -54,6 +54,16 @@ describe('a chat', () => {
     expect(pty.screen()).toContain('› hi there');
   });
 
+  test('ochat "question" starts the chat with that first message', async () => {
+    run = await startChat({ args: ['-m', 'llama3.2', 'why is', 'the sky blue?'], readyText: 'Echo: why is' });
+    const { emu, pty } = run;
+    await waitForChats(emu, 1);
+    expect(emu.chats[0].body.messages).toEqual([{ role: 'user', content: 'why is the sky blue?' }]);
+    expect(pty.screen()).toContain('› why is the sky blue?');
+    pty.write('and then?\r');
+    await pty.waitFor('Echo: and then?');
+  });
+
   test('Ctrl+C mid-stream keeps the partial reply, marked [interrupted], and sends it with the next message', async () => {
     run = await startChat();
     const { emu, pty } = run;

@@ -47,6 +47,15 @@ describe('ochat -p', () => {
     expect(result.stdout).toBe('Echo: summarize\n\ndata\nmore data\n');
   });
 
+  test('-p - takes the prompt from stdin alone; words after the options join the prompt', async () => {
+    const dash = await runOchat(['-m', 'llama3.2', '-p', '-'], { env, input: 'from a pipe\n' });
+    expect(dash.code).toBe(0);
+    expect(emu.chats[0].body.messages).toEqual([{ role: 'user', content: 'from a pipe' }]);
+    const words = await runOchat(['-m', 'llama3.2', 'what is', 'this?', '-p'], { env });
+    expect(words.code).toBe(0);
+    expect(words.stdout).toBe('Echo: what is this?\n');
+  });
+
   test('piped stdin alone is the prompt', async () => {
     const result = await runOchat(['-m', 'llama3.2', '-p'], { env, input: 'only stdin\n' });
     expect(result.code).toBe(0);
