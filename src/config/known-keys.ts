@@ -1,20 +1,20 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
 /** The parts of a zod schema definition the walk below reads. */
 interface SchemaDef {
   type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  out?: z.ZodType;
-  element?: z.ZodType;
+  shape?: Record<string, z.ZodMiniType>;
+  innerType?: z.ZodMiniType;
+  out?: z.ZodMiniType;
+  element?: z.ZodMiniType;
 }
 
-function defOf(schema: z.ZodType): SchemaDef {
+function defOf(schema: z.ZodMiniType): SchemaDef {
   return schema._zod.def as unknown as SchemaDef;
 }
 
 /** Looks through the wrappers (defaults, optionals, preprocessing) that do not change the shape. */
-function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: z.ZodMiniType): z.ZodMiniType {
   let current = schema;
   for (;;) {
     const def = defOf(current);
@@ -28,8 +28,8 @@ function unwrap(schema: z.ZodType): z.ZodType {
  * The keys the schema allows in the mapping at `path` (e.g. `['compaction', 'reserve']`), for
  * "did you mean" suggestions on unknown keys; empty when `path` does not lead to a mapping.
  */
-export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
-  let current: z.ZodType | undefined = unwrap(schema);
+export function knownKeysAt(schema: z.ZodMiniType, path: readonly PropertyKey[]): string[] {
+  let current: z.ZodMiniType | undefined = unwrap(schema);
   for (const segment of path) {
     const def = defOf(current);
     current =

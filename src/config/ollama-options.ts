@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { describeValue, mustBe } from './describe-value.js';
+import { preprocess } from './preprocess.js';
 import { suggest } from './suggest.js';
 
 /** How an Ollama option's value is typed on the wire. */
@@ -100,30 +101,28 @@ export function optionExpectation(spec: OllamaOptionSpec): string {
 }
 
 /** The zod schema of one option's value, failing with `must be <expectation>, got <value>`. */
-function optionValueSchema(spec: OllamaOptionSpec): z.ZodType {
+function optionValueSchema(spec: OllamaOptionSpec): z.ZodMiniType {
   const error = mustBe(optionExpectation(spec));
   if (spec.type === 'bool') return z.boolean(error);
   // A single stop sequence may be written as a plain string.
   if (spec.type === 'string[]') {
-    return z.preprocess(
-      (v) => (typeof v === 'string' ? [v] : v),
-      z.array(z.string(mustBe('a string')), error),
-    );
+    return preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string(mustBe('a string')), error));
   }
-  let schema = spec.type === 'int' ? z.int(error) : z.number(error);
-  if (spec.min !== undefined) schema = schema.min(spec.min);
-  if (spec.max !== undefined) schema = schema.max(spec.max);
-  return schema;
+  const schema = spec.type === 'int' ? z.int(error) : z.number(error);
+  const checks = [];
+  if (spec.min !== undefined) checks.push(z.minimum(spec.min));
+  if (spec.max !== undefined) checks.push(z.maximum(spec.max));
+  return schema.check(...checks);
 }
 
 const VALUE_SCHEMAS = Object.fromEntries(
   Object.entries(OLLAMA_OPTIONS).map(([name, spec]) => [name, optionValueSchema(spec)]),
-) as Record<OllamaOptionName, z.ZodType>;
+) as Record<OllamaOptionName, z.ZodMiniType>;
 
 /** The `options:` section of the config: known options only, each checked against its type and range. */
 export const ollamaOptionsSchema = z.strictObject(
-  Object.fromEntries(OLLAMA_OPTION_NAMES.map((name) => [name, VALUE_SCHEMAS[name].optional()])),
-) as unknown as z.ZodType<OllamaOptionValues>;
+  Object.fromEntries(OLLAMA_OPTION_NAMES.map((name) => [name, z.optional(VALUE_SCHEMAS[name])])),
+) as unknown as z.ZodMiniType<OllamaOptionValues>;
 
 /** The outcome of parsing `/set <option> <value>`: the typed value, or a message for the user. */
 export type ParsedOllamaOption =

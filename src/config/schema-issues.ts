@@ -1,5 +1,5 @@
 import type { Document, LineCounter } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { ConfigIssue } from './config-error.js';
 import { knownKeysAt } from './known-keys.js';
 import { suggest } from './suggest.js';
@@ -29,7 +29,7 @@ function unknownKeyMessage(key: string, known: string[]): string {
 interface Source {
   doc: Document;
   lines: LineCounter;
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
 }
 
 /**

@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { mustBe } from './describe-value.js';
 import { ollamaOptionsSchema } from './ollama-options.js';
+import { preprocess } from './preprocess.js';
 import { TOOL_NAMES } from './tool-names.js';
 
 /** YAML's `key:` with nothing after it is null; for ochat that means "not set", as if the key were absent. */
@@ -9,31 +10,30 @@ function nullAsUnset(value: unknown): unknown {
 }
 
 /** A section left empty (`compaction:` with every line below commented out) gets its defaults. */
-function section<Shape extends z.ZodRawShape>(shape: Shape) {
+function section<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
   // `{} as never`: zod cannot see through the generic shape that every key of it has a default.
-  return z.preprocess(nullAsUnset, z.strictObject(shape, mustBe('a mapping')).prefault({} as never));
+  return preprocess(nullAsUnset, z.prefault(z.strictObject(shape, mustBe('a mapping')), {} as never));
 }
 
 /** A setting whose default is "none": absent or null in the file, undefined in the config. */
-function unset<Schema extends z.ZodType>(schema: Schema) {
-  return z.preprocess(nullAsUnset, schema.optional());
+function unset<Schema extends z.ZodMiniType>(schema: Schema) {
+  return preprocess(nullAsUnset, z.optional(schema));
 }
 
-const ratio = () => z.number(mustBe('a number between 0 and 1 (exclusive)')).gt(0).lt(1);
+const ratio = () => z.number(mustBe('a number between 0 and 1 (exclusive)')).check(z.gt(0), z.lt(1));
 const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
   z
     .int(mustBe(max === Number.MAX_SAFE_INTEGER ? 'a positive integer' : `an integer between 1 and ${max}`))
-    .min(1)
-    .max(max);
-const nonEmptyText = (what: string) => z.string(mustBe(what)).trim().min(1);
+    .check(z.minimum(1), z.maximum(max));
+const nonEmptyText = (what: string) => z.string(mustBe(what)).check(z.trim(), z.minLength(1));
 const toolList = () =>
   z.array(z.enum(TOOL_NAMES, mustBe(`one of ${TOOL_NAMES.join(', ')}`)), mustBe('a list of tool names'));
 
 /** A token budget: `floor(max(ratio × num_ctx, min_tokens))` (see DESIGN.md §3). */
 function budget(defaults: { ratio: number; min_tokens: number }) {
   return section({
-    ratio: ratio().default(defaults.ratio),
-    min_tokens: positiveInt().default(defaults.min_tokens),
+    ratio: z._default(ratio(), defaults.ratio),
+    min_tokens: z._default(positiveInt(), defaults.min_tokens),
   });
 }
 
@@ -45,23 +45,29 @@ const thinkSchema = z.union(
 
 /** The `compaction:` section: when and how the conversation is summarized. */
 const compactionSchema = section({
-  auto: z.boolean(mustBe('true or false')).default(true),
+  auto: z._default(z.boolean(mustBe('true or false')), true),
   model: unset(nonEmptyText('a model name or null')),
   reserve: budget({ ratio: 0.25, min_tokens: 1024 }),
   keep_recent: budget({ ratio: 0.3, min_tokens: 1024 }),
   summary: budget({ ratio: 0.15, min_tokens: 512 }),
-  max_message_chars: positiveInt().default(1000),
+  max_message_chars: z._default(positiveInt(), 1000),
   prompt: unset(nonEmptyText('a prompt text or null')),
 });
 
 /** The `tools:` section: which tools the model may call and how far they may go. */
 const toolsSchema = section({
-  enabled: toolList().default([...TOOL_NAMES]),
-  confirm: toolList().default(['write_file', 'run_command']),
-  allowed_paths: z.array(nonEmptyText('a directory path'), mustBe('a list of directory paths')).default([]),
-  max_steps: positiveInt(1000).default(10),
-  max_output_chars: positiveInt().default(20_000),
-  command_timeout: z.number(mustBe('a number of seconds between 1 and 86400')).min(1).max(86_400).default(60),
+  enabled: z._default(toolList(), [...TOOL_NAMES]),
+  confirm: z._default(toolList(), ['write_file', 'run_command']),
+  allowed_paths: z._default(
+    z.array(nonEmptyText('a directory path'), mustBe('a list of directory paths')),
+    [],
+  ),
+  max_steps: z._default(positiveInt(1000), 10),
+  max_output_chars: z._default(positiveInt(), 20_000),
+  command_timeout: z._default(
+    z.number(mustBe('a number of seconds between 1 and 86400')).check(z.minimum(1), z.maximum(86_400)),
+    60,
+  ),
 });
 
 /**
@@ -71,10 +77,10 @@ const toolsSchema = section({
 export const configSchema = z.strictObject(
   {
     model: unset(nonEmptyText('a model name or null')),
-    host: nonEmptyText('a host URL').default('http://127.0.0.1:11434'),
+    host: z._default(nonEmptyText('a host URL'), 'http://127.0.0.1:11434'),
     system: unset(z.string(mustBe('a text or null'))),
     think: unset(thinkSchema),
-    options: z.preprocess(nullAsUnset, ollamaOptionsSchema.default({})),
+    options: preprocess(nullAsUnset, z._default(ollamaOptionsSchema, {})),
     compaction: compactionSchema,
     tools: toolsSchema,
   },
