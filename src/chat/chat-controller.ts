@@ -8,6 +8,7 @@ import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { formatTokens } from '../conversation/format-tokens.js';
+import type { Message } from '../conversation/message.js';
 import { estimateMessageTokens } from '../conversation/token-estimate.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { assembleChat, type ChatParts } from './chat-parts.js';
@@ -158,7 +159,7 @@ export class ChatController implements CommandHost {
 
   clearConversation(): void {
     this.parts.conversation.clear();
-    this.parts.turns.retryable = false;
+    this.parts.turns.forgetFailure();
     this.parts.compactions.reset();
     this.parts.toolRunner.reset();
     this.parts.model.resetMeter();
@@ -207,10 +208,7 @@ export class ChatController implements CommandHost {
   }
 
   setSystem(text: string | undefined): void {
-    this.parts.model.system = text;
-    // The server's last count was for the old system prompt: estimate the new view instead.
-    this.parts.model.resetMeter();
-    this.parts.model.refreshUsed();
+    this.parts.model.setSystem(text);
   }
 
   get options(): Readonly<Record<string, unknown>> {
@@ -221,20 +219,20 @@ export class ChatController implements CommandHost {
     return this.optionsSetInChat.has(name) ? '/set' : 'config';
   }
 
-  async setOption(name: string, value: unknown): Promise<unknown> {
-    this.parts.model.options = { ...this.parts.model.options, [name]: value };
+  setOption(name: string, value: unknown): unknown {
+    const { model, connector } = this.parts;
+    model.setOption(name, value);
     this.optionsSetInChat.add(name);
-    if (name !== 'num_ctx' || !this.parts.model.session) return value;
+    if (name !== 'num_ctx' || !model.session) return value;
     // The window in force may be less than asked for (capped at the trained size): keep and show that.
-    this.parts.connector.resize(value);
-    const inForce = this.parts.model.session.numCtx;
-    this.parts.model.options = { ...this.parts.model.options, num_ctx: inForce };
+    connector.resize(value);
+    const inForce = model.session.numCtx;
+    model.setOption('num_ctx', inForce);
     return inForce;
   }
 
-  async unsetOption(name: string): Promise<void> {
-    const { [name]: _dropped, ...rest } = this.parts.model.options;
-    this.parts.model.options = rest;
+  unsetOption(name: string): void {
+    this.parts.model.unsetOption(name);
     this.optionsSetInChat.delete(name);
     if (name === 'num_ctx') this.parts.connector.resizeToModelDefault();
   }
@@ -244,16 +242,26 @@ export class ChatController implements CommandHost {
   }
 
   get supportsThinking(): boolean {
-    return this.parts.model.session?.info.capabilities.includes('thinking') ?? false;
+    return this.parts.model.supportsThinking;
   }
 
   setThink(value: ThinkSetting): void {
-    this.parts.model.think = value;
+    this.parts.model.setThink(value);
   }
 
   async compact(focus: string | undefined): Promise<void> {
     // Called from a command, which already runs inside the work queue.
     await this.parts.compactions.run('manual', focus);
+  }
+
+  /** Every message of the conversation, oldest first (read-only). */
+  get transcript(): readonly Message[] {
+    return this.parts.conversation.transcript;
+  }
+
+  /** Every compaction record appended, oldest first (read-only). */
+  get records(): readonly CompactionRecord[] {
+    return this.parts.conversation.records;
   }
 
   get compaction(): CompactionRecord | undefined {
@@ -342,7 +350,7 @@ export class ChatController implements CommandHost {
     if (!(await this.fitsOrSendAnyway(text))) return;
     this.parts.conversation.startTurn();
     this.parts.conversation.append({ role: 'user', content: text });
-    this.parts.turns.retryable = false;
+    this.parts.turns.forgetFailure();
     // Pre-flight: make room before sending, so Ollama never has to drop anything silently. The
     // message is appended first so the plan keeps it as the newest turn and may summarize the one before.
     if (this.parts.compactions.due()) await this.parts.compactions.run('auto', undefined);

@@ -71,7 +71,7 @@ export class ModelConnector {
     const { backend, appState, flags, model, screen } = this.deps;
     const configNumCtx = typeof model.options.num_ctx === 'number' ? model.options.num_ctx : undefined;
     const session = await openModelSession(backend, name, { flag: flags.numCtx, config: configNumCtx });
-    model.session = session;
+    model.setSession(session);
     this.deps.compaction.modelChanged();
     model.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
     appState.lastModel = name;
@@ -100,7 +100,7 @@ export class ModelConnector {
         `${model.session.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
       );
     }
-    model.session = { ...model.session, numCtx, numCtxSource: source };
+    model.setSession({ ...model.session, numCtx, numCtxSource: source });
     this.deps.compaction.numCtxChanged();
     screen.store.update({ numCtx });
     model.refreshUsed();

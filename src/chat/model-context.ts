@@ -22,13 +22,11 @@ import type { ChatViewState } from './view-state.js';
  * prompt, the Ollama options, the thinking setting, and how full its window is.
  */
 export class ModelContext {
-  /** Undefined until the server and the model answered. */
-  session: ModelSession | undefined;
-  /** The user's system prompt (config, `--system`, `/system`); see `systemInForce`. */
-  system: string | undefined;
-  options: Record<string, unknown>;
-  think: ThinkSetting | undefined;
   readonly meter = new ContextMeter(DEFAULT_CHARS_PER_TOKEN);
+  #session: ModelSession | undefined;
+  #system: string | undefined;
+  #options: Readonly<Record<string, unknown>>;
+  #think: ThinkSetting | undefined;
 
   constructor(
     private readonly config: Config,
@@ -36,9 +34,68 @@ export class ModelContext {
     private readonly tools: ToolRegistry,
     private readonly store: Store<ChatViewState>,
   ) {
-    this.system = config.system;
-    this.options = { ...config.options };
-    this.think = config.think;
+    this.#system = config.system;
+    this.#options = { ...config.options };
+    this.#think = config.think;
+  }
+
+  /** The model being chatted with; undefined until the server and the model answered. */
+  get session(): ModelSession | undefined {
+    return this.#session;
+  }
+
+  /** Chats with `session` from now on (a new model, or the same one with a new window). */
+  setSession(session: ModelSession): void {
+    this.#session = session;
+  }
+
+  /** The server refused a capability /api/show claimed: stop asking the model for it. */
+  dropCapability(capability: string): void {
+    const session = this.#session;
+    if (!session) return;
+    const capabilities = session.info.capabilities.filter((c) => c !== capability);
+    this.#session = { ...session, info: { ...session.info, capabilities } };
+  }
+
+  /** Whether the model accepts `think` (otherwise the server answers 400). */
+  get supportsThinking(): boolean {
+    return this.#session?.info.capabilities.includes('thinking') ?? false;
+  }
+
+  /** The user's system prompt (config, `--system`, `/system`); see `systemInForce`. */
+  get system(): string | undefined {
+    return this.#system;
+  }
+
+  /** A new system prompt: the server's last count was for the old one, so the view is estimated afresh. */
+  setSystem(text: string | undefined): void {
+    this.#system = text;
+    this.resetMeter();
+    this.refreshUsed();
+  }
+
+  /** The Ollama options sent with every request (`num_ctx` aside). */
+  get options(): Readonly<Record<string, unknown>> {
+    return this.#options;
+  }
+
+  setOption(name: string, value: unknown): void {
+    this.#options = { ...this.#options, [name]: value };
+  }
+
+  /** Drops an option: the model's own default applies again. */
+  unsetOption(name: string): void {
+    const { [name]: _dropped, ...rest } = this.#options;
+    this.#options = rest;
+  }
+
+  /** The thinking setting sent to models that support it. */
+  get think(): ThinkSetting | undefined {
+    return this.#think;
+  }
+
+  setThink(value: ThinkSetting): void {
+    this.#think = value;
   }
 
   /**

@@ -5,7 +5,6 @@ import { type ConfirmAnswer, createConfirmationPolicy, executeToolCall } from '.
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AskDialog } from './dialog-queue.js';
 import type { ScreenLog } from './screen-log.js';
-import { TurnStopped } from './turn-stopped.js';
 
 /** What the tool runner works with. */
 export interface ToolRunnerDeps {
@@ -48,10 +47,10 @@ export class ToolRunner {
     this.lastTool = undefined;
   }
 
-  /** Runs one call to its end; throws `TurnStopped` when the turn was cancelled. */
+  /** Runs one call to its end (none once the turn was cancelled: the tool loop stops there). */
   async run(call: ReceivedToolCall, signal: AbortSignal): Promise<void> {
     const { config, screen } = this.deps;
-    if (signal.aborted) throw new TurnStopped();
+    if (signal.aborted) return;
     screen.store.update({ busy: `running ${call.function.name || 'a tool'}…`, live: undefined });
     const execution = await executeToolCall(call, {
       registry: this.deps.tools,
@@ -81,7 +80,6 @@ export class ToolRunner {
       summary: execution.summary,
       ok: execution.outcome.ok,
     });
-    if (signal.aborted) throw new TurnStopped();
   }
 
   private async confirm(request: { tool: string; keyArgument: string }): Promise<ConfirmAnswer> {

@@ -14,7 +14,6 @@ import type { ModelContext } from './model-context.js';
 import { ReplyPresenter } from './reply-presenter.js';
 import type { ScreenLog } from './screen-log.js';
 import type { ToolRunner } from './tool-runner.js';
-import { TurnStopped } from './turn-stopped.js';
 
 /** What the turn runner works with. */
 export interface TurnRunnerDeps {
@@ -34,20 +33,37 @@ export interface TurnRunnerDeps {
   interactive: boolean;
 }
 
+/** What one request for a reply came to. */
+type ReplyAttempt =
+  | { kind: 'reply'; toolCalls: ReceivedToolCall[] }
+  /** The model refused tools: they were dropped, ask again. */
+  | { kind: 'retry-without-tools' }
+  /** Failed or cancelled: the reason is on the screen and the turn ends. */
+  | { kind: 'stopped' };
+
 /**
  * Runs a turn after its user message: streams replies into the transcript and the screen, runs
  * tool rounds, records the server's counts, and compacts in the background once the turn ends.
  */
 export class TurnRunner {
-  /** The last turn's reply failed (not cancelled): an empty Enter runs it again. */
-  retryable = false;
+  #retryable = false;
 
   constructor(private readonly deps: TurnRunnerDeps) {}
+
+  /** The last turn's reply failed (not cancelled): an empty Enter runs it again. */
+  get retryable(): boolean {
+    return this.#retryable;
+  }
+
+  /** A new message or a new conversation: the failed turn is no longer the one to retry. */
+  forgetFailure(): void {
+    this.#retryable = false;
+  }
 
   /** Runs the current turn to its end: replies and tool rounds, until an answer or a stop. */
   async run(): Promise<void> {
     const { config, model, screen, compaction } = this.deps;
-    this.retryable = false;
+    this.#retryable = false;
     const abort = this.deps.abort.begin();
     try {
       const outcome = await runToolLoop({
@@ -63,7 +79,7 @@ export class TurnRunner {
         );
       }
     } catch (error) {
-      if (!(error instanceof TurnStopped)) screen.notice('error', describeError(error));
+      screen.notice('error', describeError(error));
     } finally {
       this.deps.abort.end();
       screen.store.update({ busy: undefined, live: undefined });
@@ -72,8 +88,20 @@ export class TurnRunner {
     if (compaction.due()) await compaction.run('auto', undefined);
   }
 
-  /** Streams one assistant reply into the transcript; returns its tool calls. */
+  /**
+   * Streams one assistant reply into the transcript; returns its tool calls. A failed reply
+   * returns none (the turn ends there; what went wrong is on the screen).
+   */
   private async streamReply(signal: AbortSignal): Promise<{ toolCalls: ReceivedToolCall[] }> {
+    for (;;) {
+      const attempt = await this.requestReply(signal);
+      if (attempt.kind === 'reply') return { toolCalls: attempt.toolCalls };
+      if (attempt.kind === 'stopped') return { toolCalls: [] };
+    }
+  }
+
+  /** One request for the reply, and what became of it. */
+  private async requestReply(signal: AbortSignal): Promise<ReplyAttempt> {
     const { model, screen } = this.deps;
     const session = model.session!;
     const view = model.modelView();
@@ -105,25 +133,24 @@ export class TurnRunner {
       tool_calls: reply.toolCalls.length ? reply.toolCalls.map(storedToolCall) : undefined,
     });
     this.afterReply(view, request.tools ?? [], reply);
-    return { toolCalls: reply.toolCalls };
+    return { kind: 'reply', toolCalls: reply.toolCalls };
   }
 
-  /** A failed or cancelled reply keeps what arrived, marked, and ends the turn. */
-  private async recoverFromReplyError(
+  /**
+   * A failed or cancelled reply keeps what arrived, marked, and stops the turn; a model that
+   * turns out not to support tools is asked again without them.
+   */
+  private recoverFromReplyError(
     error: unknown,
     presenter: ReplyPresenter,
     signal: AbortSignal,
-  ): Promise<{ toolCalls: ReceivedToolCall[] }> {
+  ): ReplyAttempt {
     const { model, screen } = this.deps;
     if (error instanceof BackendError && error.capability === 'tools' && model.session) {
       // The server knows better than /api/show: stop offering tools to this model and ask again.
-      const session = model.session;
-      model.session = {
-        ...session,
-        info: { ...session.info, capabilities: session.info.capabilities.filter((c) => c !== 'tools') },
-      };
-      screen.notice('info', `${session.name} does not support tools; continuing without them.`);
-      return this.streamReply(signal);
+      model.dropCapability('tools');
+      screen.notice('info', `${model.session.name} does not support tools; continuing without them.`);
+      return { kind: 'retry-without-tools' };
     }
     const partial = error instanceof BackendError ? error.partial : undefined;
     const hasPartial = Boolean(partial?.content || partial?.thinking);
@@ -142,11 +169,11 @@ export class TurnRunner {
       screen.notice('error', describeError(error));
       // With a partial reply too: the retry's reply replaces it in what the model sees (model-view.ts).
       if (this.deps.interactive) {
-        this.retryable = true;
+        this.#retryable = true;
         screen.notice('info', 'Press Enter on an empty prompt to retry.');
       }
     }
-    throw new TurnStopped();
+    return { kind: 'stopped' };
   }
 
   /** Learns from the server's counts: calibration, silent truncation, length cut, speed. */

@@ -43,10 +43,10 @@ export interface CommandHost {
   readonly options: Readonly<Record<string, unknown>>;
   /** Whether an option in force comes from the config file or from `/set` in this chat. */
   optionSource(name: string): 'config' | '/set';
-  /** Sets an option; resolves with the value in force (`num_ctx` may be capped). */
-  setOption(name: string, value: unknown): Promise<unknown>;
+  /** Sets an option; returns the value in force (`num_ctx` may be capped). */
+  setOption(name: string, value: unknown): unknown;
   /** Drops an option, so the model's own default applies again (num_ctx: Modelfile, else ochat's default). */
-  unsetOption(name: string): Promise<void>;
+  unsetOption(name: string): void;
 
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;

@@ -41,9 +41,9 @@ export interface ChatHarness {
   until(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   items(): DisplayItem[];
   notices(): NoticeItem[];
-  /** The transcript (private to the controller; read-only use). */
+  /** The transcript. */
   transcript(): readonly Message[];
-  /** Every compaction record appended so far (private to the controller; read-only use). */
+  /** Every compaction record appended so far. */
   records(): readonly CompactionRecord[];
   dispose(): void;
 }
@@ -78,8 +78,6 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
         resolve();
       });
     });
-  // biome-ignore lint/suspicious/noExplicitAny: tests read the controller's private state.
-  const internals = controller as any;
   return {
     controller,
     config,
@@ -95,8 +93,8 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
     until,
     items: () => controller.store.get().items,
     notices: () => controller.store.get().items.filter((i): i is NoticeItem => i.kind === 'notice'),
-    transcript: () => internals.parts.conversation.transcript,
-    records: () => internals.parts.conversation.records,
+    transcript: () => controller.transcript,
+    records: () => controller.records,
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

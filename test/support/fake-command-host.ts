@@ -54,14 +54,14 @@ export class FakeHost implements CommandHost {
   optionSource(name: string): 'config' | '/set' {
     return this.optionsSetInChat.has(name) ? '/set' : 'config';
   }
-  async setOption(name: string, value: unknown): Promise<unknown> {
+  setOption(name: string, value: unknown): unknown {
     const inForce =
       name === 'num_ctx' && this.numCtxCap !== undefined ? Math.min(Number(value), this.numCtxCap) : value;
     this.options = { ...this.options, [name]: inForce };
     this.optionsSetInChat.add(name);
     return inForce;
   }
-  async unsetOption(name: string): Promise<void> {
+  unsetOption(name: string): void {
     const { [name]: _dropped, ...rest } = this.options;
     this.options = rest;
     this.optionsSetInChat.delete(name);

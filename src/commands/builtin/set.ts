@@ -81,13 +81,13 @@ export const setCommand: SlashCommand = {
     if (value.trim().toLowerCase() === DEFAULT_WORD) {
       const unknown = unknownOptionError(name);
       if (unknown) throw new CommandUsageError(unknown);
-      await host.unsetOption(name);
+      host.unsetOption(name);
       host.notice('success', `${name} is back to the model's default.`);
       return;
     }
     const parsed = parseOllamaOption(name, value.trim());
     if (!parsed.ok) throw new CommandUsageError(parsed.error);
-    const inForce = await host.setOption(parsed.name, parsed.value);
+    const inForce = host.setOption(parsed.name, parsed.value);
     host.notice('success', `${parsed.name} = ${JSON.stringify(inForce)}`);
   },
 };
