@@ -1,11 +1,13 @@
 /**
  * The compaction runner's state across commands, in the running app (a ChatController against the
- * Ollama emulator): what `/clear` and `/set num_ctx` change about the next compaction.
+ * Ollama emulator): what `/clear` and `/set num_ctx` change about the next compaction; and its
+ * decisions alone, over a scripted backend: when it is due, success, failure, retry, cancel.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ChatHarness, REPORT_LINE, startChat } from '../support/compaction-harness.js';
 import { compactionResponder, failingSummarizer, summarizerChats } from '../support/compaction-summarizer.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
+import { type FakeChat, fakeChat } from '../support/fake-chat.js';
 
 let emu: Emulator;
 let chat: ChatHarness | undefined;
@@ -88,5 +90,115 @@ describe('compaction runner', () => {
     expect(summarizerChats(emu).map((c) => c.body.options.num_ctx)).toEqual([4096, 8192]);
     // The same window as the chat's own requests: the model is not reloaded for the summary.
     expect(emu.chats.at(-2)!.body.options.num_ctx).toBe(8192);
+  });
+});
+
+let fake: FakeChat | undefined;
+afterEach(() => {
+  fake?.dispose();
+  fake = undefined;
+});
+
+/** A chat in a 4k window (reserve 1k) holding `turns` turns of about 1,250 tokens each. */
+async function openWithTurns(turns: number, interactive = true): Promise<FakeChat> {
+  fake = await fakeChat({ model: { numCtxParam: 4096 }, interactive });
+  addTurns(fake, turns);
+  return fake;
+}
+
+function addTurns({ parts, userSays }: FakeChat, turns: number): void {
+  for (let i = 0; i < turns; i++) {
+    userSays(`Question ${i}: ${'q'.repeat(2500)}`);
+    parts.conversation.append({ role: 'assistant', content: `Answer ${i}: ${'a'.repeat(2500)}` });
+  }
+}
+
+describe('CompactionRunner over a scripted backend', () => {
+  it('is due only once the next request would not leave the reserve free', async () => {
+    expect((await openWithTurns(1)).parts.compactions.due()).toBe(false);
+    fake?.dispose();
+    expect((await openWithTurns(4)).parts.compactions.due()).toBe(true);
+  });
+
+  it('summarizes the older turns with the chat model and reports the result', async () => {
+    const { backend, parts, notices, store } = await openWithTurns(4);
+    backend.enqueue({ content: 'The user asked long questions; each was answered.' });
+    await parts.compactions.run('manual', undefined);
+
+    expect(parts.conversation.records).toHaveLength(1);
+    const record = parts.conversation.records[0];
+    expect(record.narrative).toBe('The user asked long questions; each was answered.');
+    expect(parts.conversation.transcript[record.upto].role).toBe('user');
+    expect(notices().map((n) => n.level)).toEqual(['success']);
+    expect(notices()[0].text).toMatch(/^Compacted \d+ messages: .* tokens \(\d+% → \d+% of 4k\)$/);
+    // The summarizer request: the chat's own window (no reload), thinking not asked for.
+    expect(backend.requests[0]).toMatchObject({ model: 'fake:latest', options: { num_ctx: 4096 } });
+    expect(backend.requests[0].think).toBeUndefined();
+    expect(parts.compactions.due()).toBe(false);
+    expect(store.get().busy).toBeUndefined();
+  });
+
+  it('says so when there is nothing to compact, and asks no model', async () => {
+    const { backend, parts, notices } = await openWithTurns(1);
+    await parts.compactions.run('manual', undefined);
+    expect(notices().map((n) => [n.level, n.text])).toEqual([['info', 'Nothing to compact.']]);
+    expect(backend.requests).toHaveLength(0);
+  });
+
+  it('after a failed automatic compaction asks to retry, and pauses automatic mode when declined', async () => {
+    const { backend, parts, notices, store, until } = await openWithTurns(4);
+    backend.enqueue({ fail: 'http', message: 'summarizer down' });
+    const running = parts.compactions.run('auto', undefined);
+    await until((s) => s.dialog !== undefined);
+
+    expect(store.get().dialog).toMatchObject({ kind: 'retry-compaction', question: 'Retry compaction?' });
+    expect(notices().map((n) => [n.level, n.text])).toEqual([
+      ['warning', 'Compaction failed: summarizer down'],
+    ]);
+    parts.dialogs.answer('n');
+    await running;
+
+    expect(parts.conversation.records).toHaveLength(0);
+    expect(parts.compactions.due()).toBe(false);
+    // A manual /compact that succeeds turns automatic mode back on.
+    backend.enqueue({ content: 'Short summary.' });
+    await parts.compactions.run('manual', undefined);
+    expect(parts.conversation.records).toHaveLength(1);
+    addTurns(fake!, 4);
+    expect(parts.compactions.due()).toBe(true);
+  });
+
+  it('runs again when the user answers y to the retry question', async () => {
+    const { backend, parts, until } = await openWithTurns(4);
+    backend.enqueue({ fail: 'http', message: 'summarizer down' }, { content: 'Short summary.' });
+    const running = parts.compactions.run('manual', undefined);
+    await until((s) => s.dialog !== undefined);
+    parts.dialogs.answer('y');
+    await running;
+    expect(backend.requests).toHaveLength(2);
+    expect(parts.conversation.records).toHaveLength(1);
+  });
+
+  it('changes nothing when cancelled', async () => {
+    const { backend, parts, notices } = await openWithTurns(4);
+    backend.enqueue({ hang: true });
+    const running = parts.compactions.run('manual', undefined);
+    await backend.hanging();
+    expect(parts.abort.cancel()).toBe(true);
+    await running;
+    expect(notices().map((n) => [n.level, n.text])).toEqual([
+      ['warning', 'Compaction cancelled; nothing was changed.'],
+    ]);
+    expect(parts.conversation.records).toHaveLength(0);
+  });
+
+  it('is an error, not a question, in one-shot mode', async () => {
+    fake = await openWithTurns(4, false);
+    fake.backend.enqueue({ fail: 'http', message: 'summarizer down' });
+    await fake.parts.compactions.run('auto', undefined);
+    expect(fake.notices().map((n) => [n.level, n.text])).toEqual([
+      ['error', 'Compaction failed: summarizer down'],
+    ]);
+    expect(fake.store.get().dialog).toBeUndefined();
   });
 });

@@ -1,0 +1,110 @@
+/** The controller's intents against a scripted backend: submit, retry, commands, accessors. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ChatController } from '../../src/chat/chat-controller.js';
+import { AppState } from '../../src/config/app-state.js';
+import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import { FakeBackend } from '../support/fake-backend.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(
+  backend = new FakeBackend(),
+): Promise<{ controller: ChatController; backend: FakeBackend }> {
+  const dir = mkdtempSync(join(tmpdir(), 'ochat-controller-'));
+  dirs.push(dir);
+  const config = structuredClone(DEFAULT_CONFIG) as Config;
+  const controller = new ChatController({
+    backend,
+    config,
+    appState: new AppState({ cwd: dir }),
+    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+    cwd: dir,
+    flags: { model: 'fake:latest' },
+    onExit: () => {},
+  });
+  await controller.start();
+  return { controller, backend };
+}
+
+async function say(controller: ChatController, text: string): Promise<void> {
+  controller.submit(text);
+  await controller.idle();
+}
+
+describe('ChatController', () => {
+  it('connects to the backend it is given and shows its host in the banner', async () => {
+    const { controller } = await start();
+    expect(controller.store.get().items[0]).toMatchObject({
+      kind: 'banner',
+      model: 'fake:latest',
+      host: 'http://fake-backend:11434',
+      numCtx: 8192,
+    });
+    expect(controller.numCtx).toBe(8192);
+  });
+
+  it('sends a message and exposes the transcript read-only', async () => {
+    const { controller, backend } = await start();
+    backend.enqueue({ content: 'Hi!' });
+    await say(controller, 'hello');
+    expect(controller.transcript.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'Hi!'],
+    ]);
+    expect(controller.records).toEqual([]);
+  });
+
+  it('retries a failed turn on an empty Enter, and not after /clear', async () => {
+    const { controller, backend } = await start();
+    backend.enqueue({ fail: 'http', message: 'boom' }, { content: 'Recovered.' });
+    await say(controller, 'hello');
+    controller.retry();
+    await controller.idle();
+    expect(backend.requests).toHaveLength(2);
+    expect(controller.transcript.at(-1)?.content).toBe('Recovered.');
+
+    backend.enqueue({ fail: 'http', message: 'boom again' });
+    await say(controller, 'next');
+    await say(controller, '/clear');
+    controller.retry();
+    await controller.idle();
+    expect(backend.requests).toHaveLength(3);
+  });
+
+  it('sends /set options, the system prompt and the thinking setting with the next request', async () => {
+    const backend = new FakeBackend({ 'fake:latest': { capabilities: ['completion', 'thinking'] } });
+    const { controller } = await start(backend);
+    controller.setOption('temperature', 0.2);
+    controller.setSystem('Be brief.');
+    controller.setThink('high');
+    expect(controller).toMatchObject({ options: { temperature: 0.2 }, system: 'Be brief.', think: 'high' });
+    expect(controller.supportsThinking).toBe(true);
+    backend.enqueue({ content: 'ok' });
+    await say(controller, 'hi');
+    expect(backend.requests[0]).toMatchObject({
+      options: { temperature: 0.2, num_ctx: 8192 },
+      think: 'high',
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
+  });
+
+  it('/set num_ctx opens a new window, capped to what the model was trained on', async () => {
+    const backend = new FakeBackend({ 'fake:latest': { trainedContext: 16384 } });
+    const { controller } = await start(backend);
+    await say(controller, '/set num_ctx 32768');
+    expect(controller.numCtx).toBe(16384);
+    backend.enqueue({ content: 'ok' });
+    await say(controller, 'hi');
+    expect(backend.requests[0].options).toMatchObject({ num_ctx: 16384 });
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The parts of one chat (as the controller wires them) over a FakeBackend: unit tests of the
+ * turn and compaction runners without a server. Connected to `model` before it is returned.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModelInfo } from '../../src/backend/interfaces.js';
+import { assembleChat, type ChatParts } from '../../src/chat/chat-parts.js';
+import type { NoticeItem } from '../../src/chat/display-items.js';
+import { createStore, type Store } from '../../src/chat/store.js';
+import { type ChatViewState, initialViewState } from '../../src/chat/view-state.js';
+import { AppState } from '../../src/config/app-state.js';
+import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import { FakeBackend } from './fake-backend.js';
+
+export interface FakeChat {
+  backend: FakeBackend;
+  parts: ChatParts;
+  store: Store<ChatViewState>;
+  notices(): NoticeItem[];
+  /** Appends a user message as a new turn (what the controller does before running it). */
+  userSays(text: string): void;
+  /** Resolves once the store matches `predicate` (checked on every store change). */
+  until(predicate: (state: ChatViewState) => boolean): Promise<void>;
+  dispose(): void;
+}
+
+export async function fakeChat(
+  options: { model?: Partial<ModelInfo>; configure?: (config: Config) => void; interactive?: boolean } = {},
+): Promise<FakeChat> {
+  const dir = mkdtempSync(join(tmpdir(), 'ochat-fake-chat-'));
+  const config = structuredClone(DEFAULT_CONFIG) as Config;
+  options.configure?.(config);
+  const backend = new FakeBackend({ 'fake:latest': options.model ?? {} });
+  const store = createStore(initialViewState(undefined));
+  const parts = assembleChat(
+    {
+      backend,
+      config,
+      appState: new AppState({ cwd: dir }),
+      tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+      cwd: dir,
+      flags: {},
+      onExit: () => {},
+      interactive: options.interactive ?? true,
+      now: () => new Date('2026-08-21T10:00:00Z'),
+    },
+    store,
+  );
+  await parts.connector.open('fake:latest');
+  return {
+    backend,
+    parts,
+    store,
+    notices: () => store.get().items.filter((i): i is NoticeItem => i.kind === 'notice'),
+    userSays(text) {
+      parts.conversation.startTurn();
+      parts.conversation.append({ role: 'user', content: text });
+    },
+    until: (predicate) =>
+      new Promise((resolve) => {
+        if (predicate(store.get())) return resolve();
+        const stop = store.subscribe(() => {
+          if (!predicate(store.get())) return;
+          stop();
+          resolve();
+        });
+      }),
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
