@@ -110,9 +110,11 @@ describe('TurnRunner', () => {
     expect(store.get().items).toContainEqual(
       expect.objectContaining({ kind: 'assistant', markdown: 'Half a', interrupted: true }),
     );
-    expect(notices().map((n) => n.text)).toEqual(['Ollama stopped mid-reply: out of memory.']);
-    // Something arrived: retrying would duplicate it, so Enter does not resend.
-    expect(parts.turns.retryable).toBe(false);
+    expect(notices().map((n) => n.text)).toEqual([
+      'Ollama stopped mid-reply: out of memory.',
+      'Press Enter on an empty prompt to retry.',
+    ]);
+    expect(parts.turns.retryable).toBe(true);
   });
 
   it('keeps the partial reply when the user cancels mid-stream', async () => {
