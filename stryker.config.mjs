@@ -12,7 +12,7 @@ export default {
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   concurrency: 2,
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   thresholds: { high: 90, low: 80, break: null },
   // Later runs retest only mutants whose code or covering tests changed.
   incremental: true,

@@ -4,6 +4,8 @@ import { InvalidHostError } from './ollama/host.js';
 import { type RunSettings, resolveSettings } from './settings.js';
 
 async function main(): Promise<void> {
+  // chalk ignores NO_COLOR (no-color.org) but honours FORCE_COLOR=0, read when it loads: after this.
+  if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
   let settings: RunSettings;
   try {
     settings = await resolveSettings(process.argv, process.env);

@@ -90,6 +90,8 @@ export class ChatController implements CommandHost {
     this.deps.appState.pushHistory(text);
     void this.parts.queue.enqueue(async () => {
       if (!trimmed.startsWith('/')) return this.send(text);
+      // `//` escapes the slash: the message is sent with one `/` (e.g. `//etc/hosts — what is it?`).
+      if (trimmed.startsWith('//')) return this.send(text.replace('//', '/'));
       // Echoed like a message, so the output below it says what asked for it.
       this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text: trimmed });
       await dispatchCommand(BUILTIN_COMMANDS, this, trimmed);

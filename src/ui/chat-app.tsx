@@ -94,6 +94,7 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
     onExit: () => model.exit(),
     onEscape: () => {
       if (state.dialog?.kind === 'tool-instruction') model.answerDialog('');
+      else editor.dispatch({ type: 'set-text', text: '' });
     },
     isActive: !keyDialog,
     commands,

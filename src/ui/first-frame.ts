@@ -5,6 +5,7 @@
  * terminal (raw mode: no echo over the frame) and reach the app once it reads its input.
  */
 import chalk from 'chalk';
+import { cursorCell } from './cursor-cell.js';
 
 /** The empty prompt's hint (the prompt component shows it too). */
 export const PROMPT_PLACEHOLDER = 'Type a message · / for commands · \\ + enter for a new line';
@@ -32,7 +33,7 @@ const BEGIN_SYNCHRONIZED_UPDATE = '\x1b[?2026h';
 export function firstFrameLines(model: string | undefined): string[] {
   return [
     '',
-    `${chalk.bold(chalk.cyan('›'))} ${chalk.inverse(' ')}${chalk.dim(PROMPT_PLACEHOLDER)}`,
+    `${chalk.bold(chalk.cyan('›'))} ${cursorCell(' ')}${chalk.dim(PROMPT_PLACEHOLDER)}`,
     chalk.dim(model ?? NO_MODEL_LABEL),
   ];
 }

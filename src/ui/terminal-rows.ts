@@ -3,30 +3,19 @@
  * live area can be clipped to a number of rows before Ink lays it out.
  */
 
-// East Asian wide and fullwidth ranges plus the common emoji blocks: two columns each.
-const WIDE =
-  /[\u1100-\u115f\u2e80-\u303e\u3040-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+import stringWidth from 'string-width';
 
-/** Combining marks, zero-width spaces/joiners and variation selectors take no column. */
-function isZeroWidth(code: number): boolean {
-  return (
-    (code >= 0x300 && code <= 0x36f) ||
-    (code >= 0x200b && code <= 0x200f) ||
-    (code >= 0xfe00 && code <= 0xfe0f)
-  );
-}
+// The widths Ink itself lays text out by (its string-width), so clipping and layout agree.
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** Columns one code point takes in a terminal. */
+/** Columns one character (a grapheme: 👍🏽, é, 你) takes in a terminal. */
 export function charWidth(char: string): number {
-  if (isZeroWidth(char.codePointAt(0) ?? 0)) return 0;
-  return WIDE.test(char) ? 2 : 1;
+  return stringWidth(char);
 }
 
 /** Columns a string without control characters takes. */
 export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) width += charWidth(char);
-  return width;
+  return stringWidth(text);
 }
 
 /** Tabs to spaces: Ink measures a tab as zero columns, the terminal as up to eight. */
@@ -40,7 +29,7 @@ function wrapLine(line: string, width: number): string[] {
   let row = '';
   let rowWidth = 0;
   let lastSpace = -1;
-  for (const char of line) {
+  for (const { segment: char } of GRAPHEMES.segment(line)) {
     const columns = charWidth(char);
     while (rowWidth + columns > width && row !== '') {
       if (lastSpace > 0) {

@@ -11,6 +11,13 @@ describe('terminal rows', () => {
     expect(displayWidth('ab你好')).toBe(6);
   });
 
+  it('measures emoji as the terminal draws them, two columns each, modifiers and joiners included', () => {
+    for (const emoji of ['🚀', '✅', '⚡', '👍🏽', '👨‍👩‍👧', '🇯🇵']) expect(charWidth(emoji)).toBe(2);
+    expect(displayWidth('🚀 ✅ ⚡')).toBe(8);
+    // A row never splits a grapheme: the skin-tone modifier stays with its hand.
+    expect(wrapToRows('ab👍🏽cd', 3)).toEqual(['ab', '👍🏽c', 'd']);
+  });
+
   it('wraps at spaces where possible and hard-breaks long words', () => {
     expect(wrapToRows('the quick brown fox', 10)).toEqual(['the quick', 'brown fox']);
     expect(wrapToRows('abcdefghijkl', 5)).toEqual(['abcde', 'fghij', 'kl']);

@@ -22,6 +22,7 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           'Keys: Enter send · Alt+Enter or a trailing \\ new line · """ starts and ends a multi-line message',
           '      ↑/↓ history · Tab complete',
           '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
+          '      Esc clear the prompt · Delete/Backspace delete after/before the cursor · // starts a message with /',
         ].join('\n'),
       );
     },

@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
+import { cursorCell } from '../cursor-cell.js';
 import { PROMPT_PLACEHOLDER } from '../first-frame.js';
 import type { EditorState } from '../input/editor-state.js';
 import type { SlashCommandInfo } from '../input/slash-completion.js';
+import { nextGrapheme } from '../input/text-position.js';
 import { expandTabs } from '../terminal-rows.js';
 
 /** Props of {@link PromptInput}. */
@@ -28,12 +30,12 @@ function CursorLine({
 }) {
   // An empty Text takes no row in Ink; a space keeps blank lines of the input visible.
   if (column === undefined || !showCursor) return <Text>{line === '' ? ' ' : expandTabs(line)}</Text>;
-  const codePoint = line.codePointAt(column);
-  const atCursor = codePoint === undefined ? ' ' : String.fromCodePoint(codePoint);
+  // The whole grapheme under the cursor (👍🏽, not half of it); a space past the end.
+  const atCursor = column < line.length ? line.slice(column, nextGrapheme(line, column)) : ' ';
   return (
     <Text>
       {expandTabs(line.slice(0, column))}
-      <Text inverse>{expandTabs(atCursor)}</Text>
+      {cursorCell(expandTabs(atCursor))}
       {expandTabs(line.slice(column + atCursor.length))}
     </Text>
   );
@@ -104,7 +106,7 @@ export function PromptInput({
           {state.text === '' ? (
             // One row, always: the live area's row budget counts on it.
             <Text wrap="truncate-end">
-              {isActive && <Text inverse> </Text>}
+              {isActive && cursorCell(' ')}
               <Text dimColor>{placeholder}</Text>
             </Text>
           ) : (

@@ -12,8 +12,8 @@ import {
 import {
   lineEndOf,
   lineStartOf,
-  nextCodePoint,
-  previousCodePoint,
+  nextGrapheme,
+  previousGrapheme,
   verticalMove,
   wordLeftOf,
   wordRightOf,
@@ -134,15 +134,15 @@ function applyAction(state: EditorState, action: EditorAction): EditorState {
     case 'newline':
       return replaceRange(state, cursor, cursor, '\n');
     case 'backspace':
-      return cursor === 0 ? state : replaceRange(state, previousCodePoint(text, cursor), cursor, '');
+      return cursor === 0 ? state : replaceRange(state, previousGrapheme(text, cursor), cursor, '');
     case 'delete':
-      return cursor === text.length ? state : replaceRange(state, cursor, nextCodePoint(text, cursor), '');
+      return cursor === text.length ? state : replaceRange(state, cursor, nextGrapheme(text, cursor), '');
     case 'delete-word-back':
       return replaceRange(state, wordLeftOf(text, cursor), cursor, '');
     case 'left':
-      return { ...state, cursor: previousCodePoint(text, cursor) };
+      return { ...state, cursor: previousGrapheme(text, cursor) };
     case 'right':
-      return { ...state, cursor: nextCodePoint(text, cursor) };
+      return { ...state, cursor: nextGrapheme(text, cursor) };
     case 'home':
       return { ...state, cursor: lineStartOf(text, cursor) };
     case 'end':

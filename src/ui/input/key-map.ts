@@ -75,12 +75,17 @@ function hasModifierOrSpecialKey(key: Key): boolean {
   );
 }
 
+// The Delete key (also with modifiers: ESC[3;5~, rxvt's ESC[3$ and ESC[3^).
+const FORWARD_DELETE = /^\x1b\[3(?:;\d+)?[~$^]$/;
+
 /** Single special keys (arrows, Enter, Tab, Ctrl/Alt combinations); undefined for plain text. */
-function specialKeyActions(input: string, key: Key): KeyAction[] | undefined {
+function specialKeyActions(input: string, key: Key, raw: string | undefined): KeyAction[] | undefined {
   if (key.return) return [{ type: key.meta ? 'newline' : 'submit' }];
   if (key.escape) return [{ type: 'escape' }];
   if (key.tab) return [{ type: 'complete', direction: key.shift ? -1 : 1 }];
-  // A lone DEL (what Backspace sends) arrives as `key.delete`; Ink cannot tell it from Delete.
+  // Ink reports Backspace (DEL, 0x7f) and Delete (ESC[3~) alike as `key.delete`: the raw
+  // sequence tells them apart.
+  if (key.delete && raw !== undefined && FORWARD_DELETE.test(raw)) return [{ type: 'delete' }];
   if (key.backspace || key.delete) return [{ type: key.meta ? 'delete-word-back' : 'backspace' }];
   if (key.leftArrow) return [{ type: key.ctrl || key.meta ? 'word-left' : 'left' }];
   if (key.rightArrow) return [{ type: key.ctrl || key.meta ? 'word-right' : 'right' }];
@@ -154,8 +159,14 @@ function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
 /**
  * Maps one `useInput` event to actions. `paste` carries the bracketed-paste state across events
  * (the markers and the pasted text arrive as separate events); inside a paste, `\r` is a newline.
+ * `raw` is the event's sequence as the terminal sent it, where Ink's `key` loses the difference.
  */
-export function keyToActions(input: string, key: Key, paste: PasteState = createPasteState()): KeyAction[] {
+export function keyToActions(
+  input: string,
+  key: Key,
+  paste: PasteState = createPasteState(),
+  raw?: string,
+): KeyAction[] {
   if (!hasModifierOrSpecialKey(key)) {
     if (input === STRIPPED_PASTE_START || input === STRIPPED_PASTE_END) {
       paste.active = input === STRIPPED_PASTE_START;
@@ -170,5 +181,5 @@ export function keyToActions(input: string, key: Key, paste: PasteState = create
     if (key.tab) return [{ type: 'insert', text: '\t' }];
     return hasModifierOrSpecialKey(key) ? [] : chunkActions(input, paste);
   }
-  return specialKeyActions(input, key) ?? chunkActions(input, paste);
+  return specialKeyActions(input, key, raw) ?? chunkActions(input, paste);
 }

@@ -1,5 +1,5 @@
 /**
- * Cursor arithmetic over the editor's text: lines, code points and words. Offsets are UTF-16
+ * Cursor arithmetic over the editor's text: lines, graphemes and words. Offsets are UTF-16
  * indices into the text, as JavaScript strings use them.
  */
 
@@ -14,20 +14,24 @@ export function lineEndOf(text: string, offset: number): number {
   return newline === -1 ? text.length : newline;
 }
 
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// A grapheme cluster (an emoji with modifiers and joiners, a flag, a letter with its marks) is far
+// shorter than this; segmenting a window keeps each keystroke cheap in a huge input.
+const CLUSTER_WINDOW = 256;
 
-/** The offset one code point before `offset`, so that emoji are never split in half. */
-export function previousCodePoint(text: string, offset: number): number {
+/** The offset one grapheme (a character as the user sees it, e.g. 👍🏽) before `offset`. */
+export function previousGrapheme(text: string, offset: number): number {
   if (offset <= 0) return 0;
-  return offset >= 2 && isLowSurrogate(text.charCodeAt(offset - 1)) ? offset - 2 : offset - 1;
+  const from = Math.max(0, offset - CLUSTER_WINDOW);
+  const before = text.slice(from, offset);
+  return from + (GRAPHEMES.segment(before).containing(before.length - 1)?.index ?? before.length - 1);
 }
 
-/** The offset one code point after `offset`. */
-export function nextCodePoint(text: string, offset: number): number {
+/** The offset one grapheme after `offset`. */
+export function nextGrapheme(text: string, offset: number): number {
   if (offset >= text.length) return text.length;
-  return isLowSurrogate(text.charCodeAt(offset + 1)) ? offset + 2 : offset + 1;
+  const first = GRAPHEMES.segment(text.slice(offset, offset + CLUSTER_WINDOW)).containing(0);
+  return offset + (first?.segment.length ?? 1);
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;

@@ -2,7 +2,7 @@
  * The prompt's input hook: Ink's `useInput` → {@link keyToActions} → {@link editorReducer}, with
  * the intents (Ctrl+C, Ctrl+D, Esc) and submissions handed to the app's callbacks.
  */
-import { useInput } from 'ink';
+import { useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPasteState } from './bracketed-paste.js';
 import { createEditorState, type EditorAction, type EditorState, editorReducer } from './editor-state.js';
@@ -19,7 +19,7 @@ export interface LineEditorOptions {
   onInterrupt?: () => void;
   /** Ctrl+D on an empty prompt (on a non-empty one it deletes the character under the cursor). */
   onExit?: () => void;
-  /** Esc (also closes an open completion list). */
+  /** Esc, unless it closed an open completion list. */
   onEscape?: () => void;
   /** Whether keys are read at all (false while a dialog owns the keyboard). Default true. */
   isActive?: boolean;
@@ -67,17 +67,29 @@ export function useLineEditor(options: LineEditorOptions): LineEditor {
         // Readline's Ctrl+D: end of input only on an empty line, otherwise delete forward.
         if (stateRef.current.text === '') current.onExit?.();
         else dispatch({ type: 'delete' });
-      } else {
-        if (stateRef.current.completion) dispatch({ type: 'dismiss-completion' });
-        current.onEscape?.();
-      }
+      } else if (stateRef.current.completion) dispatch({ type: 'dismiss-completion' });
+      else current.onEscape?.();
     },
     [dispatch],
   );
 
+  // The raw sequence of the event being handled: Ink emits it to this listener first (it was
+  // added before useInput's), then calls the input handler with the parsed key.
+  const rawRef = useRef<string | undefined>(undefined);
+  const { internal_eventEmitter: inputEvents } = useStdin();
+  useEffect(() => {
+    const remember = (raw: string) => {
+      rawRef.current = raw;
+    };
+    inputEvents.on('input', remember);
+    return () => {
+      inputEvents.off('input', remember);
+    };
+  }, [inputEvents]);
+
   const handleInput = useCallback(
     (input: string, key: Parameters<typeof keyToActions>[1]) => {
-      for (const action of keyToActions(input, key, pasteRef.current)) {
+      for (const action of keyToActions(input, key, pasteRef.current, rawRef.current)) {
         if (isKeyIntent(action)) handleIntent(action);
         else dispatch(action);
       }

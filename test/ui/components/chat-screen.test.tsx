@@ -35,7 +35,7 @@ describe('ChatScreen', () => {
       '› What is 2+2?',
       'It is 4.',
       '4 tokens · 20 tok/s',
-      '›  Type a message',
+      '› \x1b[7m \x1b[27mType a message', // the cursor, inverse even without colours
       'qwen3 · 1.2k/8k (15%)',
     ];
     const positions = order.map((text) => frame.indexOf(text));

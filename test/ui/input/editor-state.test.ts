@@ -49,6 +49,18 @@ describe('editorReducer: editing', () => {
     expect(run(editing('abc|'), { type: 'delete' }).text).toBe('abc');
   });
 
+  it('edits by grapheme: a skin-toned, joined or flag emoji and a letter with its mark go whole', () => {
+    for (const grapheme of ['👍🏽', '👨‍👩‍👧', '🇯🇵', 'e\u0301']) {
+      expect(show(run(editing(`x${grapheme}|`), { type: 'backspace' }))).toBe('x|');
+      expect(show(run(editing(`|${grapheme}x`), { type: 'delete' }))).toBe('|x');
+      expect(show(run(editing(`a${grapheme}|`), { type: 'left' }))).toBe(`a|${grapheme}`);
+      expect(show(run(editing(`|${grapheme}a`), { type: 'right' }))).toBe(`${grapheme}|a`);
+    }
+    // Far into a long input, too.
+    const long = `${'word '.repeat(2000)}👍🏽|`;
+    expect(show(run(editing(long), { type: 'backspace' }))).toBe(`${'word '.repeat(2000)}|`);
+  });
+
   it('moves left/right by code points and clamps at the ends', () => {
     expect(show(run(editing('a🎉|'), { type: 'left' }))).toBe('a|🎉');
     expect(show(run(editing('|🎉'), { type: 'right' }))).toBe('🎉|');

@@ -118,6 +118,18 @@ describe('keyToActions: bracketed paste', () => {
 });
 
 describe('keyToActions: special keys', () => {
+  it('tells Delete from Backspace by the raw sequence (Ink reports both as key.delete)', () => {
+    const paste = createPasteState();
+    expect(keyToActions('', key({ delete: true }), paste, '\x1b[3~')).toEqual([{ type: 'delete' }]);
+    expect(keyToActions('', key({ delete: true, ctrl: true }), paste, '\x1b[3;5~')).toEqual([
+      { type: 'delete' },
+    ]);
+    expect(keyToActions('', key({ delete: true }), paste, '\x7f')).toEqual([{ type: 'backspace' }]);
+    expect(keyToActions('', key({ delete: true, meta: true }), paste, '\x1b\x7f')).toEqual([
+      { type: 'delete-word-back' },
+    ]);
+  });
+
   it('treats a single DEL (key.delete) as backspace, and Alt+Backspace as delete-word-back', () => {
     expect(keyToActions('', key({ delete: true }))).toEqual([{ type: 'backspace' }]);
     expect(keyToActions('', key({ backspace: true }))).toEqual([{ type: 'backspace' }]);

@@ -92,6 +92,36 @@ describe('useLineEditor', () => {
     expect(app.lastFrame()).toBe('[x|]');
   });
 
+  it('Delete removes the character after the cursor, Backspace the one before', async () => {
+    const app = setup();
+    unmount = app.unmount;
+    await settle();
+    app.stdin.write('abcd');
+    app.stdin.write('\x1b[D');
+    app.stdin.write('\x1b[D');
+    await settle();
+    app.stdin.write('\x1b[3~');
+    await settle();
+    expect(app.lastFrame()).toBe('[ab|d]');
+    app.stdin.write('\x7f');
+    await settle();
+    expect(app.lastFrame()).toBe('[a|d]');
+  });
+
+  it('Esc with the completion list open closes the list only', async () => {
+    const app = setup({ commands: [{ name: 'help', summary: 'List commands', usage: '/help' }] });
+    unmount = app.unmount;
+    await settle();
+    app.stdin.write('/');
+    await settle();
+    app.stdin.write('\x1b');
+    await settle();
+    expect(app.onEscape).not.toHaveBeenCalled();
+    app.stdin.write('\x1b');
+    await settle();
+    expect(app.onEscape).toHaveBeenCalledTimes(1);
+  });
+
   it('Ctrl+D exits on an empty prompt and deletes forward otherwise', async () => {
     const app = setup();
     unmount = app.unmount;
