@@ -134,7 +134,7 @@ export const compactionBench: BenchSuite = async () => {
       estimate: estimateText,
     });
     for (const chunk of chunkLines(lines, capacity, estimateText)) {
-      buildSummarizerRequest({ lines: chunk, maxTokens: budgets.summary, previousNarrative: narrative });
+      buildSummarizerRequest({ lines: chunk, maxChars: budgets.summary * 4, previousNarrative: narrative });
     }
     const content = assembleSummary({
       narrative,

@@ -157,7 +157,11 @@ export class CompactionRunner {
       if (outcome.ok) {
         conversation.addRecord(outcome.record);
         this.setPaused(false);
-        screen.notice('success', formatCompactionReport(outcome.result));
+        // A cut summary lost words: a warning, not a plain success.
+        screen.notice(
+          outcome.result.cutTokens > 0 ? 'warning' : 'success',
+          formatCompactionReport(outcome.result),
+        );
         model.refreshUsed();
         return 'done';
       }

@@ -1,7 +1,8 @@
 import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
 import type { Ask } from './ask.js';
-import { buildSummarizerRequest } from './summarizer-prompt.js';
-import { cleanNarrative, trimNarrative } from './summary.js';
+import { cutNarrative } from './narrative-cut.js';
+import { buildCondenseRequest, buildSummarizerRequest, summaryCharLimit } from './summarizer-prompt.js';
+import { cleanNarrative } from './summary.js';
 import { capText } from './text.js';
 
 /**
@@ -9,6 +10,13 @@ import { capText } from './text.js';
  * window Ollama silently truncates the very input compaction exists to keep.
  */
 export const SUMMARIZER_WINDOW_MARGIN = 0.9;
+
+/**
+ * The summarizer's `num_predict` is this many times the summary budget: a reply that overshoots
+ * its limit then arrives whole, to be condensed or cut (and reported) by ochat, instead of being
+ * cut silently by the server — which drops its end, the newest facts.
+ */
+export const REPLY_ROOM_FACTOR = 2;
 
 /** A chunk smaller than this cannot carry a conversation: the summarizer's window is too small. */
 export const MIN_CHUNK_TOKENS = 64;
@@ -64,12 +72,14 @@ export function chunkCapacity(input: {
     ...input,
     previousNarrative: 'x',
     lines: [],
-    maxTokens: summaryTokens,
+    // Only the frame's size matters here: the widest limit the request can state.
+    maxChars: summaryCharLimit(summaryTokens, 8),
   });
   // The running narrative is trimmed to the summary budget; the first one may be larger.
   const narrative = Math.max(summaryTokens, estimate(input.previousNarrative ?? ''));
   return (
     Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN) -
+    // An obedient reply's room; Ollama fits the prompt to num_ctx, not prompt + num_predict.
     summaryTokens -
     estimate(frame.system) -
     estimate(frame.prompt) -
@@ -78,11 +88,19 @@ export function chunkCapacity(input: {
   );
 }
 
+/** What was cut from summaries that stayed over budget: the text removed, and its tokens. */
+export interface SummaryCut {
+  text: string;
+  tokens: number;
+}
+
 /**
  * Summarizes the lines with the injected `ask`: in one request when they fit the summarizer's
  * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
- * (the previous narrative is always the first input). Throws when the summarizer returns an
- * empty summary or its window cannot hold a useful chunk.
+ * (the previous narrative is always the first input). A reply over `targetTokens` is sent back
+ * once to be condensed; only if it is still over is it cut (see narrative-cut.ts), and the cut is
+ * returned so the caller can report and record it. Throws when the summarizer returns an empty
+ * summary or its window cannot hold a useful chunk.
  */
 export async function summarizeLines(input: {
   lines: readonly string[];
@@ -90,14 +108,16 @@ export async function summarizeLines(input: {
   rules?: string;
   focus?: string;
   ask: Ask;
-  /** The summary budget: the summarizer's `num_predict` and the cap of every running narrative. */
+  /** The summary budget: the cap of every running narrative (`num_predict` is REPLY_ROOM_FACTOR × it). */
   summaryTokens: number;
-  /** How long the final narrative should be, told to the summarizer (≤ summaryTokens). */
+  /** The most every narrative may take (≤ summaryTokens), told to the summarizer in characters. */
   targetTokens: number;
+  /** The calibrated chars per token, to state the limit in characters. */
+  charsPerToken: number;
   summarizerNumCtx: number;
   estimate: (text: string) => number;
   signal?: AbortSignal;
-}): Promise<string> {
+}): Promise<{ narrative: string; cut: SummaryCut | undefined }> {
   const { estimate, summaryTokens } = input;
   const capacity = chunkCapacity(input);
   if (capacity < MIN_CHUNK_TOKENS) {
@@ -105,23 +125,43 @@ export async function summarizeLines(input: {
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
     );
   }
-  let narrative = input.previousNarrative ?? '';
-  for (const chunk of chunkLines(input.lines, capacity, estimate)) {
+  const maxChars = summaryCharLimit(input.targetTokens, input.charsPerToken);
+  const numPredict = REPLY_ROOM_FACTOR * summaryTokens;
+  const ask = async (request: { system: string; prompt: string }) => {
     if (input.signal?.aborted) throw new Error('cancelled');
-    const request = buildSummarizerRequest({
-      rules: input.rules,
-      focus: input.focus,
-      previousNarrative: narrative,
-      lines: chunk,
-      maxTokens: input.targetTokens,
-    });
-    const reply = cleanNarrative(
-      await input.ask({ ...request, numPredict: summaryTokens, signal: input.signal }),
+    return cleanNarrative(await input.ask({ ...request, numPredict, signal: input.signal }));
+  };
+  // A condense request carries the whole reply: sent only when it fits the summarizer's window too.
+  const fitsWindow = (request: { system: string; prompt: string }) =>
+    estimate(request.system) + estimate(request.prompt) + 2 * MESSAGE_OVERHEAD_TOKENS + summaryTokens <=
+    Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN);
+  let narrative = input.previousNarrative ?? '';
+  const removed: string[] = [];
+  let removedTokens = 0;
+  for (const chunk of chunkLines(input.lines, capacity, estimate)) {
+    let reply = await ask(
+      buildSummarizerRequest({
+        rules: input.rules,
+        focus: input.focus,
+        previousNarrative: narrative,
+        lines: chunk,
+        maxChars,
+      }),
     );
     if (!reply) throw new Error('the summarizer returned an empty summary');
-    narrative = trimNarrative(reply, summaryTokens, estimate);
+    const condense = buildCondenseRequest({ rules: input.rules, summary: reply, maxChars });
+    if (estimate(reply) > input.targetTokens && fitsWindow(condense)) {
+      const condensed = await ask(condense);
+      if (condensed && estimate(condensed) < estimate(reply)) reply = condensed;
+    }
+    const cut = cutNarrative(reply, input.targetTokens, estimate);
+    if (cut.removed) {
+      removed.push(cut.removed);
+      removedTokens += Math.max(1, estimate(reply) - estimate(cut.kept));
+    }
+    narrative = cut.kept;
   }
-  return narrative;
+  return { narrative, cut: removed.length ? { text: removed.join('\n'), tokens: removedTokens } : undefined };
 }
 
 /** Cuts a line (with its newline) to fit `maxTokens`, keeping the longest prefix that does. */

@@ -7,11 +7,11 @@ import {
 } from '../conversation/token-estimate.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
-import { CompactionLimitError, summarizeLines } from './chunking.js';
+import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunking.js';
 import { buildModelView, toWireMessage } from './model-view.js';
 import { planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
-import { assembleToolEntries, narrativeBudget, renderSummarySection, trimNarrative } from './summary.js';
+import { assembleToolEntries, narrativeBudget, renderSummarySection } from './summary.js';
 import { collectToolEntries } from './tool-entries.js';
 
 export type { Ask } from './ask.js';
@@ -61,6 +61,8 @@ export interface CompactionResult {
   summaryTokens: number;
   durationMs: number;
   model: string;
+  /** Tokens cut from summaries that stayed over budget (0: nothing was cut). */
+  cutTokens: number;
 }
 
 /** A compaction's outcome: the record to append, or why there is none. */
@@ -102,6 +104,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   );
   const budget = narrativeBudget(budgets.summary, toolEntries, estimateText);
   let narrative: string;
+  let cut: SummaryCut | undefined;
   try {
     const summarized = await summarizeLines({
       lines: renderSliceLines(plan.slice, { maxMessageChars: input.maxMessageChars, firstIndex: plan.from }),
@@ -111,11 +114,13 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       ask: input.ask,
       summaryTokens: budgets.summary,
       targetTokens: Math.max(1, budget),
+      charsPerToken,
       summarizerNumCtx: input.summarizerNumCtx,
       estimate: estimateText,
       signal: input.signal,
     });
-    narrative = trimNarrative(summarized, budget, estimateText);
+    narrative = summarized.narrative;
+    cut = summarized.cut;
   } catch (error) {
     return {
       ok: false,
@@ -141,6 +146,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     tokensBefore,
     tokensAfter: 0,
   };
+  if (cut) record.cut = cut;
   record.tokensAfter = viewTokens(record);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
   if (record.tokensAfter > estimatedBefore * (1 - MIN_SHRINK_RATIO)) {
@@ -163,6 +169,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       summaryTokens: estimateText(renderSummarySection(record)),
       durationMs: input.now().getTime() - started,
       model: input.model,
+      cutTokens: cut?.tokens ?? 0,
     },
   };
 }

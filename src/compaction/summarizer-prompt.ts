@@ -35,7 +35,8 @@ export function buildSummarizerRequest(input: {
   /** `/compact <instructions>`: extra focus for this run only. */
   focus?: string;
   lines: readonly string[];
-  maxTokens: number;
+  /** The most characters the summary may take (see `summaryCharLimit`). */
+  maxChars: number;
 }): SummarizerRequest {
   const parts: string[] = [];
   if (input.previousNarrative?.trim()) {
@@ -48,9 +49,44 @@ export function buildSummarizerRequest(input: {
   );
   if (input.focus?.trim()) parts.push(`Focus for this summary, from the user: ${input.focus.trim()}`);
   parts.push(
-    `Write the complete updated summary now, at most about ${Math.max(1, Math.floor(input.maxTokens * 0.75))} words. Output only the summary.`,
+    `Write the complete updated summary now, at most ${input.maxChars} characters. Output only the summary.`,
   );
-  return { system: input.rules?.trim() ? input.rules : DEFAULT_SUMMARIZER_RULES, prompt: parts.join('\n\n') };
+  return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
+}
+
+/**
+ * The limit told to the summarizer, in characters: a token budget times the calibrated chars per
+ * token, so a reply that obeys it fits the budget. (A limit in words does not: names, numbers
+ * and paths, kept "exactly as written", cost 2–5 tokens a word.)
+ */
+export function summaryCharLimit(maxTokens: number, charsPerToken: number): number {
+  return Math.max(1, Math.floor(maxTokens * charsPerToken));
+}
+
+/** Opens the request that asks for an over-long summary to be condensed. */
+export const CONDENSE_OPENING = 'This summary of a conversation is too long:';
+
+/**
+ * The second request when a summary came back over its limit: condense that summary, told its
+ * size and the target, keeping every fact.
+ */
+export function buildCondenseRequest(input: {
+  rules?: string;
+  summary: string;
+  maxChars: number;
+}): SummarizerRequest {
+  return {
+    system: systemOf(input.rules),
+    prompt: [
+      `${CONDENSE_OPENING} ${input.summary.length} characters, and the limit is ${input.maxChars}.`,
+      `<summary>\n${input.summary}\n</summary>`,
+      `Rewrite it in at most ${input.maxChars} characters. Keep every fact in it (names, numbers, paths, ids exactly as written); shorten the wording and drop repetition first. Output only the summary.`,
+    ].join('\n\n'),
+  };
+}
+
+function systemOf(rules: string | undefined): string {
+  return rules?.trim() ? rules : DEFAULT_SUMMARIZER_RULES;
 }
 
 /**

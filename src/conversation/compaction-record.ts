@@ -5,8 +5,13 @@
 export interface CompactionRecord {
   /** Transcript index where the verbatim tail starts (always a user message). */
   upto: number;
-  /** The summarizer's account of `transcript[0..upto)`, trimmed to the summary budget. */
+  /** The summarizer's account of `transcript[0..upto)`, within the summary budget. */
   narrative: string;
+  /**
+   * What had to be cut from summaries that stayed over budget even after being condensed (the
+   * last resort, reported to the user): the words removed and about how many tokens they were.
+   */
+  cut?: { text: string; tokens: number };
   /** One deterministic line per tool call before `upto` (never written by the LLM). */
   toolEntries: string[];
   /** The model that wrote the narrative. */

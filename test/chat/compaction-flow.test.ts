@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NoticeItem } from '../../src/chat/display-items.js';
 import { resolveBudgets } from '../../src/compaction/budgets.js';
+import { REPLY_ROOM_FACTOR } from '../../src/compaction/chunking.js';
 import { SUMMARY_HEADER } from '../../src/compaction/summary.js';
 import type { Config } from '../../src/config/schema.js';
 import { formatTokens } from '../../src/conversation/format-tokens.js';
@@ -23,10 +24,12 @@ import {
   conversationChats,
   factsIn,
   failingSummarizer,
+  isCondenseRequest,
   keepWhatItIsShown,
   sliceLines,
   summarizerChats,
   summarizerPrompt,
+  writingToLimit,
 } from '../support/compaction-summarizer.js';
 import {
   type ChatRequestRecord,
@@ -265,7 +268,7 @@ describe('automatic compaction', () => {
     expect(reportAt).toBeLessThan(typedAt);
   });
 
-  it('asks the chat model with its own num_ctx (no reload), think:false and num_predict = the summary budget', async () => {
+  it('asks the chat model with its own num_ctx (no reload), think:false and num_predict = twice the summary budget (an overshoot arrives whole)', async () => {
     emu.respondWith(compactionResponder());
     const h = await open({ model: 'qwen3', configure: autoOff });
     await chatTurns(h, 8);
@@ -277,7 +280,10 @@ describe('automatic compaction', () => {
     const budgets = resolveBudgets(4096, h.config.compaction);
     expect(summarizer.body.model).toBe('qwen3');
     expect(summarizer.body.think).toBe(false);
-    expect(summarizer.body.options).toEqual({ num_ctx: 4096, num_predict: budgets.summary });
+    expect(summarizer.body.options).toEqual({
+      num_ctx: 4096,
+      num_predict: REPLY_ROOM_FACTOR * budgets.summary,
+    });
     expect(conversationChats(emu).every((c) => c.body.options.num_ctx === 4096)).toBe(true);
     expect(emu.loads).toBe(1);
   });
@@ -570,6 +576,51 @@ describe('long chats in a small window', () => {
     const kept = planted.filter((fact) => seen.has(fact));
     expect(kept).toEqual(planted);
     expect(noticeTexts(h).filter((t) => /Compaction failed|cut/.test(t))).toEqual([]);
+  });
+
+  /** Plants a fact in each user message until ten compactions ran; returns the facts planted. */
+  async function plantFacts(h: ChatHarness): Promise<string[]> {
+    const planted: string[] = [];
+    for (let turn = 1; h.records().length < 10 && turn <= 150; turn++) {
+      planted.push(`FACT-u${turn}`);
+      await h.say(`Turn ${turn}: remember FACT-u${turn}. ${filler(120)}`);
+    }
+    expect(h.records().length).toBeGreaterThanOrEqual(10);
+    await h.say('What do you remember?');
+    return planted;
+  }
+
+  it('a summarizer overshooting its limit 2× is condensed, then cut: every fact is kept or its loss reported', async () => {
+    emu.respondWith(compactionResponder({ chat: numberedReplies, summarize: writingToLimit(2) }));
+    const h = await open({ numCtx: 2048 });
+    const planted = await plantFacts(h);
+
+    // Each over-long summary was sent back once to be condensed.
+    expect(summarizerChats(emu).filter(isCondenseRequest).length).toBeGreaterThanOrEqual(10);
+    const seen = new Set(
+      chatSending('What do you remember?').keptMessages.flatMap((m) => factsIn(String(m.content))),
+    );
+    const lost = planted.filter((fact) => !seen.has(fact));
+    const cutRecords = h.records().filter((r) => r.cut);
+    const reportedCut = new Set(cutRecords.flatMap((r) => factsIn(r.cut!.text)));
+    expect(lost.filter((fact) => !reportedCut.has(fact))).toEqual([]);
+    // Every cut is said in its report line, with the tokens dropped.
+    const cutReports = noticeTexts(h)
+      .map((t) => REPORT_LINE.exec(t))
+      .filter((m) => m?.[7] !== undefined);
+    expect(cutReports.map((m) => Number(m![7]))).toEqual(cutRecords.map((r) => r.cut!.tokens));
+  });
+
+  it('a summarizer writing exactly up to the stated limit is never cut, and keeps every fact', async () => {
+    emu.respondWith(compactionResponder({ chat: numberedReplies, summarize: writingToLimit(1) }));
+    const h = await open({ numCtx: 2048 });
+    const planted = await plantFacts(h);
+
+    expect(h.records().filter((r) => r.cut)).toEqual([]);
+    expect(noticeTexts(h).filter((t) => t.includes('summary cut'))).toEqual([]);
+    const seen = new Set(
+      chatSending('What do you remember?').keptMessages.flatMap((m) => factsIn(String(m.content))),
+    );
   });
 
   it('with compaction.auto off, Ollama truncates and the app says so', async () => {

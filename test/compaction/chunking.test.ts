@@ -5,8 +5,10 @@ import {
   chunkCapacity,
   chunkLines,
   MIN_CHUNK_TOKENS,
+  REPLY_ROOM_FACTOR,
   summarizeLines,
 } from '../../src/compaction/chunking.js';
+import { CONDENSE_OPENING } from '../../src/compaction/summarizer-prompt.js';
 import { estimateTokens } from '../../src/conversation/token-estimate.js';
 
 const length = (s: string) => s.length;
@@ -55,15 +57,16 @@ describe('summarizeLines', () => {
     const prompts: string[] = [];
     const ask: Ask = async ({ prompt, numPredict }) => {
       prompts.push(prompt);
-      expect(numPredict).toBe(300);
+      expect(numPredict).toBe(REPLY_ROOM_FACTOR * 300);
       return 'All in one.';
     };
-    const narrative = await summarizeLines({
+    const { narrative } = await summarizeLines({
       lines,
       previousNarrative: 'Earlier facts.',
       ask,
       summaryTokens: 300,
       targetTokens: 200,
+      charsPerToken: 4,
       summarizerNumCtx: 32_768,
       estimate,
     });
@@ -79,12 +82,13 @@ describe('summarizeLines', () => {
       prompts.push(prompt);
       return `Narrative after chunk ${prompts.length}.`;
     };
-    const narrative = await summarizeLines({
+    const { narrative } = await summarizeLines({
       lines,
       previousNarrative: 'Earlier facts.',
       ask,
       summaryTokens: 300,
       targetTokens: 200,
+      charsPerToken: 4,
       summarizerNumCtx: 2048,
       estimate,
     });
@@ -110,7 +114,8 @@ describe('summarizeLines', () => {
           let system = '';
           const ask: Ask = async (request) => {
             system = request.system;
-            seen.push(promptLines(request.prompt));
+            // Over-long replies are sent back once to be condensed: those requests carry no lines.
+            if (!request.prompt.startsWith(CONDENSE_OPENING)) seen.push(promptLines(request.prompt));
             expect(estimate(request.system) + estimate(request.prompt) + summaryTokens).toBeLessThanOrEqual(
               numCtx,
             );
@@ -122,6 +127,7 @@ describe('summarizeLines', () => {
             ask,
             summaryTokens,
             targetTokens: summaryTokens,
+            charsPerToken: 4,
             summarizerNumCtx: numCtx,
             estimate,
           });
@@ -129,7 +135,7 @@ describe('summarizeLines', () => {
             await expect(run).rejects.toThrow(/too small/);
             return;
           }
-          const narrative = await run;
+          const { narrative } = await run;
           expect(system.length).toBeGreaterThan(0);
           expect(seen.length).toBe(
             chunkLines(
@@ -146,7 +152,14 @@ describe('summarizeLines', () => {
   });
 
   it('fails on an empty summary and on a window too small to work in', async () => {
-    const base = { lines, summaryTokens: 300, targetTokens: 200, summarizerNumCtx: 32_768, estimate };
+    const base = {
+      lines,
+      summaryTokens: 300,
+      targetTokens: 200,
+      charsPerToken: 4,
+      summarizerNumCtx: 32_768,
+      estimate,
+    };
     await expect(summarizeLines({ ...base, ask: async () => '  \n' })).rejects.toThrow(/empty summary/);
     await expect(summarizeLines({ ...base, ask: async () => '<think>x</think>' })).rejects.toThrow(
       /empty summary/,
@@ -170,11 +183,60 @@ describe('summarizeLines', () => {
         ask,
         summaryTokens: 300,
         targetTokens: 200,
+        charsPerToken: 4,
         summarizerNumCtx: 2048,
         estimate,
         signal: controller.signal,
       }),
     ).rejects.toThrow('cancelled');
     expect(calls).toBe(1);
+  });
+});
+
+describe('summarizeLines over budget', () => {
+  const lines = ['[0] user: my key is FACT-k1', '[1] assistant: noted'];
+  const base = {
+    lines,
+    summaryTokens: 300,
+    targetTokens: 50,
+    charsPerToken: 4,
+    summarizerNumCtx: 32_768,
+    estimate,
+  };
+
+  it('states the limit in characters a reply can meet: one written up to it is never cut', async () => {
+    let limit = 0;
+    const ask: Ask = async ({ prompt }) => {
+      limit = Number(/at most (\d+) characters/.exec(prompt)![1]);
+      return 'y'.repeat(limit);
+    };
+    const result = await summarizeLines({ ...base, ask });
+    expect(limit).toBe(200);
+    expect(result).toEqual({ narrative: 'y'.repeat(200), cut: undefined });
+  });
+
+  it('asks once more to condense an over-long reply, telling its size and the target, and keeps the shorter one', async () => {
+    const prompts: string[] = [];
+    const long = `FACT-k1 ${'wordy '.repeat(60)}`.trim();
+    const ask: Ask = async ({ prompt }) => {
+      prompts.push(prompt);
+      return prompts.length === 1 ? long : 'FACT-k1 condensed.';
+    };
+    const result = await summarizeLines({ ...base, ask });
+    expect(prompts).toHaveLength(2);
+    expect(prompts[1]).toContain(`${CONDENSE_OPENING} ${long.length} characters, and the limit is 200.`);
+    expect(prompts[1]).toContain(`<summary>\n${long}\n</summary>`);
+    expect(result).toEqual({ narrative: 'FACT-k1 condensed.', cut: undefined });
+  });
+
+  it('cuts only when the condensed reply is still over, keeping the exact words and returning what was cut', async () => {
+    const long = `Earlier: ${'plain words here '.repeat(20)}FACT-k1 and /etc/app.conf, newest FACT-k9.`;
+    const result = await summarizeLines({ ...base, ask: async () => long });
+    expect(estimate(result.narrative)).toBeLessThanOrEqual(50);
+    expect(result.narrative).toContain('FACT-k1');
+    expect(result.narrative).toContain('/etc/app.conf,');
+    expect(result.narrative).toContain('FACT-k9.');
+    expect(result.cut!.text).toContain('plain words here');
+    expect(result.cut!.tokens).toBeGreaterThan(0);
   });
 });

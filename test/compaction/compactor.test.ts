@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Ask } from '../../src/compaction/ask.js';
 import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../src/compaction/budgets.js';
+import { REPLY_ROOM_FACTOR } from '../../src/compaction/chunking.js';
 import { type CompactionInput, compactConversation } from '../../src/compaction/compactor.js';
 import { buildModelView, toWireMessage } from '../../src/compaction/model-view.js';
 import { planCompaction } from '../../src/compaction/plan.js';
@@ -112,7 +113,7 @@ describe('compactConversation', () => {
     expect(outcome.record.tokensAfter).toBeLessThan(tokensBefore * 0.95);
     expect(requests).toHaveLength(1);
     expect(requests[0].system).toBe(DEFAULT_SUMMARIZER_RULES);
-    expect(requests[0].numPredict).toBe(819);
+    expect(requests[0].numPredict).toBe(REPLY_ROOM_FACTOR * 819);
     expect(requests[0].prompt).toContain('[0] user: Question 0');
     expect(requests[0].prompt).toContain('[2] tool: read_file: read file0.ts (80 lines)');
     expect(requests[0].prompt).not.toContain('hidden reasoning');

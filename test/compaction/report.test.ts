@@ -10,12 +10,19 @@ const result: CompactionResult = {
   summaryTokens: 300,
   durationMs: 1200,
   model: 'qwen3',
+  cutTokens: 0,
 };
 
 describe('formatCompactionReport', () => {
   it('says what was compacted in one line', () => {
     expect(formatCompactionReport(result)).toBe(
       'Compacted 12 messages: 6.1k → 1.2k tokens (75% → 15% of 8k)',
+    );
+  });
+
+  it('says how much a cut summary dropped', () => {
+    expect(formatCompactionReport({ ...result, cutTokens: 312 })).toBe(
+      'Compacted 12 messages: 6.1k → 1.2k tokens (75% → 15% of 8k); summary cut: 312 tokens dropped (/summary shows them)',
     );
   });
 

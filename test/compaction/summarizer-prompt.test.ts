@@ -85,25 +85,25 @@ describe('buildSummarizerRequest', () => {
     const request = buildSummarizerRequest({
       previousNarrative: 'The user lives in Porto.',
       lines,
-      maxTokens: 400,
+      maxChars: 1600,
     });
     expect(request.system).toBe(DEFAULT_SUMMARIZER_RULES);
     const { prompt } = request;
     expect(prompt.indexOf('The user lives in Porto.')).toBeGreaterThan(-1);
     expect(prompt.indexOf('The user lives in Porto.')).toBeLessThan(prompt.indexOf(lines[0]));
     expect(prompt.indexOf(lines[0])).toBeLessThan(prompt.indexOf(lines[1]));
-    expect(prompt).toContain('at most about 300 words');
+    expect(prompt).toContain('at most 1600 characters');
     expect(prompt.endsWith('Output only the summary.')).toBe(true);
   });
 
   it('omits the previous-summary part when there is none, and adds the focus when given', () => {
-    const { prompt } = buildSummarizerRequest({ lines, maxTokens: 100, focus: ' the database schema ' });
+    const { prompt } = buildSummarizerRequest({ lines, maxChars: 400, focus: ' the database schema ' });
     expect(prompt).not.toContain('<summary>');
     expect(prompt).toContain('Focus for this summary, from the user: the database schema');
   });
 
   it('replaces the default rules wholesale with configured ones', () => {
-    const request = buildSummarizerRequest({ rules: 'Summarize tersely.', lines, maxTokens: 100 });
+    const request = buildSummarizerRequest({ rules: 'Summarize tersely.', lines, maxChars: 400 });
     expect(request.system).toBe('Summarize tersely.');
   });
 

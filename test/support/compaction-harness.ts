@@ -99,5 +99,9 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
   };
 }
 
-/** The one-line compaction report, capturing N, before, after, % before, % after and the window. */
-export const REPORT_LINE = /^Compacted (\d+) messages?: (\S+) → (\S+) tokens \((\d+)% → (\d+)% of (\S+)\)$/;
+/**
+ * The one-line compaction report, capturing N, before, after, % before, % after, the window and,
+ * when a summary had to be cut, the tokens dropped.
+ */
+export const REPORT_LINE =
+  /^Compacted (\d+) messages?: (\S+) → (\S+) tokens \((\d+)% → (\d+)% of (\S+)\)(?:; summary cut: (\d+) tokens dropped \(\/summary shows them\))?$/;

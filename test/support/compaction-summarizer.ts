@@ -4,6 +4,7 @@
  * (`FACT-…`) in the previous summary and in the new slice — so tests can follow facts through
  * any number of compactions.
  */
+import { CONDENSE_OPENING } from '../../src/compaction/summarizer-prompt.js';
 import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
 
 /** Opens the slice in the summarizer's prompt (see src/compaction/summarizer-prompt.ts). */
@@ -12,7 +13,10 @@ export const SLICE_OPEN = '<messages>\n';
 /** A fact tests plant in the conversation and look for later. */
 export const FACT_PATTERN = /FACT-\w+/g;
 
-/** Whether a chat request is a summarizer call: system rules + one user message holding the slice. */
+/**
+ * Whether a chat request is a summarizer call: system rules + one user message holding the slice,
+ * or the over-long summary to condense.
+ */
 export function isSummarizerRequest(req: ChatRequestRecord): boolean {
   const messages = req.body?.messages;
   return (
@@ -21,8 +25,40 @@ export function isSummarizerRequest(req: ChatRequestRecord): boolean {
     messages[0]?.role === 'system' &&
     messages[1]?.role === 'user' &&
     typeof messages[1].content === 'string' &&
-    messages[1].content.includes(SLICE_OPEN)
+    (messages[1].content.includes(SLICE_OPEN) || messages[1].content.startsWith(CONDENSE_OPENING))
   );
+}
+
+/** Whether a summarizer call asks to condense an over-long summary. */
+export function isCondenseRequest(req: ChatRequestRecord): boolean {
+  return isSummarizerRequest(req) && summarizerPrompt(req).startsWith(CONDENSE_OPENING);
+}
+
+/** The limit the summarizer is told, in characters (`at most N characters`). */
+export function statedLimit(req: ChatRequestRecord): number {
+  const match = /at most (\d+) characters/.exec(summarizerPrompt(req));
+  if (!match) throw new Error('the summarizer request states no limit in characters');
+  return Number(match[1]);
+}
+
+/**
+ * A summarizer that keeps every fact it is shown and writes `factor` × the stated limit, as a
+ * verbose model does: its facts spread through padding prose. factor 1: exactly up to the limit.
+ */
+export function writingToLimit(factor: number): (req: ChatRequestRecord) => ScriptedReply {
+  return (req) => {
+    const size = Math.floor(statedLimit(req) * factor);
+    const words = ['Facts:', ...factsIn(summarizerPrompt(req))];
+    // Padding words spread between the facts until the reply is `size` long; never a fact dropped.
+    const gaps = words.map(() => [] as string[]);
+    let length = words.join(' ').length;
+    for (let i = 0; length + 5 <= size; i = (i + 1) % gaps.length) {
+      gaps[i].push('yada');
+      length += 5;
+    }
+    const text = words.map((word, i) => [word, ...gaps[i]].join(' ')).join(' ');
+    return { content: text.padEnd(size, '.') };
+  };
 }
 
 /** The user prompt of a summarizer request (previous summary, slice, focus, size limit). */
@@ -33,6 +69,7 @@ export function summarizerPrompt(req: ChatRequestRecord): string {
 /** The `[i] role: text` lines of the slice in a summarizer request. */
 export function sliceLines(req: ChatRequestRecord): string[] {
   const prompt = summarizerPrompt(req);
+  if (!prompt.includes(SLICE_OPEN)) return [];
   const start = prompt.indexOf(SLICE_OPEN) + SLICE_OPEN.length;
   const end = prompt.indexOf('\n</messages>', start);
   return prompt.slice(start, end).split('\n');

@@ -1,0 +1,100 @@
+/** Stands where words were cut out of a narrative. */
+export const CUT_MARKER = '…';
+
+/** A narrative cut to its budget: what is kept and what was removed (for the record and the report). */
+export interface NarrativeCut {
+  kept: string;
+  /** The words removed, in order, runs joined by ` … `; '' when nothing was cut. */
+  removed: string;
+}
+
+/**
+ * Whether a word carries something a summary exists to keep exactly: a number, a path, an id,
+ * a name (`2031-04-01`, `src/a.ts`, `FACT-x`, `user@host`, `Ada`, `camelCase`).
+ */
+export function isExactWord(word: string): boolean {
+  return /\d|[/\\_@#=]|\w[.:-]\w|^[A-Z]|\w[A-Z]/.test(word);
+}
+
+/**
+ * The last resort when a summary stays over its budget: cuts words until it fits, where the least
+ * is lost — first plain words (oldest first), keeping the names, numbers, paths and ids the
+ * rules ask to keep exactly; only then those (oldest first). Never cuts the end silently: the
+ * caller reports `removed`. Each run of removed words is replaced by one `…`.
+ */
+export function cutNarrative(
+  text: string,
+  maxTokens: number,
+  estimate: (text: string) => number,
+): NarrativeCut {
+  if (estimate(text) <= maxTokens) return { kept: text, removed: '' };
+  const parts = text.split(/(\s+)/);
+  const words: number[] = [];
+  for (let i = 0; i < parts.length; i++) if (parts[i] && !/^\s+$/.test(parts[i])) words.push(i);
+  const dropped = new Set<number>();
+  const render = () => renderKept(parts, dropped);
+  const order = [
+    ...words.filter((i) => !isExactWord(parts[i])),
+    ...words.filter((i) => isExactWord(parts[i])),
+  ];
+  // Drop in batches sized by the excess, then one by one: exact, and far fewer renders than words.
+  let next = 0;
+  while (next < order.length) {
+    const excess = estimate(render()) - maxTokens;
+    if (excess <= 0) break;
+    const batch = Math.max(1, Math.floor(excess / 4));
+    for (let k = 0; k < batch && next < order.length; k++) dropped.add(order[next++]);
+  }
+  // The batches may overshoot: put back the last words dropped while the text still fits.
+  while (next > 0) {
+    const last = order[next - 1];
+    dropped.delete(last);
+    if (estimate(render()) > maxTokens) {
+      dropped.add(last);
+      break;
+    }
+    next--;
+  }
+  const kept = render();
+  return { kept: estimate(kept) <= maxTokens ? kept : '', removed: renderRemoved(parts, dropped) };
+}
+
+/** The text without the dropped words, each run of them replaced by one marker. */
+function renderKept(parts: readonly string[], dropped: ReadonlySet<number>): string {
+  const out: string[] = [];
+  let inRun = false;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (!part) continue;
+    if (/^\s+$/.test(part)) {
+      if (!inRun) out.push(part);
+      continue;
+    }
+    if (dropped.has(i)) {
+      if (!inRun) out.push(CUT_MARKER);
+      inRun = true;
+      continue;
+    }
+    if (inRun) out.push(' ');
+    inRun = false;
+    out.push(part);
+  }
+  return out.join('').trim();
+}
+
+/** The dropped words in order, runs joined by ` … `. */
+function renderRemoved(parts: readonly string[], dropped: ReadonlySet<number>): string {
+  const runs: string[][] = [];
+  let run: string[] | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    if (!parts[i] || /^\s+$/.test(parts[i])) continue;
+    if (dropped.has(i)) {
+      if (!run) {
+        run = [];
+        runs.push(run);
+      }
+      run.push(parts[i]);
+    } else run = undefined;
+  }
+  return runs.map((r) => r.join(' ')).join(` ${CUT_MARKER} `);
+}
