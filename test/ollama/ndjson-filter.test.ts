@@ -1,8 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ndjsonObjectFilter } from '../../src/ollama/ndjson-filter.js';
+import {
+  MAX_NDJSON_LINE_CHARS,
+  ndjsonObjectFilter,
+  OversizedLineError,
+} from '../../src/ollama/ndjson-filter.js';
 
-async function run(chunks: Uint8Array[]): Promise<{ lines: string[]; dropped: string[] }> {
+async function run(
+  chunks: Uint8Array[],
+  maxLineChars?: number,
+): Promise<{ lines: string[]; dropped: string[] }> {
   const dropped: string[] = [];
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -11,7 +18,7 @@ async function run(chunks: Uint8Array[]): Promise<{ lines: string[]; dropped: st
     },
   });
   const text = await new Response(
-    source.pipeThrough(ndjsonObjectFilter((line) => dropped.push(line))),
+    source.pipeThrough(ndjsonObjectFilter((line) => dropped.push(line), maxLineChars)),
   ).text();
   return { lines: text.split('\n').filter((line) => line !== ''), dropped };
 }
@@ -43,6 +50,25 @@ describe('ndjsonObjectFilter', () => {
           expect(lines.map((line) => JSON.parse(line))).toEqual(objects);
         },
       ),
+    );
+  });
+
+  it('errors the stream when a line outgrows the cap without a newline, in one chunk or many', async () => {
+    const good = encode('{"a":1}\n');
+    await expect(run([good, encode('x'.repeat(11))], 10)).rejects.toBeInstanceOf(OversizedLineError);
+    const pieces = Array.from({ length: 6 }, () => encode('yy'));
+    await expect(run([good, ...pieces], 10)).rejects.toThrow('a stream line exceeded 10 characters');
+    // A complete line over the cap is refused too; lines up to it pass.
+    await expect(run([encode(`{"b":"${'z'.repeat(20)}"}\n`)], 10)).rejects.toBeInstanceOf(OversizedLineError);
+    expect((await run([encode('{"c":12345}\n')], 11)).lines).toEqual(['{"c":12345}']);
+  });
+
+  it('caps lines at 16 MB by default: a 17 MB line sent in 64 KB pieces is refused', async () => {
+    expect(MAX_NDJSON_LINE_CHARS).toBe(16 * 1024 * 1024);
+    const piece = encode('a'.repeat(64 * 1024));
+    const pieces = Array.from({ length: 17 * 16 }, () => piece);
+    await expect(run([encode('{"model":"x","message":{"content":"'), ...pieces])).rejects.toBeInstanceOf(
+      OversizedLineError,
     );
   });
 });
