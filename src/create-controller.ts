@@ -11,7 +11,7 @@ export function createChatController(
 ): ChatController {
   const { config, flags, host } = settings;
   return new ChatController({
-    backend: new OllamaClient({ host }),
+    backend: new OllamaClient({ host, requestTimeoutMs: config.request_timeout_s * 1000 }),
     config,
     appState: new AppState(),
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),

@@ -6,6 +6,7 @@ export type BackendErrorKind =
   | 'unsupported-capability'
   | 'stream'
   | 'incomplete-stream'
+  | 'timeout'
   | 'aborted'
   | 'unexpected';
 

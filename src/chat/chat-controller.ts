@@ -2,7 +2,7 @@ import type { ChatBackend } from '../backend/chat-backend.js';
 import type { ChatDelta, InstalledModel, ModelInfo } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../commands/command-host.js';
-import { dispatchCommand } from '../commands/dispatch.js';
+import { dispatchCommand, findCommand, parseCommandLine } from '../commands/dispatch.js';
 import { type ContextBreakdown, contextBreakdown } from '../compaction/context-breakdown.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
@@ -88,13 +88,20 @@ export class ChatController implements CommandHost {
       return;
     }
     this.deps.appState.pushHistory(text);
+    const runCommand = () => {
+      // Echoed like a message, so the output below it says what asked for it.
+      this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text: trimmed });
+      return dispatchCommand(BUILTIN_COMMANDS, this, trimmed);
+    };
+    if (trimmed.startsWith('/') && runsWhileBusy(trimmed)) {
+      void runCommand();
+      return;
+    }
     void this.parts.queue.enqueue(async () => {
       if (!trimmed.startsWith('/')) return this.send(text);
       // `//` escapes the slash: the message is sent with one `/` (e.g. `//etc/hosts — what is it?`).
       if (trimmed.startsWith('//')) return this.send(text.replace('//', '/'));
-      // Echoed like a message, so the output below it says what asked for it.
-      this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text: trimmed });
-      await dispatchCommand(BUILTIN_COMMANDS, this, trimmed);
+      await runCommand();
     });
   }
 
@@ -185,19 +192,27 @@ export class ChatController implements CommandHost {
     return this.parts.model.session?.info;
   }
 
-  listModels(): Promise<InstalledModel[]> {
-    return this.deps.backend.listModels();
+  async listModels(): Promise<InstalledModel[]> {
+    const { signal } = this.parts.abort.begin();
+    try {
+      return await this.deps.backend.listModels(signal);
+    } finally {
+      this.parts.abort.end();
+    }
   }
 
   async switchModel(name: string): Promise<void> {
+    const { signal } = this.parts.abort.begin();
     try {
-      await this.parts.connector.open(name);
+      await this.parts.connector.open(name, signal);
       this.notice(
         'success',
         `Switched to ${name} (num_ctx ${formatTokens(this.parts.model.session!.numCtx)}).`,
       );
     } catch (error) {
       this.notice('error', describeError(error));
+    } finally {
+      this.parts.abort.end();
     }
   }
 
@@ -359,4 +374,10 @@ export class ChatController implements CommandHost {
     this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text });
     await this.parts.turns.run();
   }
+}
+
+/** Whether a command line names a command that may run at once, even while a reply streams. */
+function runsWhileBusy(line: string): boolean {
+  const parsed = parseCommandLine(line);
+  return Boolean(parsed && findCommand(BUILTIN_COMMANDS, parsed.name)?.runsWhileBusy);
 }

@@ -58,6 +58,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     model,
     screen,
     compaction: compactions,
+    abort,
     interactive,
   });
   const toolRunner = new ToolRunner({

@@ -3,6 +3,7 @@ import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
+import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
 import { describeError } from './describe-error.js';
 import type { ModelContext } from './model-context.js';
@@ -20,6 +21,8 @@ export interface ModelConnectorDeps {
   model: ModelContext;
   screen: ScreenLog;
   compaction: Pick<CompactionRunner, 'modelChanged' | 'numCtxChanged'>;
+  /** Ctrl+C cancels the connection attempt (a server that accepts and never answers). */
+  abort: AbortSlot;
   /** False in one-shot mode: nobody can press Enter to try again. */
   interactive: boolean;
 }
@@ -35,12 +38,13 @@ export class ModelConnector {
   async connect(keptMessage: boolean): Promise<void> {
     const { backend, config, appState, flags, screen } = this.deps;
     screen.store.update({ busy: `connecting to ${backend.host}…` });
+    const { signal } = this.deps.abort.begin();
     try {
       const name = await chooseModel(
         { flag: flags.model, config: config.model, lastUsed: appState.lastModel },
-        () => backend.listModels(),
+        () => backend.listModels(signal),
       );
-      await this.open(name);
+      await this.open(name, signal);
       const session = this.deps.model.session!;
       screen.push({
         kind: 'banner',
@@ -62,15 +66,21 @@ export class ModelConnector {
         screen.notice('info', `Press Enter to try again.${kept}`);
       }
     } finally {
+      this.deps.abort.end();
       screen.store.update({ busy: undefined });
     }
   }
 
   /** Makes `name` the chat model; throws (changing nothing) when the server cannot show it. */
-  async open(name: string): Promise<void> {
+  async open(name: string, signal?: AbortSignal): Promise<void> {
     const { backend, appState, flags, model, screen } = this.deps;
     const configNumCtx = typeof model.options.num_ctx === 'number' ? model.options.num_ctx : undefined;
-    const session = await openModelSession(backend, name, { flag: flags.numCtx, config: configNumCtx });
+    const session = await openModelSession(
+      backend,
+      name,
+      { flag: flags.numCtx, config: configNumCtx },
+      signal,
+    );
     model.setSession(session);
     this.deps.compaction.modelChanged();
     model.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);

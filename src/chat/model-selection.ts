@@ -46,8 +46,9 @@ export async function openModelSession(
   backend: ChatBackend,
   name: string,
   numCtx: { flag?: number; config?: number },
+  signal?: AbortSignal,
 ): Promise<ModelSession> {
-  const info = await backend.showModel(name);
+  const info = await backend.showModel(name, signal);
   const resolved = resolveNumCtx({
     flag: numCtx.flag,
     config: numCtx.config,

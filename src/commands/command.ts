@@ -10,6 +10,11 @@ export interface SlashCommand {
   summary: string;
   /** How to call it, e.g. `/think [on|off|low|medium|high]`; shown with argument errors. */
   usage: string;
+  /**
+   * Needs no server and touches nothing a running turn uses: runs at once when typed, even while a
+   * reply streams, instead of waiting behind it in the work queue.
+   */
+  runsWhileBusy?: boolean;
   /** Runs the command; a thrown `CommandUsageError` is shown as a one-line error with the usage. */
   run(host: CommandHost, args: string): Promise<void> | void;
 }

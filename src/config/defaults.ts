@@ -17,6 +17,7 @@ function deepFreeze<T>(value: T): T {
  */
 export const DEFAULT_CONFIG: Config = deepFreeze({
   host: 'http://127.0.0.1:11434',
+  request_timeout_s: 120,
   options: {},
   compaction: {
     auto: true,

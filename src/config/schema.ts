@@ -78,6 +78,11 @@ export const configSchema = z.strictObject(
   {
     model: unset(nonEmptyText('a model name or null')),
     host: z._default(nonEmptyText('a host URL'), 'http://127.0.0.1:11434'),
+    // Node's fetch gives up by itself after 300 s without a byte, so a longer wait cannot be had.
+    request_timeout_s: z._default(
+      z.number(mustBe('a number of seconds between 1 and 300')).check(z.minimum(1), z.maximum(300)),
+      120,
+    ),
     system: unset(z.string(mustBe('a text or null'))),
     think: unset(thinkSchema),
     options: preprocess(nullAsUnset, z._default(ollamaOptionsSchema, {})),

@@ -21,17 +21,24 @@ export interface OllamaClientOptions {
   host: string;
   /** Replaces the global fetch (tests). */
   fetch?: typeof fetch;
+  /** Every request ends when the server sends no byte for this long (config `request_timeout_s`). */
+  requestTimeoutMs?: number;
 }
+
+/** `request_timeout_s`'s default: long enough for a cold model load, short of Node's own 300 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 /** ochat's only door to Ollama: every method throws `OllamaError`s (see errors.ts) and nothing else. */
 export class OllamaClient implements ChatBackend {
   /** The normalised base URL, e.g. `http://127.0.0.1:11434`. */
   readonly host: string;
   private readonly baseFetch: typeof fetch;
+  private readonly requestTimeoutMs: number;
 
   constructor(options: OllamaClientOptions) {
     this.host = parseHost(options.host);
     this.baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
   /** The models installed on the server (/api/tags). */
@@ -105,7 +112,12 @@ export class OllamaClient implements ChatBackend {
   private api(signal: AbortSignal | undefined, filterNdjson = false): Ollama {
     return new Ollama({
       host: this.host,
-      fetch: createTransportFetch({ baseFetch: this.baseFetch, signal, filterNdjson }),
+      fetch: createTransportFetch({
+        baseFetch: this.baseFetch,
+        signal,
+        filterNdjson,
+        idleTimeoutMs: this.requestTimeoutMs,
+      }),
     });
   }
 
@@ -114,10 +126,7 @@ export class OllamaClient implements ChatBackend {
     context: Omit<ErrorContext, 'host'>,
     signal?: AbortSignal,
   ): Promise<OllamaError> {
-    if (signal?.aborted) {
-      const timedOut = (signal.reason as { name?: unknown } | undefined)?.name === 'TimeoutError';
-      return new AbortedError({ partial: context.partial, cause: err, timedOut });
-    }
+    if (signal?.aborted) return new AbortedError({ partial: context.partial, cause: err });
     const mapped = mapOllamaError(err, { host: this.host, ...context });
     if (!(mapped instanceof ModelNotFoundError)) return mapped;
     // One extra request so the message can name the models there are.

@@ -139,15 +139,41 @@ export class IncompleteStreamError extends OllamaError {
   }
 }
 
-/** The caller cancelled the request (or its timeout signal fired). */
+/** The caller cancelled the request. */
 export class AbortedError extends OllamaError {
-  constructor(options: OllamaErrorOptions & { timedOut?: boolean } = {}) {
+  constructor(options: OllamaErrorOptions = {}) {
+    super('aborted', 'Request cancelled.', undefined, options);
+    this.name = 'AbortedError';
+  }
+}
+
+/** The server sent no byte for too long (config `request_timeout_s`, or Node's own 300 s limit). */
+export class ServerSilentError extends OllamaError {
+  readonly seconds: number;
+
+  constructor(host: string, seconds: number, options: OllamaErrorOptions = {}) {
+    const hint = 'If the model is still loading, try again, or raise request_timeout_s in the config.';
     super(
-      'aborted',
-      options.timedOut ? 'Request to Ollama timed out.' : 'Request cancelled.',
-      undefined,
+      'timeout',
+      `Ollama at ${host} sent nothing for ${seconds} s, so the request was stopped. ${hint}`,
+      hint,
       options,
     );
-    this.name = 'AbortedError';
+    this.name = 'ServerSilentError';
+    this.seconds = seconds;
+  }
+}
+
+/** A stream line grew past the cap without a line break: not Ollama, or something between is broken. */
+export class OversizedStreamLineError extends OllamaError {
+  constructor(host: string, maxMegabytes: number, options: OllamaErrorOptions = {}) {
+    const hint = 'Check --host / OLLAMA_HOST, and any proxy in between.';
+    super(
+      'stream',
+      `The server at ${host} sent a line of more than ${maxMegabytes} MB without a line break, so the reply was stopped. Is it an Ollama server? ${hint}`,
+      hint,
+      options,
+    );
+    this.name = 'OversizedStreamLineError';
   }
 }

@@ -6,12 +6,20 @@ import {
   OllamaError,
   type OllamaErrorOptions,
   OllamaHttpError,
+  OversizedStreamLineError,
   type PartialReply,
+  ServerSilentError,
   ServerUnreachableError,
   StreamError,
   UnsupportedCapabilityError,
 } from './error-types.js';
+import { IdleTimeoutError } from './idle-timeout.js';
+import { OversizedLineError } from './ndjson-filter.js';
 import { networkFailureReason } from './network-failure.js';
+
+/** undici's own limits (300 s for the headers, and between body chunks), when they fire first. */
+const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const UNDICI_TIMEOUT_SECONDS = 300;
 
 /** Where a failure happened, for the message; `installed` lets a 404 list the models there are. */
 export interface ErrorContext {
@@ -42,8 +50,12 @@ export function mapOllamaError(err: unknown, context: ErrorContext): OllamaError
   const name = err instanceof Error || err instanceof DOMException ? err.name : '';
   const message = oneLine(err instanceof Error ? err.message : String(err));
 
+  if (err instanceof IdleTimeoutError) return new ServerSilentError(context.host, err.ms / 1000, options);
+  if (isUndiciTimeout(err)) return new ServerSilentError(context.host, UNDICI_TIMEOUT_SECONDS, options);
+  if (err instanceof OversizedLineError) {
+    return new OversizedStreamLineError(context.host, err.maxChars / (1024 * 1024), options);
+  }
   if (name === 'AbortError') return new AbortedError(options);
-  if (name === 'TimeoutError') return new AbortedError({ ...options, timedOut: true });
   if (isResponseError(err))
     return fromHttpStatus(err.status_code, oneLine(String(err.error ?? err.message)), context, options);
   if (err instanceof TypeError && message === 'terminated') {
@@ -88,6 +100,13 @@ function fromHttpStatus(
     return new UnsupportedCapabilityError(model, unsupported[1].toLowerCase() as Capability, options);
   }
   return new OllamaHttpError(status, serverMessage, options);
+}
+
+function isUndiciTimeout(err: unknown): boolean {
+  const codeOf = (value: unknown) => (value as { code?: unknown } | undefined)?.code;
+  return [codeOf(err), codeOf((err as { cause?: unknown } | undefined)?.cause)].some(
+    (code) => typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code),
+  );
 }
 
 function isResponseError(err: unknown): err is ResponseErrorShape {

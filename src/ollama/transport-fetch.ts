@@ -1,3 +1,4 @@
+import { IdleWatch } from './idle-timeout.js';
 import { ndjsonObjectFilter } from './ndjson-filter.js';
 
 /** How the fetch handed to the npm client should behave for one call. */
@@ -8,6 +9,11 @@ export interface TransportOptions {
   signal?: AbortSignal;
   /** Drop malformed NDJSON lines from successful bodies (for streamed endpoints). */
   filterNdjson?: boolean;
+  /**
+   * End a request that receives no byte for this long, before or after the headers, with an
+   * `IdleTimeoutError` (config `request_timeout_s`). The one timeout policy of every request.
+   */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -18,19 +24,41 @@ export interface TransportOptions {
  */
 export function createTransportFetch(options: TransportOptions): typeof fetch {
   return async (input, init) => {
-    const signals = [init?.signal, options.signal].filter((s): s is AbortSignal => s instanceof AbortSignal);
+    const idle = options.idleTimeoutMs ? new IdleWatch(options.idleTimeoutMs) : undefined;
+    const signals = [init?.signal, options.signal, idle?.signal].filter(
+      (s): s is AbortSignal => s instanceof AbortSignal,
+    );
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    const response = await options.baseFetch(input, { ...init, signal });
-    if (!response.ok) return jsonErrorResponse(response);
-    if (options.filterNdjson && response.body) {
-      const body = response.body.pipeThrough(ndjsonObjectFilter());
-      return new Response(body, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+    // A caller that gives up (or finishes) stops the watch too.
+    signal?.addEventListener('abort', () => idle?.stop(), { once: true });
+    let response: Response;
+    try {
+      response = await options.baseFetch(input, { ...init, signal });
+    } catch (error) {
+      idle?.stop();
+      throw idle?.fired ? idle.signal.reason : error;
     }
-    return response;
+    idle?.touch();
+    if (!response.ok) {
+      try {
+        return await jsonErrorResponse(response);
+      } finally {
+        idle?.stop();
+      }
+    }
+    if (!response.body) {
+      idle?.stop();
+      return response;
+    }
+    let body: ReadableStream<Uint8Array> = response.body;
+    if (idle) body = body.pipeThrough(idle.transform());
+    if (options.filterNdjson) body = body.pipeThrough(ndjsonObjectFilter());
+    if (body === response.body) return response;
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 

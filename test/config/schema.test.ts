@@ -9,6 +9,7 @@ describe('DEFAULT_CONFIG', () => {
   it('holds the documented defaults, with "none" settings left unset', () => {
     expect(DEFAULT_CONFIG).toEqual({
       host: 'http://127.0.0.1:11434',
+      request_timeout_s: 120,
       options: {},
       compaction: {
         auto: true,

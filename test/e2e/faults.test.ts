@@ -3,17 +3,42 @@
  * clear line, lose nothing, and leave the app usable (issue 7).
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { type SilentServer, startSilentServer } from '../support/down-host.js';
 import { type ChatRun, PROMPT_PLACEHOLDER, startChat, waitForChats } from '../support/e2e-chat.js';
+import { runOchat } from '../support/e2e-process.js';
+import { type PtySession, spawnOchat } from '../support/pty-session.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 
 let run: ToolRun | ChatRun | undefined;
+let silent: SilentServer | undefined;
+let pty: PtySession | undefined;
+const dirs: string[] = [];
 
 afterEach(async () => {
   await run?.close();
   run = undefined;
+  await pty?.dispose();
+  pty = undefined;
+  await silent?.close();
+  silent = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+/** A config file with these YAML lines, removed after the test. */
+function configFile(yaml: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ochat-faults-'));
+  dirs.push(dir);
+  const file = join(dir, 'config.yml');
+  writeFileSync(file, yaml);
+  return file;
+}
+
+/** What no message may ever show: undici's raw error codes. */
+const RAW_CODE = /UND_ERR|ECONN|TypeError|at .*\.js:\d+/;
 
 describe('tool faults', () => {
   test('malformed tool calls get error results; the chat, /context and /compact go on', async () => {
@@ -96,5 +121,89 @@ describe('server faults', () => {
       (m) => m.content,
     );
     expect(contents).toEqual(['break please', 'Echo: break please', 'next']);
+  });
+});
+
+describe('a server that accepts the connection and never answers', () => {
+  test('while connecting (/api/show): /help answers at once, Ctrl+C cancels within a second', async () => {
+    silent = await startSilentServer();
+    pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: silent.url } });
+    await pty.waitFor(`connecting to ${silent.url}`);
+    pty.write('/help\r');
+    await pty.waitFor('List the slash commands and keys', 3_000);
+    const pressed = Date.now();
+    pty.write('\x03');
+    await pty.waitFor('Request cancelled.', 1_000);
+    expect(Date.now() - pressed).toBeLessThan(1_000);
+    await pty.waitFor('Press Enter to try again');
+    expect(pty.screen()).not.toMatch(RAW_CODE);
+  });
+
+  test('after request_timeout_s without a byte, the start-up ends with one clear line', async () => {
+    silent = await startSilentServer();
+    pty = spawnOchat(['-m', 'llama3.2', '-c', configFile('request_timeout_s: 1\n')], {
+      env: { OLLAMA_HOST: silent.url },
+    });
+    await pty.waitFor(`Ollama at ${silent.url} sent nothing for 1 s, so the request was stopped.`, 5_000);
+    expect(pty.screen()).not.toMatch(RAW_CODE);
+  });
+
+  test('-p ends after request_timeout_s with a clear error and exit code 1', async () => {
+    silent = await startSilentServer();
+    const result = await runOchat(
+      ['-m', 'llama3.2', '-c', configFile('request_timeout_s: 1\n'), '-p', 'hi'],
+      {
+        env: { OLLAMA_HOST: silent.url },
+      },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('sent nothing for 1 s, so the request was stopped');
+    expect(result.stderr).not.toMatch(RAW_CODE);
+  });
+
+  test('waiting for the first byte: /context and /help answer, Ctrl+C cancels the turn', async () => {
+    run = await startChat();
+    const { emu, pty: chat } = run;
+    emu.enqueue({ content: 'never sent', firstByteDelayMs: 60_000 });
+    chat.write('hello\r');
+    await chat.waitFor('waiting for llama3.2');
+    chat.write('/context\r');
+    await chat.waitFor('Context window:', 3_000);
+    chat.write('/help\r');
+    await chat.waitFor('List the slash commands and keys', 3_000);
+    chat.write('\x03');
+    await chat.waitFor('Cancelled.', 1_000);
+    chat.write('again\r');
+    await chat.waitFor('Echo: again');
+  });
+
+  test('mid-stream: after request_timeout_s the turn ends with one line, the partial reply kept; Enter retries', async () => {
+    run = await startChat({ args: ['-m', 'llama3.2', '-c', configFile('request_timeout_s: 1\n')] });
+    const { emu, pty: chat } = run;
+    emu.enqueue({ content: 'Partial answer then silence', fault: { kind: 'hang', afterChunks: 3 } });
+    chat.write('tell me\r');
+    await chat.waitFor(`Ollama at ${emu.url} sent nothing for 1 s, so the request was stopped.`, 5_000);
+    expect(chat.screen()).toMatch(/Partial answ\s*\n\[interrupted\]/);
+    expect(chat.screen()).not.toMatch(RAW_CODE);
+    await chat.waitFor('Press Enter on an empty prompt to retry');
+    await chat.waitFor(PROMPT_PLACEHOLDER);
+    chat.write('\r');
+    await chat.waitFor('Echo: tell me');
+  });
+});
+
+describe('a stream line without a newline', () => {
+  test('is cut at 16 MB with a clear error; the partial reply is kept and the chat goes on', async () => {
+    run = await startChat();
+    const { emu, pty: chat } = run;
+    emu.enqueue({
+      content: 'Before the flood',
+      fault: { kind: 'endless-line', afterChunks: 2, bytes: 17 * 1024 * 1024 },
+    });
+    chat.write('flood me\r');
+    await chat.waitFor('sent a line of more than 16 MB without a line break', 20_000);
+    expect(chat.screen()).toMatch(/Before t\s*\n\[interrupted\]/);
+    chat.write('next\r');
+    await chat.waitFor('Echo: next');
   });
 });

@@ -266,13 +266,24 @@ describe('OllamaClient.chat', () => {
     expect(deltas).toEqual([{ content: 'a' }]);
   });
 
-  it('reports a timeout signal as a timeout', async () => {
+  it('ends a request the server never answers after requestTimeoutMs, with a timeout error', async () => {
     const fake = fakeFetch({ '/api/chat': (signal) => neverAnswer(signal) });
-    const error = await ollamaFailure(
-      new OllamaClient({ host: 'h', fetch: fake.fetch }).chat(request, { signal: AbortSignal.timeout(5) }),
-    );
-    expect(error).toBeInstanceOf(AbortedError);
-    expect(error.message).toBe('Request to Ollama timed out.');
+    const client = new OllamaClient({ host: 'h', fetch: fake.fetch, requestTimeoutMs: 20 });
+    const error = await ollamaFailure(client.chat(request));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('sent nothing for 0.02 s');
+  });
+
+  it('ends a stream that goes silent, keeping the partial reply; /api/show times out too', async () => {
+    const fake = fakeFetch({
+      '/api/chat': (signal) => hangingNdjsonResponse([chunk({ content: 'Hel' })], signal),
+      '/api/show': (signal) => neverAnswer(signal),
+    });
+    const client = new OllamaClient({ host: 'h', fetch: fake.fetch, requestTimeoutMs: 30 });
+    const error = await ollamaFailure(client.chat(request));
+    expect(error.kind).toBe('timeout');
+    expect(error.partial).toEqual({ content: 'Hel', thinking: '' });
+    expect((await ollamaFailure(client.showModel('m'))).kind).toBe('timeout');
   });
 
   it('rethrows an exception from onDelta as is, and ends the request', async () => {

@@ -10,6 +10,8 @@ import {
   StreamError,
   UnsupportedCapabilityError,
 } from '../../src/ollama/errors.js';
+import { IdleTimeoutError } from '../../src/ollama/idle-timeout.js';
+import { OversizedLineError } from '../../src/ollama/ndjson-filter.js';
 
 const host = 'http://127.0.0.1:11434';
 
@@ -119,12 +121,36 @@ describe('mapOllamaError', () => {
     );
   });
 
-  it('maps an AbortError to AbortedError and a TimeoutError to a timeout', () => {
+  it('maps an AbortError to AbortedError', () => {
     const aborted = mapOllamaError(new DOMException('This operation was aborted', 'AbortError'), { host });
     expect(aborted).toBeInstanceOf(AbortedError);
     expect(aborted.kind).toBe('aborted');
-    const timedOut = mapOllamaError(new DOMException('signal timed out', 'TimeoutError'), { host });
-    expect(timedOut.message).toBe('Request to Ollama timed out.');
+  });
+
+  it('maps a silent server (request_timeout_s, or the 300 s of undici) to one clear line, never a raw code', () => {
+    const partial = { content: 'Hel', thinking: '' };
+    const idle = mapOllamaError(new IdleTimeoutError(120_000), { host, partial });
+    expect(idle.kind).toBe('timeout');
+    expect(idle.partial).toEqual(partial);
+    expect(idle.message).toBe(
+      `Ollama at ${host} sent nothing for 120 s, so the request was stopped. If the model is still loading, try again, or raise request_timeout_s in the config.`,
+    );
+    for (const code of ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']) {
+      const undici = new TypeError('fetch failed', {
+        cause: Object.assign(new Error('Headers Timeout Error'), { code }),
+      });
+      const mapped = mapOllamaError(undici, { host });
+      expect(mapped.kind).toBe('timeout');
+      expect(mapped.message).toContain('sent nothing for 300 s');
+      expect(mapped.message).not.toContain('UND_ERR');
+    }
+  });
+
+  it('maps an oversized stream line to a clear error naming the cap', () => {
+    const mapped = mapOllamaError(new OversizedLineError(16 * 1024 * 1024), { host });
+    expect(mapped.message).toBe(
+      `The server at ${host} sent a line of more than 16 MB without a line break, so the reply was stopped. Is it an Ollama server? Check --host / OLLAMA_HOST, and any proxy in between.`,
+    );
   });
 
   it('maps a plain Error (an error line mid-stream) to StreamError, keeping the partial reply', () => {

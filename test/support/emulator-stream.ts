@@ -63,6 +63,9 @@ export async function streamReply(job: StreamJob): Promise<void> {
       res.flushHeaders();
       await waitForClose(res);
       return;
+    case 'endless-line':
+      await writeEndlessLine(job, fault.bytes);
+      return;
     case 'malformed-line':
       res.write(`${MALFORMED_LINE}\n`);
       if (!(await writeChunks(job, faultAt, total))) return;
@@ -96,4 +99,16 @@ async function writeChunks(job: StreamJob, from: number, to: number): Promise<bo
     if (!Number.isFinite(tps) && next < to) await yieldToEventLoop();
   }
   return !isClosed(res);
+}
+
+/** Starts a chunk line and never finishes it: `bytes` of content in 64 KB writes, then the end. */
+async function writeEndlessLine(job: StreamJob, bytes: number): Promise<void> {
+  const { res } = job;
+  res.write(`${chunkPrefix(job.model)}{"role":"assistant","content":"`);
+  const piece = 'a'.repeat(64 * 1024);
+  for (let sent = 0; sent < bytes && !isClosed(res); sent += piece.length) {
+    if (!res.write(piece.slice(0, Math.min(piece.length, bytes - sent))) && !(await drainUnlessClosed(res)))
+      return;
+  }
+  if (!isClosed(res)) res.end();
 }

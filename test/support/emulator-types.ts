@@ -62,7 +62,12 @@ export type ReplyFault =
   /** One non-JSON line after `afterChunks` chunks; the stream then continues normally. */
   | { kind: 'malformed-line'; afterChunks: number }
   /** Headers and `afterChunks` chunks, then silence with the socket kept open (abort tests). */
-  | { kind: 'hang'; afterChunks: number };
+  | { kind: 'hang'; afterChunks: number }
+  /**
+   * After `afterChunks` chunks, one chunk line that never ends: `bytes` more characters of content
+   * and no newline, then the end of the body (a broken server or proxy; not something Ollama sends).
+   */
+  | { kind: 'endless-line'; afterChunks: number; bytes: number };
 
 /** The parsed body of one /api/chat request, plus what the emulator made of it. */
 export interface ChatRequestRecord {

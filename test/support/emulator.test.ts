@@ -472,6 +472,21 @@ describe('faults', () => {
     await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('sends an endless line: a chunk line that never ends, then the end of the body', async () => {
+    emu.enqueue({ content: 'abcdefgh', fault: { kind: 'endless-line', afterChunks: 1, bytes: 100_000 } });
+    const response = await fetch(`${emu.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'qwen3', messages: [user('go')] }),
+    });
+    const lines = (await response.text()).split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]).message.content).toBe('abcd');
+    expect(lines[1]).toMatch(
+      /^\{"model":"qwen3","created_at":"[^"]+","message":\{"role":"assistant","content":"a+$/,
+    );
+    expect(lines[1].length).toBeGreaterThan(100_000);
+  });
+
   it('closes with a stream still hanging, ending it for the client', async () => {
     emu.enqueue({ content: 'abcd', fault: { kind: 'hang', afterChunks: 1 } });
     const stream = await client.chat({ model: 'llama3.2', messages: [user('x')], stream: true });

@@ -6,6 +6,7 @@ export const contextCommand: SlashCommand = {
   name: 'context',
   summary: 'Show how the context window is used (system, summary, tail, reserve, free)',
   usage: '/context',
+  runsWhileBusy: true,
   run(host) {
     const breakdown = host.contextBreakdown();
     if (!breakdown) {

@@ -7,6 +7,7 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
     aliases: ['?'],
     summary: 'List the slash commands and keys',
     usage: '/help',
+    runsWhileBusy: true,
     run(host) {
       const commands = list();
       const width = Math.max(...commands.map((c) => c.usage.length));

@@ -6,6 +6,7 @@ export const quitCommand: SlashCommand = {
   aliases: ['exit', 'bye', 'q'],
   summary: 'Quit ochat',
   usage: '/quit',
+  runsWhileBusy: true,
   run(host) {
     host.exit();
   },

@@ -5,6 +5,7 @@ export const summaryCommand: SlashCommand = {
   name: 'summary',
   summary: 'Show the current compaction summary in full',
   usage: '/summary',
+  runsWhileBusy: true,
   run(host) {
     const record = host.compaction;
     if (!record) {
