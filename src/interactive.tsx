@@ -1,7 +1,9 @@
+import { constants } from 'node:os';
 import { render } from 'ink';
 import type { ChatController } from './chat/chat-controller.js';
 import { createStore } from './chat/store.js';
 import { initialViewState } from './chat/view-state.js';
+import { exitWithoutTerminal } from './closed-output.js';
 import { BUILTIN_COMMANDS } from './commands/builtin-commands.js';
 import type { RunSettings } from './settings.js';
 import { ChatApp, type ChatAppModel } from './ui/chat-app.js';
@@ -32,7 +34,12 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   };
 
   enableBracketedPaste(process.stdout);
-  const restoreTerminal = () => disableBracketedPaste(process.stdout);
+  let restored = false;
+  const restoreTerminal = () => {
+    if (restored) return;
+    restored = true;
+    disableBracketedPaste(process.stdout);
+  };
   process.once('exit', restoreTerminal);
   const app = <T extends readonly string[]>(history: T) => (
     <ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} />
@@ -41,6 +48,17 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   // Ctrl+C must reach the app: it cancels a reply before it quits.
   const instance = render(app([]), { exitOnCtrlC: false, patchConsole: true });
   quit = () => instance.unmount();
+  // Killed or hung up: give the terminal back as it was (raw mode, cursor, paste mode), then end.
+  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      instance.unmount();
+      restoreTerminal();
+      const code = 128 + constants.signals[signal];
+      // A hang-up usually means the terminal is gone.
+      if (signal === 'SIGHUP') exitWithoutTerminal(code);
+      process.exit(code);
+    });
+  }
 
   const { createChatController } = await import('./create-controller.js');
   controller = createChatController(settings, { store, onExit: quit });
