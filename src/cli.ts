@@ -1,11 +1,16 @@
 import { CommanderError } from 'commander';
+import { exitQuietlyWhenOutputCloses } from './closed-output.js';
 import { ConfigError } from './config/config-error.js';
 import { InvalidHostError } from './ollama/host.js';
 import { type RunSettings, resolveSettings } from './settings.js';
+import { guardTerminalOutput } from './text/sanitize.js';
 
 async function main(): Promise<void> {
   // chalk ignores NO_COLOR (no-color.org) but honours FORCE_COLOR=0, read when it loads: after this.
   if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
+  // stderr carries only text: error messages may echo config keys, hosts, model names, tool lines.
+  guardTerminalOutput(process.stderr, 'text');
+  exitQuietlyWhenOutputCloses();
   let settings: RunSettings;
   try {
     settings = await resolveSettings(process.argv, process.env);
@@ -20,6 +25,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // stdout: the reply as plain text in one-shot mode; Ink's frames, with its own styling, otherwise.
+  guardTerminalOutput(process.stdout, settings.flags.print !== undefined ? 'text' : 'ink');
   if (settings.flags.print !== undefined) {
     const { runOneShot } = await import('./one-shot.js');
     process.exitCode = await runOneShot(settings);

@@ -67,3 +67,62 @@ function unfinishedSequenceStart(text: string): number {
   const probe = new RegExp(CONTROL_SEQUENCE.source, 'y').exec(`${last[0]}x`);
   return probe && probe[0].length > last[0].length ? last.index : text.length;
 }
+
+// Characters that change how the rest of a line looks without printing anything themselves:
+// bidirectional overrides and isolates, zero-width characters, the byte-order mark.
+const INVISIBLE_FORMAT = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+const CONTROL_OR_INVISIBLE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f]|${INVISIBLE_FORMAT.source}`, 'g');
+
+/**
+ * For text a person must judge before it runs (a tool confirmation): every control character
+ * and invisible format character is shown as a visible symbol instead of removed, so nothing in
+ * it can hide, move or rewrite what is shown. C0 controls become their Unicode control pictures
+ * (`␛`, `␇`, `␊`), DEL `␡`, the rest `<U+XXXX>`.
+ */
+export function showControlCharacters(text: string): string {
+  return text.replace(CONTROL_OR_INVISIBLE, (char) => {
+    const code = char.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '␡';
+    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+  });
+}
+
+/**
+ * What may reach the terminal through a guarded stream besides text: `text` lets nothing else
+ * through (stderr, one-shot stdout); `ink` also lets through the sequences Ink and ochat write
+ * themselves: SGR styling, cursor moves and erasing, and the private modes they set.
+ */
+export type TerminalOutputPolicy = 'text' | 'ink';
+
+// Ink's own: cursor moves/erase (ansi-escapes), SGR, cursor visibility, synchronized output,
+// bracketed paste and the kitty keyboard protocol. Strings (OSC, DCS, APC…) and C1 never pass.
+const INK_OWN_SEQUENCE = /^(?:\x1b\[[0-9;]*[A-HJKm]|\x1b\[\?(?:25|2004|2026)[hl]|\x1b\[[<>?][0-9;]*u|\r)$/;
+
+/** Filters one write for `policy`; see {@link guardTerminalOutput}. */
+export function filterTerminalOutput(text: string, policy: TerminalOutputPolicy): string {
+  if (policy === 'text') return sanitizeTerminalText(text);
+  if (!HAS_CONTROL.test(text)) return text;
+  return text.replace(CONTROL_SEQUENCE, (sequence) => (INK_OWN_SEQUENCE.test(sequence) ? sequence : ''));
+}
+
+/** The part of a writable stream the guard replaces. */
+interface GuardableStream {
+  write: NodeJS.WritableStream['write'];
+}
+
+/**
+ * The one boundary where text leaves for the terminal: from now on every write to `stream`
+ * (whoever makes it: the UI, one-shot output, an error message, a library) is filtered by
+ * `policy`, so no caller can forget to sanitize untrusted text.
+ */
+export function guardTerminalOutput(stream: GuardableStream, policy: TerminalOutputPolicy): void {
+  const write = stream.write.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean;
+  const decoder = new TextDecoder('utf-8');
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    // A string's encoding argument no longer applies to the decoded text.
+    const args = typeof chunk === 'string' ? rest : rest.filter((arg) => typeof arg === 'function');
+    return write(filterTerminalOutput(text, policy), ...args);
+  }) as GuardableStream['write'];
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createStreamSanitizer, sanitizeTerminalText } from '../../src/text/sanitize.js';
+import { HOSTILE_SEQUENCES } from '../support/hostile-text.js';
 
 describe('sanitizeTerminalText', () => {
   it('leaves plain text, newlines, tabs and unicode untouched', () => {
@@ -152,5 +153,86 @@ describe('createStreamSanitizer', () => {
         expect(streamed(chunks).text).toBe(sanitizeTerminalText(text));
       }),
     );
+  });
+});
+
+describe('showControlCharacters', () => {
+  it('shows every control character as a visible symbol, keeping the rest', async () => {
+    const { showControlCharacters } = await import('../../src/text/sanitize.js');
+    expect(showControlCharacters('echo safe \x1b]2;x;touch HIDDEN;\x07')).toBe(
+      'echo safe ␛]2;x;touch HIDDEN;␇',
+    );
+    expect(showControlCharacters('a\nb\tc\rd\x7fe\x9bf')).toBe('a␊b␉c␍d␡e<U+009B>f');
+    // Invisible format characters that reorder or hide text (Trojan Source) are named too.
+    expect(showControlCharacters('rm \u202eevil\u200b')).toBe('rm <U+202E>evil<U+200B>');
+    expect(showControlCharacters('plain — ünïcode 你好')).toBe('plain — ünïcode 你好');
+  });
+
+  it('leaves no control character in any text', async () => {
+    const { showControlCharacters } = await import('../../src/text/sanitize.js');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(showControlCharacters(text)).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+      }),
+    );
+  });
+});
+
+describe('guardTerminalOutput', () => {
+  async function guarded(policy: 'text' | 'ink') {
+    const { guardTerminalOutput } = await import('../../src/text/sanitize.js');
+    const written: string[] = [];
+    const stream = { write: ((chunk: string) => written.push(chunk) > 0) as NodeJS.WritableStream['write'] };
+    guardTerminalOutput(stream, policy);
+    return { stream, output: () => written.join('') };
+  }
+
+  it.each(HOSTILE_SEQUENCES.map((s) => [s.name, s] as const))('text: removes %s', async (_, sequence) => {
+    const { stream, output } = await guarded('text');
+    stream.write(`before ${sequence.text} after`);
+    expect(output()).not.toContain(sequence.leak);
+    expect(output()).toMatch(/^before .*after$/);
+    expect(output()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+  });
+
+  it.each(HOSTILE_SEQUENCES.filter((s) => !s.name.startsWith('CSI')).map((s) => [s.name, s] as const))(
+    'ink: removes %s',
+    async (_, sequence) => {
+      const { stream, output } = await guarded('ink');
+      stream.write(`before ${sequence.text} after`);
+      expect(output()).not.toContain(sequence.leak);
+    },
+  );
+
+  it('ink: keeps what Ink itself writes (styles, cursor moves, erasing, its modes)', async () => {
+    const { stream, output } = await guarded('ink');
+    const frame =
+      '\x1b[?2026h\x1b[2K\x1b[1A\x1b[2K\x1b[G\x1b[1m\x1b[36m✻ ochat\x1b[39m\x1b[22m\r\n\x1b[?25l\x1b[2J\x1b[3J\x1b[H\x1b[?2004h\x1b[>1u\x1b[<u\x1b[?2026l';
+    stream.write(frame);
+    expect(output()).toBe(frame);
+  });
+
+  it('a sequence split across writes never comes out whole', async () => {
+    for (const policy of ['text', 'ink'] as const) {
+      for (const { text, leak } of HOSTILE_SEQUENCES) {
+        for (let cut = 1; cut < text.length; cut++) {
+          const { stream, output } = await guarded(policy);
+          stream.write(`a${text.slice(0, cut)}`);
+          stream.write(`${text.slice(cut)}b`);
+          // Pieces of a string sequence may show as text, but never an escape that acts.
+          expect(output()).not.toMatch(/\x1b[\]P_^X]|[\x90\x98\x9b\x9d-\x9f]/);
+          if (policy === 'text') expect(output()).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+          if (leak.startsWith('\x1b') && policy === 'text') expect(output()).not.toContain(leak);
+        }
+      }
+    }
+  });
+
+  it('decodes byte chunks, even a character split between two of them', async () => {
+    const { stream, output } = await guarded('text');
+    const bytes = Buffer.from('é\x1b]0;x\x07!');
+    stream.write(bytes.subarray(0, 1) as unknown as string);
+    stream.write(bytes.subarray(1) as unknown as string);
+    expect(output()).toBe('é!');
   });
 });

@@ -1,4 +1,5 @@
 import { Text } from 'ink';
+import { showControlCharacters } from '../../text/sanitize.js';
 
 /** Props of {@link ConfirmPrompt}. */
 export interface ConfirmPromptProps {
@@ -8,14 +9,18 @@ export interface ConfirmPromptProps {
   choices?: string;
 }
 
-/** A one-line question in the dialog area, e.g. `? Retry compaction? (y/n)`. */
+/**
+ * A question in the dialog area, e.g. `? Retry compaction? (y/n)`. It may quote what a tool is
+ * about to run, so control characters are shown, not removed or obeyed: the person answering
+ * sees exactly what will run.
+ */
 export function ConfirmPrompt({ question, choices = 'y/n' }: ConfirmPromptProps) {
   return (
     <Text>
       <Text color="yellow" bold>
         ?{' '}
       </Text>
-      {question} <Text dimColor>({choices})</Text>
+      {showControlCharacters(question)} <Text dimColor>({choices})</Text>
     </Text>
   );
 }

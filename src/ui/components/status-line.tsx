@@ -1,5 +1,6 @@
 import { Text } from 'ink';
 import { formatTokens } from '../../conversation/format-tokens.js';
+import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { Spinner } from './spinner.js';
 
 /** Props of {@link StatusLine}. */
@@ -41,7 +42,7 @@ export function contextMeterText(used: number, numCtx: number): string {
 export function StatusLine({ model, numCtx, used, busy, hint, autoCompactPaused }: StatusLineProps) {
   return (
     <Text wrap="truncate-end">
-      <Text dimColor>{model}</Text>
+      <Text dimColor>{sanitizeTerminalText(model)}</Text>
       {numCtx !== undefined && (
         <>
           <Text dimColor> · </Text>

@@ -3,6 +3,7 @@
  * highlighter take noticeable time to import, so they are loaded lazily after the first frame.
  */
 
+import chalk from 'chalk';
 import type { Marked } from 'marked';
 
 /** Renders a markdown block as styled terminal text wrapped to `width` columns. */
@@ -12,6 +13,8 @@ let loading: Promise<MarkdownRenderer> | undefined;
 let loaded: MarkdownRenderer | undefined;
 
 const CODE_INDENT = '  ';
+// As marked-terminal styles addresses.
+const linkStyle = chalk.blue.underline;
 
 /**
  * Blocks longer than this are shown as plain text: marked-terminal's reflow is quadratic in a
@@ -40,6 +43,13 @@ async function createRenderer(): Promise<MarkdownRenderer> {
             const text = token.text.replace(/\t/g, CODE_INDENT);
             const body = highlightCode(text, language);
             return `${CODE_INDENT}${body.split('\n').join(`\n${CODE_INDENT}`)}\n\n`;
+          },
+          // The address always shows: marked-terminal writes a terminal hyperlink (OSC 8) where
+          // it thinks the terminal supports one, which hides the address behind the text.
+          link(token) {
+            const text = this.parser.parseInline(token.tokens);
+            const href = linkStyle(token.href);
+            return text && text !== token.href ? `${text} (${href})` : href;
           },
           // marked-terminal (7.x with marked 15) prints the raw `**x**` of tight list items: their
           // text tokens carry inline tokens it never parses. Parse them; otherwise defer to it.
