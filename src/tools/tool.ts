@@ -24,7 +24,7 @@ export interface ToolContext {
   allowedPaths: string[];
   /** Aborts a running tool (Ctrl+C); tools that take time honour it. */
   signal?: AbortSignal;
-  /** How long `run_command` may run before its process group is killed. */
+  /** How long `run_command` may run before its process group is killed, and a `search_files` pattern may match. */
   commandTimeoutMs: number;
   /** The clock, injected so `get_time` is deterministic in tests. */
   now: () => Date;

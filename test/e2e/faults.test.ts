@@ -91,6 +91,41 @@ describe('tool faults', () => {
   });
 });
 
+describe('search_files with a catastrophic pattern ((a+)+$ over 50,000 a)', () => {
+  const hostileCall = { toolCalls: [{ name: 'search_files', arguments: { pattern: '(a+)+$' } }] };
+
+  test('Ctrl+C frees the app within a second; the chat goes on', async () => {
+    const tools = await startToolRun();
+    run = tools;
+    const { emu, pty: chat, cwd } = tools;
+    writeFileSync(join(cwd, 'long.txt'), `${'a'.repeat(50_000)}!\n`);
+    emu.enqueue(hostileCall);
+    chat.write('search\r');
+    await chat.waitFor('running search_files');
+    // Past reading the file: the pattern is running now.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const pressed = Date.now();
+    chat.write('\x03');
+    await chat.waitFor('(cancelled)', 1_000);
+    expect(Date.now() - pressed).toBeLessThan(1_000);
+    chat.write('next\r');
+    await chat.waitFor('Echo: next');
+  });
+
+  test('past tools.command_timeout the search stops and the model is told the pattern is too slow', async () => {
+    const tools = await startToolRun({ config: 'tools:\n  command_timeout: 1\n' });
+    run = tools;
+    const { emu, pty: chat, cwd } = tools;
+    writeFileSync(join(cwd, 'long.txt'), `${'a'.repeat(50_000)}!\n`);
+    emu.enqueue(hostileCall, { content: 'I will use a simpler pattern.' });
+    chat.write('search\r');
+    await chat.waitFor('I will use a simpler pattern.', 5_000);
+    expect(chat.screen()).toContain('❌ search "(a+)+$" in ./ (pattern too slow)');
+    const [, second] = await tools.waitForRequests(2);
+    expect(toolMessagesOf(second)[0].content).toMatch(/^search stopped: pattern too slow/);
+  });
+});
+
 describe('server faults', () => {
   test('after a mid-reply failure with a partial reply, an empty Enter retries the turn', async () => {
     run = await startChat();

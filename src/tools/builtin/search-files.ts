@@ -3,6 +3,7 @@ import { looksBinary } from '../binary-content.js';
 import { asDirectory, displayPath } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { globToRegExp } from '../glob-pattern.js';
+import { LineMatcher, MatchingStopped } from '../line-matcher.js';
 import { oneLine } from '../one-line.js';
 import { readRegularFile } from '../regular-file.js';
 import { resolveSandboxedPath } from '../sandbox.js';
@@ -59,6 +60,7 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
     const lines: string[] = [];
     const filesWithMatches = new Set<string>();
     let filesSearched = 0;
+    const matcher = new LineMatcher(regex, ctx.commandTimeoutMs, ctx.signal);
     try {
       for await (const file of walkFiles(root, ctx.signal)) {
         if (fileFilter && !matchesGlob(fileFilter, args.glob!, path.relative(root, file))) continue;
@@ -66,17 +68,27 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
         if (content === undefined) continue;
         filesSearched++;
         const shown = displayPath(file, ctx.cwd);
-        splitLines(content).forEach((line, index) => {
-          if (lines.length >= MAX_SEARCH_MATCHES || !regex.test(line)) return;
-          lines.push(`${shown}:${index + 1}: ${oneLine(line, MAX_LINE_CHARS)}`);
+        const fileLines = splitLines(content);
+        for (const index of await matcher.match(fileLines, MAX_SEARCH_MATCHES - lines.length)) {
+          lines.push(`${shown}:${index + 1}: ${oneLine(fileLines[index], MAX_LINE_CHARS)}`);
           filesWithMatches.add(file);
-        });
+        }
         if (lines.length >= MAX_SEARCH_MATCHES) break;
       }
     } catch (error) {
+      if (error instanceof MatchingStopped && error.reason === 'too slow') {
+        const seconds = ctx.commandTimeoutMs / 1000;
+        return toolFailure(
+          `search stopped: pattern too slow (still matching after ${seconds} s, tools.command_timeout). Simplify the pattern: nested quantifiers such as (a+)+ take exponential time.`,
+          'pattern too slow',
+        );
+      }
+      if (error instanceof MatchingStopped) return toolFailure('The search was cancelled.', 'cancelled');
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return toolFailure(`Not found: ${requested}`, 'not found');
       return toolFailure(`Search failed: ${(error as Error).message}`, code ?? 'search error');
+    } finally {
+      await matcher.close();
     }
     if (ctx.signal?.aborted) return toolFailure('The search was cancelled.', 'cancelled');
     const capped = lines.length >= MAX_SEARCH_MATCHES;

@@ -111,4 +111,32 @@ describe('search_files', () => {
     const outcome = await searchFilesTool.run({ pattern: 'needle' }, makeContext(cwd));
     expect(outcome.output).toBe('mine.txt:1: needle');
   });
+
+  describe('a catastrophic pattern ((a+)+$ over a long line)', () => {
+    const hostile = { pattern: '(a+)+$' };
+    const tree = { 'long.txt': `${'a'.repeat(50_000)}!\n` };
+
+    it('is stopped at the time limit and the model is told the pattern is too slow', async () => {
+      const cwd = makeTempDir();
+      writeTree(cwd, tree);
+      const outcome = await searchFilesTool.run(hostile, makeContext(cwd, { commandTimeoutMs: 300 }));
+      expect(outcome).toMatchObject({ ok: false, details: { error: 'pattern too slow' } });
+      expect(outcome.output).toMatch(/^search stopped: pattern too slow \(still matching after 0\.3 s/);
+      expect(searchFilesTool.summaryLine(hostile, outcome)).toBe(
+        '❌ search "(a+)+$" in ./ (pattern too slow)',
+      );
+    });
+
+    it('is stopped by the abort signal (Ctrl+C), and the event loop stays free meanwhile', async () => {
+      const cwd = makeTempDir();
+      writeTree(cwd, tree);
+      const controller = new AbortController();
+      const search = searchFilesTool.run(hostile, makeContext(cwd, { signal: controller.signal }));
+      // A timer on this thread fires while the pattern runs: matching is elsewhere.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      controller.abort();
+      const outcome = await search;
+      expect(outcome).toMatchObject({ ok: false, output: 'The search was cancelled.' });
+    });
+  });
 });

@@ -1,0 +1,76 @@
+import { Worker } from 'node:worker_threads';
+
+/** Why matching stopped before it finished: the user cancelled, or the pattern ran past the limit. */
+export class MatchingStopped extends Error {
+  constructor(readonly reason: 'cancelled' | 'too slow') {
+    super(reason === 'cancelled' ? 'matching was cancelled' : 'matching took too long');
+    this.name = 'MatchingStopped';
+  }
+}
+
+/**
+ * The worker's whole program. A regular expression cannot be interrupted on the thread that runs
+ * it, and a catastrophic one (`(a+)+$` over a long line) runs for ages: on its own thread it can be
+ * terminated. Kept as source text (an `eval` worker) so the bundle needs no second entry file.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const regex = new RegExp(workerData.source, workerData.flags);
+parentPort.on('message', ({ lines, limit }) => {
+  const matches = [];
+  for (let i = 0; i < lines.length && matches.length < limit; i++) {
+    if (regex.test(lines[i])) matches.push(i);
+  }
+  parentPort.postMessage(matches);
+});
+`;
+
+/**
+ * Tests lines against one regular expression on a worker thread, so that a pattern too slow to
+ * finish is stopped (`MatchingStopped('too slow')` after `timeLimitMs` in all) and Ctrl+C
+ * (`signal`) frees the app at once, instead of a regex holding the event loop forever.
+ */
+export class LineMatcher {
+  private readonly worker: Worker;
+  private readonly stopped: Promise<never>;
+  private stop: (reason: MatchingStopped) => void = () => {};
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = () => this.stop(new MatchingStopped('cancelled'));
+
+  constructor(
+    regex: RegExp,
+    timeLimitMs: number,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { source: regex.source, flags: regex.flags.replace(/[gy]/g, '') },
+    });
+    this.worker.unref();
+    this.stopped = new Promise<never>((_, reject) => {
+      this.stop = (reason) => {
+        void this.worker.terminate();
+        reject(reason);
+      };
+    });
+    this.stopped.catch(() => {});
+    this.worker.once('error', (error) => this.stop(error as MatchingStopped));
+    this.timer = setTimeout(() => this.stop(new MatchingStopped('too slow')), timeLimitMs);
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (signal?.aborted) this.onAbort();
+  }
+
+  /** The indices of the lines that match, at most `limit` of them, in order. */
+  match(lines: string[], limit: number): Promise<number[]> {
+    const reply = new Promise<number[]>((resolve) => this.worker.once('message', resolve));
+    this.worker.postMessage({ lines, limit });
+    return Promise.race([reply, this.stopped]);
+  }
+
+  /** Ends the worker; call once the search is over, however it ended. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    await this.worker.terminate();
+  }
+}
