@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { dataDir } from '../config/paths.js';
+import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './session-format.js';
+import { processAlive, SessionLock } from './session-lock.js';
+import { type ParsedSession, parseSession, SessionFileError } from './session-reader.js';
+import { SessionWriter } from './session-writer.js';
+
+/** Where session files live: `$XDG_DATA_HOME/ochat/sessions` (default `~/.local/share/ochat/sessions`). */
+export function sessionsDir(env: NodeJS.ProcessEnv): string {
+  return join(dataDir(env), 'sessions');
+}
+
+/** One session as `--list-sessions` and `/sessions` show it. */
+export interface SessionSummary {
+  id: string;
+  name: string | undefined;
+  model: string | undefined;
+  cwd: string;
+  created: string;
+  /** Messages in the transcript (replaced replies included). */
+  messages: number;
+  /** The file's last write. */
+  lastActivity: Date;
+  /** The first line of the first user message. */
+  firstUserLine: string | undefined;
+  path: string;
+}
+
+/** A session opened for the chat: what it holds and, unless read-only, a writer that owns it. */
+export interface OpenedSession {
+  parsed: ParsedSession;
+  path: string;
+  /** Undefined when read-only (see `readOnly`). */
+  writer: SessionWriter | undefined;
+  /** Why nothing is written to it: corrupt, newer format, or held by another process. */
+  readOnly: string | undefined;
+  /** Releases the lock and closes the file. */
+  close(): void;
+}
+
+/** Session ids sort by creation time: `20261203-061422-3fa9`. */
+export function newSessionId(now: Date): string {
+  const iso = now.toISOString();
+  const stamp = `${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 19).replaceAll(':', '')}`;
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+/** A session file that cannot be used, with a message for the user. */
+export class SessionNotFoundError extends Error {
+  override readonly name = 'SessionNotFoundError';
+}
+
+/** The sessions directory: creates, opens, lists, finds and deletes session files. */
+export class SessionStore {
+  constructor(
+    readonly dir: string,
+    private readonly pid = process.pid,
+    private readonly alive: (pid: number) => boolean = processAlive,
+  ) {}
+
+  private pathOf(id: string): string {
+    return join(this.dir, `${id}.jsonl`);
+  }
+
+  private lockOf(id: string): SessionLock {
+    return new SessionLock(join(this.dir, `${id}.lock`), this.pid, this.alive);
+  }
+
+  /** Creates a new session file (header written) and takes its lock. */
+  create(
+    header: Omit<SessionHeader, 'type' | 'version' | 'id'>,
+    now: Date,
+    entries: SessionEntry[] = [],
+  ): OpenedSession {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const id = newSessionId(now);
+    const full: SessionHeader = { type: 'session', version: SESSION_FORMAT_VERSION, id, ...header };
+    const lock = this.lockOf(id);
+    lock.acquire();
+    const path = this.pathOf(id);
+    const writer = new SessionWriter(path);
+    writer.append(full);
+    for (const entry of entries) writer.append(entry);
+    return {
+      parsed: { header: full, entries, notices: [], readOnly: undefined, validBytes: 0 },
+      path,
+      writer,
+      readOnly: undefined,
+      close: () => {
+        writer.close();
+        lock.release();
+      },
+    };
+  }
+
+  /** Reads a session without locking it (listing, export, `/history` of another session). */
+  read(id: string): ParsedSession {
+    const path = this.pathOf(id);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      throw new SessionNotFoundError(`No session "${id}".`);
+    }
+    return parseSession(text, `session ${id}`);
+  }
+
+  /**
+   * Opens a session to continue it: read, locked, and a writer at its end. Read-only (no writer)
+   * when the file is damaged, from a newer format, or held by a live process (`holder`).
+   */
+  open(id: string, onWriteError?: (error: Error) => void): OpenedSession & { holder?: number } {
+    const parsed = this.read(id);
+    const path = this.pathOf(id);
+    const lock = this.lockOf(id);
+    const taken = lock.acquire();
+    let readOnly = parsed.readOnly;
+    let holder: number | undefined;
+    if (!taken.ok) {
+      holder = taken.holder.pid;
+      readOnly ??= `another ochat (pid ${holder}) has it open`;
+    }
+    const writer =
+      readOnly === undefined
+        ? new SessionWriter(path, { validBytes: parsed.validBytes, onError: onWriteError })
+        : undefined;
+    return {
+      parsed,
+      path,
+      writer,
+      readOnly,
+      holder,
+      close: () => {
+        writer?.close();
+        if (taken.ok) lock.release();
+      },
+    };
+  }
+
+  /** Every session, newest activity first. Unreadable files are skipped. */
+  list(): SessionSummary[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    const summaries: SessionSummary[] = [];
+    for (const file of names) {
+      if (!file.endsWith('.jsonl')) continue;
+      const id = file.slice(0, -'.jsonl'.length);
+      try {
+        summaries.push(this.summarize(id));
+      } catch {
+        // A stray or broken file is not a session: listing goes on.
+      }
+    }
+    return summaries.sort(
+      (a, b) => b.lastActivity.getTime() - a.lastActivity.getTime() || b.id.localeCompare(a.id),
+    );
+  }
+
+  private summarize(id: string): SessionSummary {
+    const path = this.pathOf(id);
+    const { header, entries } = this.read(id);
+    let name: string | undefined;
+    let model = header.model;
+    let messages = 0;
+    let firstUserLine: string | undefined;
+    for (const entry of entries) {
+      if (entry.type === 'message') {
+        messages++;
+        if (firstUserLine === undefined && entry.message.role === 'user')
+          firstUserLine = entry.message.content.trim().split('\n')[0];
+      } else if (entry.type === 'setting') {
+        if (entry.key === 'name')
+          name = typeof entry.value === 'string' && entry.value ? entry.value : undefined;
+        if (entry.key === 'model' && typeof entry.value === 'string') model = entry.value;
+      }
+    }
+    return {
+      id,
+      name,
+      model,
+      cwd: header.cwd,
+      created: header.created,
+      messages,
+      lastActivity: statSync(path).mtime,
+      firstUserLine,
+      path,
+    };
+  }
+
+  /**
+   * Finds a session by id, id prefix or name (exact names win over prefixes). Throws a
+   * {@link SessionNotFoundError} saying what was not found or what was ambiguous.
+   */
+  find(query: string): SessionSummary {
+    const all = this.list();
+    const exact = all.filter((s) => s.id === query || s.name === query);
+    if (exact.length >= 1) return exact[0];
+    const prefixed = all.filter((s) => s.id.startsWith(query));
+    if (prefixed.length === 1) return prefixed[0];
+    if (prefixed.length > 1)
+      throw new SessionNotFoundError(
+        `"${query}" matches ${prefixed.length} sessions (${prefixed
+          .slice(0, 3)
+          .map((s) => s.id)
+          .join(', ')}…); give more of the id.`,
+      );
+    throw new SessionNotFoundError(`No session "${query}". ochat --list-sessions lists them.`);
+  }
+
+  /** The most recent session started in `cwd`, if any. */
+  newestIn(cwd: string): SessionSummary | undefined {
+    return this.list().find((s) => s.cwd === cwd);
+  }
+
+  /** Deletes a session file; refuses one another live process holds. */
+  delete(id: string): void {
+    const lock = this.lockOf(id);
+    const taken = lock.acquire();
+    if (!taken.ok)
+      throw new SessionNotFoundError(`Session ${id} is open in another ochat (pid ${taken.holder.pid}).`);
+    try {
+      unlinkSync(this.pathOf(id));
+    } catch {
+      throw new SessionNotFoundError(`No session "${id}".`);
+    } finally {
+      lock.release();
+    }
+  }
+}
+
+export { SessionFileError };

@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { processAlive, SessionLock } from '../../src/sessions/session-lock.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ochat-lock-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const alive = (pids: number[]) => (pid: number) => pids.includes(pid);
+
+describe('SessionLock', () => {
+  test('the first process takes the lock and writes its pid; the second is told which pid holds it', () => {
+    const path = join(dir, 's.lock');
+    const first = new SessionLock(path, 100, alive([100, 200]));
+    expect(first.acquire()).toEqual({ ok: true });
+    expect(readFileSync(path, 'utf8')).toBe('100\n');
+    const second = new SessionLock(path, 200, alive([100, 200]));
+    expect(second.acquire()).toEqual({ ok: false, holder: { pid: 100 } });
+    first.release();
+    expect(second.acquire()).toEqual({ ok: true });
+    expect(readFileSync(path, 'utf8')).toBe('200\n');
+  });
+
+  test('a lock whose process is dead is taken over', () => {
+    const path = join(dir, 's.lock');
+    writeFileSync(path, '4242\n');
+    const lock = new SessionLock(path, 300, alive([300]));
+    expect(lock.acquire()).toEqual({ ok: true });
+    expect(readFileSync(path, 'utf8')).toBe('300\n');
+  });
+
+  test('release leaves a lock alone that is no longer ours', () => {
+    const path = join(dir, 's.lock');
+    const lock = new SessionLock(path, 100, alive([100]));
+    lock.acquire();
+    writeFileSync(path, '999\n');
+    lock.release();
+    expect(readFileSync(path, 'utf8')).toBe('999\n');
+  });
+
+  test('processAlive knows this process and rejects nonsense pids', () => {
+    expect(processAlive(process.pid)).toBe(true);
+    expect(processAlive(0)).toBe(false);
+    expect(processAlive(-1)).toBe(false);
+    expect(processAlive(2 ** 22 + 12345)).toBe(false);
+  });
+});

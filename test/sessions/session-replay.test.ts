@@ -1,0 +1,47 @@
+import { describe, expect, test } from 'vitest';
+import { replaySession } from '../../src/sessions/session-replay.js';
+import { HEADER, message, record } from './fixtures.js';
+
+const at = '2026-12-03T06:02:00.000Z';
+
+describe('replaySession', () => {
+  test('starts from the header settings and applies every setting line in order', () => {
+    const state = replaySession(HEADER, [
+      { type: 'setting', at, key: 'system', value: 'Be long.' },
+      { type: 'setting', at, key: 'options', value: { temperature: 0.9, num_ctx: 4096 } },
+      { type: 'setting', at, key: 'model', value: 'qwen3' },
+      { type: 'setting', at, key: 'num_ctx', value: 4096 },
+      { type: 'setting', at, key: 'think', value: 'high' },
+      { type: 'setting', at, key: 'name', value: 'n' },
+      { type: 'setting', at, key: 'system', value: null },
+    ]);
+    expect(state.settings).toEqual({
+      model: 'qwen3',
+      numCtx: 4096,
+      system: undefined,
+      options: { temperature: 0.9, num_ctx: 4096 },
+      think: 'high',
+      name: 'n',
+    });
+  });
+
+  test('compactions stack; /uncompact puts the previous record back in force; every attempt is kept', () => {
+    const state = replaySession(HEADER, [
+      message(1, 'user', 'a'),
+      message(2, 'assistant', 'b'),
+      { type: 'compaction', record: record(2) },
+      { type: 'compaction-failed', at, trigger: 'auto', reason: 'server down' },
+      { type: 'compaction', record: record(4) },
+      { type: 'uncompact', at },
+    ]);
+    expect(state.messages.map((m) => m.content)).toEqual(['a', 'b']);
+    expect(state.records).toEqual([record(2)]);
+    expect(state.attempts.map((a) => a.ok)).toEqual([true, false, true]);
+    expect(state.uncompacted).toEqual([at]);
+  });
+
+  test('replaced replies are remembered by id', () => {
+    const state = replaySession(HEADER, [{ type: 'replaced', at, ids: [2, 3] }]);
+    expect([...state.replaced]).toEqual([2, 3]);
+  });
+});
