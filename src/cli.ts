@@ -25,6 +25,25 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  if (settings.flags.listSessions) {
+    const { listSessions } = await import('./sessions/cli-sessions.js');
+    process.exit(listSessions(process.env));
+  }
+  if (settings.flags.continue && settings.flags.resume === undefined) settings.flags.resume = true;
+  if (settings.flags.resume !== undefined) {
+    if (settings.flags.print !== undefined) {
+      process.stderr.write(
+        'ochat: --resume is for the interactive chat; -p does not save or resume sessions.\n',
+      );
+      process.exit(2);
+    }
+    const { checkResumable } = await import('./sessions/cli-sessions.js');
+    const problem = checkResumable(settings.flags.resume, process.env, process.cwd());
+    if (problem) {
+      process.stderr.write(`ochat: ${problem}\n`);
+      process.exit(2);
+    }
+  }
   // stdout: the reply as plain text in one-shot mode; Ink's frames, with its own styling, otherwise.
   guardTerminalOutput(process.stdout, settings.flags.print !== undefined ? 'text' : 'ink');
   if (settings.flags.print !== undefined) {

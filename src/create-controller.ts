@@ -1,6 +1,7 @@
 import { ChatController, type ChatControllerDeps } from './chat/chat-controller.js';
 import { AppState } from './config/app-state.js';
 import { OllamaClient } from './ollama/client.js';
+import { SessionStore, sessionsDir } from './sessions/session-store.js';
 import type { RunSettings } from './settings.js';
 import { BUILTIN_TOOLS, createToolRegistry } from './tools/registry.js';
 
@@ -17,6 +18,9 @@ export function createChatController(
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
     cwd: process.cwd(),
     flags: { model: flags.model, numCtx: flags.numCtx },
+    // One-shot runs are not saved: a script's prompts would bury the user's sessions.
+    sessions: extra.interactive === false ? undefined : new SessionStore(sessionsDir(process.env)),
+    resume: flags.resume,
     ...extra,
   });
 }

@@ -14,6 +14,11 @@ export interface CliFlags {
   numCtx?: number;
   print?: string | boolean;
   yes?: boolean;
+  /** `-r [id|name]`: true when given without an argument (this directory's newest session). */
+  resume?: string | true;
+  /** `--continue`: the same as `-r` without an argument. */
+  continue?: boolean;
+  listSessions?: boolean;
 }
 
 /** Everything a run needs, resolved from flags, environment and config file. */
@@ -51,6 +56,12 @@ function buildProgram(): Command {
       'one-shot: send the prompt (and piped stdin; "-" for stdin alone), print the reply, exit',
     )
     .option('-y, --yes', 'one-shot: run tools that ask for confirmation without asking')
+    .option(
+      '-r, --resume [id|name]',
+      'continue a saved session (default: the newest one started in this directory)',
+    )
+    .option('--continue', 'continue the newest session of this directory (the same as -r)')
+    .option('--list-sessions', 'list the saved sessions and exit')
     .addHelpText(
       'after',
       `
@@ -59,6 +70,9 @@ Examples:
   ochat "why is the sky blue?"      chat, starting with this message
   ochat -p "explain this" < err.log one-shot, reading stdin
   git diff | ochat -p -             one-shot, the prompt from stdin
+  ochat -r                          continue this directory's last session
+  ochat --list-sessions             list the saved sessions
+                                    (kept in $XDG_DATA_HOME/ochat/sessions)
   OLLAMA_HOST=gpu-box:11434 ochat   use another server
 
 In the chat, /help lists the slash commands.`,

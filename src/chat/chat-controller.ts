@@ -1,7 +1,13 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
 import type { ChatDelta, InstalledModel, ModelInfo } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
-import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../commands/command-host.js';
+import type {
+  CommandHost,
+  NoticeLevel,
+  SessionCommands,
+  ThinkSetting,
+  ToolState,
+} from '../commands/command-host.js';
 import { dispatchCommand, findCommand, parseCommandLine } from '../commands/dispatch.js';
 import { type ContextBreakdown, contextBreakdown } from '../compaction/context-breakdown.js';
 import type { AppState } from '../config/app-state.js';
@@ -10,6 +16,7 @@ import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import type { Message } from '../conversation/message.js';
 import { estimateMessageTokens } from '../conversation/token-estimate.js';
+import type { SessionStore } from '../sessions/session-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { assembleChat, type ChatParts } from './chat-parts.js';
 import { describeError } from './describe-error.js';
@@ -39,6 +46,10 @@ export interface ChatControllerDeps {
    */
   interactive?: boolean;
   now?: () => Date;
+  /** Where sessions are saved; undefined: nothing is saved (one-shot mode, most tests). */
+  sessions?: SessionStore;
+  /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */
+  resume?: string | true;
 }
 
 /**
@@ -67,6 +78,8 @@ export class ChatController implements CommandHost {
    */
   start(ready?: Promise<unknown>): Promise<void> {
     return this.parts.queue.enqueue(async () => {
+      // The resumed session's settings (model, num_ctx) decide what connecting opens.
+      if (this.deps.resume !== undefined) await this.parts.sessions.resume(this.deps.resume);
       await Promise.all([this.connect(), ready]);
     });
   }
@@ -162,6 +175,7 @@ export class ChatController implements CommandHost {
 
   exit(): void {
     this.parts.abort.cancel();
+    this.parts.keeper.close();
     this.store.update({ exiting: true });
     this.deps.onExit();
   }
@@ -173,6 +187,7 @@ export class ChatController implements CommandHost {
     this.parts.toolRunner.reset();
     this.parts.model.resetMeter();
     this.store.update({ used: 0 });
+    this.parts.keeper.startNew();
     this.notice('success', 'New conversation.');
   }
 
@@ -222,6 +237,10 @@ export class ChatController implements CommandHost {
 
   get modelSystem(): string | undefined {
     return this.parts.model.session?.info.system;
+  }
+
+  get sessions(): SessionCommands {
+    return this.parts.sessions;
   }
 
   setSystem(text: string | undefined): void {

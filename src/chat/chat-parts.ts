@@ -6,6 +6,8 @@ import { type AskDialog, DialogQueue } from './dialog-queue.js';
 import { ModelConnector } from './model-connector.js';
 import { ModelContext } from './model-context.js';
 import { ScreenLog } from './screen-log.js';
+import { ChatSessions } from './session-commands.js';
+import { SessionKeeper } from './session-keeper.js';
 import type { Store } from './store.js';
 import { ToolRunner } from './tool-runner.js';
 import { TurnRunner } from './turn-runner.js';
@@ -25,6 +27,9 @@ export interface ChatParts {
   connector: ModelConnector;
   toolRunner: ToolRunner;
   turns: TurnRunner;
+  /** The session file: what is appended is recorded there. */
+  keeper: SessionKeeper;
+  sessions: ChatSessions;
 }
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
@@ -35,6 +40,14 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   const screen = new ScreenLog(store);
   const conversation = new Conversation(now);
   const model = new ModelContext(config, conversation, deps.tools, store);
+  const keeper = new SessionKeeper({
+    store: deps.sessions,
+    cwd: deps.cwd,
+    now,
+    conversation,
+    model,
+    onError: (error) => screen.notice('warning', `The session cannot be saved: ${error.message}`),
+  });
   const dialogs = new DialogQueue(store, interactive);
   const abort = new AbortSlot();
   const queue = new WorkQueue((queued) => store.update({ queued }));
@@ -49,6 +62,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     abort,
     interactive,
     now,
+    onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
   });
   const connector = new ModelConnector({
     backend,
@@ -84,5 +98,35 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     onReplyDelta: deps.onReplyDelta,
     interactive,
   });
-  return { screen, conversation, model, dialogs, abort, queue, compactions, connector, toolRunner, turns };
+  const sessions = new ChatSessions({
+    keeper,
+    conversation,
+    model,
+    connector,
+    compactions,
+    tools: deps.tools,
+    screen,
+    ask,
+    resetChat: () => {
+      conversation.clear();
+      turns.forgetFailure();
+      compactions.reset();
+      toolRunner.reset();
+      model.resetMeter();
+    },
+  });
+  return {
+    screen,
+    conversation,
+    model,
+    dialogs,
+    abort,
+    queue,
+    compactions,
+    connector,
+    toolRunner,
+    turns,
+    keeper,
+    sessions,
+  };
 }

@@ -28,6 +28,8 @@ export interface CompactionRunnerDeps {
   /** False in one-shot mode: a failure is an error, not a warning followed by a question. */
   interactive: boolean;
   now: () => Date;
+  /** Told of every failed attempt (the session records it; successes arrive as records). */
+  onFailure?: (trigger: CompactionTrigger, reason: string, model: string | undefined) => void;
 }
 
 /**
@@ -174,15 +176,16 @@ export class CompactionRunner {
       if (abort.signal.aborted) return this.cancelled();
       if (!outcome.retryable) {
         this.fail(
+          trigger,
           `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.`,
         );
         return 'unfixable';
       }
-      this.fail(outcome.message);
+      this.fail(trigger, outcome.message);
       return 'failed';
     } catch (error) {
       if (abort.signal.aborted) return this.cancelled();
-      this.fail(describeError(error));
+      this.fail(trigger, describeError(error));
       return 'failed';
     } finally {
       this.deps.abort.end();
@@ -195,7 +198,8 @@ export class CompactionRunner {
     return 'cancelled';
   }
 
-  private fail(reason: string): void {
+  private fail(trigger: CompactionTrigger, reason: string): void {
+    this.deps.onFailure?.(trigger, reason, this.summarizer?.model);
     // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
     this.deps.screen.notice(this.deps.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
   }

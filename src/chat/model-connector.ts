@@ -29,7 +29,15 @@ export interface ModelConnectorDeps {
 
 /** Opens the model session: at start, on `/model`, and when `/set num_ctx` changes its window. */
 export class ModelConnector {
+  /** A resumed session's model and window: used unless `-m` / `--num-ctx` say otherwise. */
+  private resumed: { model?: string; numCtx?: number } = {};
+
   constructor(private readonly deps: ModelConnectorDeps) {}
+
+  /** A resumed session's model and `num_ctx`: connecting opens them, so its requests stay the same. */
+  resumeWith(resumed: { model?: string; numCtx?: number }): void {
+    this.resumed = resumed;
+  }
 
   /**
    * Connects to the server and the model chosen for this chat; failures are shown, with a hint
@@ -41,7 +49,7 @@ export class ModelConnector {
     const { signal } = this.deps.abort.begin();
     try {
       const name = await chooseModel(
-        { flag: flags.model, config: config.model, lastUsed: appState.lastModel },
+        { flag: flags.model ?? this.resumed.model, config: config.model, lastUsed: appState.lastModel },
         () => backend.listModels(signal),
       );
       await this.open(name, signal);
@@ -75,10 +83,11 @@ export class ModelConnector {
   async open(name: string, signal?: AbortSignal): Promise<void> {
     const { backend, appState, flags, model, screen } = this.deps;
     const configNumCtx = typeof model.options.num_ctx === 'number' ? model.options.num_ctx : undefined;
+    const resumedNumCtx = name === this.resumed.model ? this.resumed.numCtx : undefined;
     const session = await openModelSession(
       backend,
       name,
-      { flag: flags.numCtx, config: configNumCtx },
+      { flag: flags.numCtx ?? resumedNumCtx, config: configNumCtx },
       signal,
     );
     model.setSession(session);

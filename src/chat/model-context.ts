@@ -17,6 +17,12 @@ import type { ModelSession } from './model-selection.js';
 import type { Store } from './store.js';
 import type { ChatViewState } from './view-state.js';
 
+/** What a request carries that can change during a chat; the session recorder writes each change down. */
+export type ModelSetting = 'model' | 'num_ctx' | 'system' | 'options' | 'think';
+
+/** Told of every change to what the next request carries. */
+export type ModelSettingsListener = (setting: ModelSetting, value: unknown) => void;
+
 /**
  * The model being chatted with and what every request to it carries: the session, the system
  * prompt, the Ollama options, the thinking setting, and how full its window is.
@@ -27,6 +33,7 @@ export class ModelContext {
   #system: string | undefined;
   #options: Readonly<Record<string, unknown>>;
   #think: ThinkSetting | undefined;
+  #listener: ModelSettingsListener | undefined;
 
   constructor(
     private readonly config: Config,
@@ -46,7 +53,27 @@ export class ModelContext {
 
   /** Chats with `session` from now on (a new model, or the same one with a new window). */
   setSession(session: ModelSession): void {
+    const previous = this.#session;
     this.#session = session;
+    if (previous?.name !== session.name) this.#listener?.('model', session.name);
+    if (previous?.numCtx !== session.numCtx) this.#listener?.('num_ctx', session.numCtx);
+  }
+
+  /** Sets who is told of every settings change (one listener: the session keeper). */
+  listen(listener: ModelSettingsListener | undefined): void {
+    this.#listener = listener;
+  }
+
+  /** A resumed session's settings, put back as they were (not a change: nothing is told). */
+  restoreSettings(settings: {
+    system?: string;
+    options: Record<string, unknown>;
+    think?: ThinkSetting;
+  }): void {
+    this.#system = settings.system;
+    this.#options = { ...settings.options };
+    this.#think = settings.think;
+    this.resetMeter();
   }
 
   /** The server refused a capability /api/show claimed: stop asking the model for it. */
@@ -70,6 +97,7 @@ export class ModelContext {
   /** A new system prompt: the server's last count was for the old one, so the view is estimated afresh. */
   setSystem(text: string | undefined): void {
     this.#system = text;
+    this.#listener?.('system', text);
     this.resetMeter();
     this.refreshUsed();
   }
@@ -81,12 +109,14 @@ export class ModelContext {
 
   setOption(name: string, value: unknown): void {
     this.#options = { ...this.#options, [name]: value };
+    this.#listener?.('options', this.#options);
   }
 
   /** Drops an option: the model's own default applies again. */
   unsetOption(name: string): void {
     const { [name]: _dropped, ...rest } = this.#options;
     this.#options = rest;
+    this.#listener?.('options', this.#options);
   }
 
   /** The thinking setting sent to models that support it. */
@@ -96,6 +126,7 @@ export class ModelContext {
 
   setThink(value: ThinkSetting): void {
     this.#think = value;
+    this.#listener?.('think', value);
   }
 
   /**

@@ -8,7 +8,7 @@ export interface LiveReply {
 
 /** A question that takes the keyboard until it is answered. */
 export interface Dialog {
-  kind: 'retry-compaction' | 'send-oversized' | 'confirm-tool' | 'tool-instruction';
+  kind: 'retry-compaction' | 'send-oversized' | 'confirm-tool' | 'tool-instruction' | 'confirm-delete';
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;

@@ -6,6 +6,15 @@ import { lastToolCommand } from './builtin/last-tool.js';
 import { loadCommand } from './builtin/load.js';
 import { modelCommand } from './builtin/model.js';
 import { quitCommand } from './builtin/quit.js';
+import {
+  deleteCommand,
+  historyCommand,
+  renameCommand,
+  resumeCommand,
+  saveCommand,
+  sessionsCommand,
+  uncompactCommand,
+} from './builtin/sessions.js';
 import { setCommand } from './builtin/set.js';
 import { showCommand } from './builtin/show.js';
 import { summaryCommand } from './builtin/summary.js';
@@ -25,9 +34,16 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   thinkCommand,
   compactCommand,
   summaryCommand,
+  uncompactCommand,
   contextCommand,
   toolsCommand,
   lastToolCommand,
   clearCommand,
+  sessionsCommand,
+  resumeCommand,
+  renameCommand,
+  historyCommand,
+  saveCommand,
+  deleteCommand,
   quitCommand,
 ];

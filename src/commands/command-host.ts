@@ -16,6 +16,19 @@ export interface ToolState {
   needsConfirmation: boolean;
 }
 
+/** What the session commands (`/sessions`, `/resume`, …) may do; each reports its own outcome. */
+export interface SessionCommands {
+  list(): void;
+  resume(query: string): Promise<void>;
+  rename(name: string): void;
+  /** Asks before deleting. */
+  delete(query: string): Promise<void>;
+  save(file: string): void;
+  load(file: string): Promise<void>;
+  history(): void;
+  uncompact(): void;
+}
+
 /** What slash commands may do to the chat: the controller implements it, tests fake it. */
 export interface CommandHost {
   notice(level: NoticeLevel, text: string): void;
@@ -59,4 +72,7 @@ export interface CommandHost {
   tools(): ToolState[];
   setToolEnabled(name: string, enabled: boolean): boolean;
   lastToolOutput(): { name: string; output: string } | undefined;
+
+  /** Saved sessions: listing, resuming, exporting, history. */
+  readonly sessions: SessionCommands;
 }

@@ -4,6 +4,12 @@ import type { Message } from './message.js';
 /** A message as appended: the conversation assigns its id, turn and time. */
 export type NewMessage = Omit<Message, 'id' | 'turn' | 'at'>;
 
+/** Told of everything appended (the session recorder writes it to disk). */
+export interface ConversationListener {
+  messageAppended(message: Message): void;
+  recordAdded(record: CompactionRecord): void;
+}
+
 /**
  * One chat's history: the append-only transcript, the compaction records over it, and the turn
  * counter. Nothing is removed except by `clear()` (a new conversation).
@@ -13,8 +19,27 @@ export class Conversation {
   private compactions: CompactionRecord[] = [];
   private nextMessageId = 1;
   private turn = 0;
+  private listener: ConversationListener | undefined;
 
   constructor(private readonly now: () => Date) {}
+
+  /** Sets who is told of every append (one listener: the session recorder). */
+  listen(listener: ConversationListener | undefined): void {
+    this.listener = listener;
+  }
+
+  /** Replaces the history with a saved one (resume); ids and turns continue after it. */
+  restore(messages: readonly Message[], records: readonly CompactionRecord[]): void {
+    this.messages = [...messages];
+    this.compactions = [...records];
+    this.turn = messages.reduce((max, m) => Math.max(max, m.turn), 0);
+    this.nextMessageId = messages.reduce((max, m) => Math.max(max, m.id), this.nextMessageId - 1) + 1;
+  }
+
+  /** `/uncompact`: the record before the latest is in force again (the transcript never changed). */
+  dropLatestRecord(): CompactionRecord | undefined {
+    return this.compactions.pop();
+  }
 
   /** Every message, oldest first. */
   get transcript(): readonly Message[] {
@@ -38,17 +63,20 @@ export class Conversation {
 
   /** Appends a message to the current turn. */
   append(message: NewMessage): void {
-    this.messages.push({
+    const full: Message = {
       ...message,
       id: this.nextMessageId++,
       turn: this.turn,
       at: this.now().toISOString(),
-    });
+    };
+    this.messages.push(full);
+    this.listener?.messageAppended(full);
   }
 
   /** Appends a compaction record: from now on the model view starts at its summary. */
   addRecord(record: CompactionRecord): void {
     this.compactions.push(record);
+    this.listener?.recordAdded(record);
   }
 
   /** The thinking of the newest assistant message that has any. */

@@ -1,4 +1,4 @@
-import type { CompactionRecord } from '../compaction/record.js';
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
 
 /** The session file format this ochat writes; a file with a higher version is opened read-only. */

@@ -1,4 +1,4 @@
-import type { CompactionRecord } from '../compaction/record.js';
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
 import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
 

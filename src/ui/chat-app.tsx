@@ -35,6 +35,7 @@ const DOUBLE_CTRL_C_MS = 2000;
 const DIALOG_KEYS: Record<string, readonly string[]> = {
   'retry-compaction': ['y', 'n'],
   'send-oversized': ['y', 'n'],
+  'confirm-delete': ['y', 'n'],
   'confirm-tool': ['y', 'n', 'a', 'i'],
 };
 

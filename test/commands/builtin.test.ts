@@ -87,13 +87,13 @@ describe('/model', () => {
     expect(host.switchedTo.at(-1)).toBe('m1');
   });
 
-  it('/load switches models, and says a path-like argument is not a model', async () => {
+  it('/load switches models, and imports a path-like argument as a session export', async () => {
     const host = await run('/load qwen3');
     expect(host.switchedTo).toEqual(['qwen3']);
     for (const file of ['chat.json', './saved', '~/s.jsonl', '/tmp/x']) {
-      const refused = await run(`/load ${file}`);
-      expect(refused.switchedTo).toEqual([]);
-      expect(refused.notices[0].text).toContain('looks like a file path');
+      const imported = await run(`/load ${file}`);
+      expect(imported.switchedTo).toEqual([]);
+      expect(imported.sessionCalls).toEqual([`load ${file}`]);
     }
     expect((await run('/load')).notices[0].text).toContain('needs a model name');
   });
@@ -520,5 +520,48 @@ describe('/show', () => {
     await run('/show weights', host);
     expect(host.notices[0].text).toContain('Unknown topic "weights". Usage: /show [info|modelfile');
     expect((await run('/show')).onlyShown).toBe('No model is connected yet.');
+  });
+});
+
+describe('session commands', () => {
+  it('hand their argument to the session host', async () => {
+    const host = new FakeHost();
+    for (const line of [
+      '/sessions',
+      '/resume plans',
+      '/rename my plans',
+      '/delete 2026',
+      '/save out.md',
+      '/load in.json',
+      '/history',
+      '/uncompact',
+    ])
+      await run(line, host);
+    expect(host.sessionCalls).toEqual([
+      'list',
+      'resume plans',
+      'rename my plans',
+      'delete 2026',
+      'save out.md',
+      'load in.json',
+      'history',
+      'uncompact',
+    ]);
+  });
+
+  it('without the argument they need, say what is missing and how to call them', async () => {
+    for (const [line, usage] of [
+      ['/resume', '/resume <id|name>'],
+      ['/rename', '/rename <name>'],
+      ['/delete', '/delete <id|name>'],
+      ['/save', '/save <file.md|file.json>'],
+      ['/load', '/load <model|file.json>'],
+    ]) {
+      const host = await run(line);
+      expect(host.sessionCalls).toEqual([]);
+      expect(host.notices).toHaveLength(1);
+      expect(host.notices[0].level).toBe('error');
+      expect(host.notices[0].text).toContain(`Usage: ${usage}`);
+    }
   });
 });

@@ -98,7 +98,8 @@ describe('ollama run habits', () => {
     pty.write('/load M1\r');
     await pty.waitFor('Switched to m1:latest (num_ctx 4k)');
     pty.write('/load ./saved-chat.json\r');
-    await pty.waitFor('looks like a file path');
+    // A path is a session export to import, not a model: this one does not exist.
+    await pty.waitFor('Not loaded: cannot read ./saved-chat.json: ENOENT.');
     pty.write('three\r');
     await pty.waitFor('Echo: three');
     await waitForChats(emu, 3);

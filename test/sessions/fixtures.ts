@@ -1,4 +1,4 @@
-import type { CompactionRecord } from '../../src/compaction/record.js';
+import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message } from '../../src/conversation/message.js';
 import type { SessionEntry, SessionHeader } from '../../src/sessions/session-format.js';
 

@@ -1,5 +1,11 @@
 import type { InstalledModel, ModelInfo } from '../../src/backend/interfaces.js';
-import type { CommandHost, NoticeLevel, ThinkSetting, ToolState } from '../../src/commands/command-host.js';
+import type {
+  CommandHost,
+  NoticeLevel,
+  SessionCommands,
+  ThinkSetting,
+  ToolState,
+} from '../../src/commands/command-host.js';
 import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 
@@ -28,6 +34,18 @@ export class FakeHost implements CommandHost {
   breakdown: ContextBreakdown | undefined;
   toolStates: ToolState[] = [];
   lastTool: { name: string; output: string } | undefined;
+  /** Session commands called, as `name args`. */
+  sessionCalls: string[] = [];
+  sessions: SessionCommands = {
+    list: () => void this.sessionCalls.push('list'),
+    resume: async (query) => void this.sessionCalls.push(`resume ${query}`),
+    rename: (name) => void this.sessionCalls.push(`rename ${name}`),
+    delete: async (query) => void this.sessionCalls.push(`delete ${query}`),
+    save: (file) => void this.sessionCalls.push(`save ${file}`),
+    load: async (file) => void this.sessionCalls.push(`load ${file}`),
+    history: () => void this.sessionCalls.push('history'),
+    uncompact: () => void this.sessionCalls.push('uncompact'),
+  };
 
   notice(level: NoticeLevel, text: string): void {
     this.notices.push({ level, text });

@@ -10,15 +10,19 @@ export function isSessionFileArgument(arg: string): boolean {
   return /\.jsonl?$/i.test(arg) || /^(\/|\.\.?\/|~\/)/.test(arg);
 }
 
-/** `/load <model>`: `ollama run`'s way to switch models. */
+/**
+ * `/load <model>`: `ollama run`'s way to switch models; `/load <file.json>`: imports a session
+ * export (`/save x.json`) as a new session and continues it.
+ */
 export const loadCommand: SlashCommand = {
   name: 'load',
-  summary: 'Switch to another model (as in ollama run)',
-  usage: '/load <model>',
+  summary: 'Switch to another model (as in ollama run), or import a /save .json export as a new session',
+  usage: '/load <model|file.json>',
   async run(host, args) {
-    if (!args) throw new CommandUsageError('/load needs a model name (/model lists them).');
+    if (!args) throw new CommandUsageError('/load needs a model name (/model lists them) or a .json export.');
     if (isSessionFileArgument(args)) {
-      throw new CommandUsageError(`"${args}" looks like a file path, not a model name.`);
+      await host.sessions.load(args);
+      return;
     }
     await switchToModel(host, args);
   },

@@ -1,0 +1,209 @@
+import type { SessionCommands } from '../commands/command-host.js';
+import type { Conversation } from '../conversation/conversation.js';
+import { formatTokens } from '../conversation/format-tokens.js';
+import { formatSessionList } from '../sessions/format-session-list.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { CompactionRunner } from './compaction-runner.js';
+import { describeError } from './describe-error.js';
+import type { AskDialog } from './dialog-queue.js';
+import type { ModelConnector } from './model-connector.js';
+import type { ModelContext } from './model-context.js';
+import type { ScreenLog } from './screen-log.js';
+import type { SessionKeeper } from './session-keeper.js';
+import { transcriptItems } from './transcript-items.js';
+
+/** What the session commands work with. */
+export interface ChatSessionsDeps {
+  keeper: SessionKeeper;
+  conversation: Conversation;
+  model: ModelContext;
+  connector: ModelConnector;
+  compactions: CompactionRunner;
+  tools: ToolRegistry;
+  screen: ScreenLog;
+  ask: AskDialog;
+  /** Forgets the running chat's state (retry, tool output, paused compaction, meter). */
+  resetChat: () => void;
+}
+
+/** The session commands against the live chat: resume puts a saved session's state into it. */
+export class ChatSessions implements SessionCommands {
+  constructor(private readonly deps: ChatSessionsDeps) {}
+
+  list(): void {
+    const { keeper, screen } = this.deps;
+    if (!keeper.enabled) {
+      screen.notice('info', 'Sessions are not saved in this mode.');
+      return;
+    }
+    screen.notice('info', formatSessionList(keeper.list(), keeper.id));
+  }
+
+  /** Continues session `query` (id, id prefix or name; `true`: this directory's newest). */
+  async resume(query: string | true): Promise<void> {
+    const { keeper, conversation, model, connector, screen } = this.deps;
+    let id: string;
+    try {
+      const found = keeper.find(query);
+      if (!found) {
+        screen.notice('info', 'No saved session in this directory yet; this is a new one.');
+        return;
+      }
+      id = found.id;
+    } catch (error) {
+      screen.notice('error', describeError(error));
+      return;
+    }
+    if (id === keeper.id) {
+      screen.notice('info', 'That is the current session.');
+      return;
+    }
+    let resumed: ReturnType<SessionKeeper['resume']>;
+    try {
+      resumed = keeper.resume(id);
+    } catch (error) {
+      screen.notice('error', describeError(error));
+      return;
+    }
+    const { opened, replayed } = resumed;
+    const { settings } = replayed;
+    this.deps.resetChat();
+    conversation.restore(replayed.messages, replayed.records);
+    model.restoreSettings(settings);
+    for (const item of transcriptItems({
+      entries: opened.parsed.entries,
+      itemId: () => screen.itemId(),
+      keyArgument: (tool, args) => this.keyArgument(tool, args),
+    }))
+      screen.push(item);
+    for (const notice of opened.parsed.notices) screen.notice('warning', notice);
+    const name = settings.name ? ` "${settings.name}"` : '';
+    screen.notice('success', `Resumed session ${id}${name}: ${replayed.messages.length} messages.`);
+    if (opened.readOnly)
+      screen.notice(
+        'warning',
+        `Read-only: ${opened.readOnly}. What you send now is not saved; /new starts a saved session.`,
+      );
+    connector.resumeWith({ model: settings.model, numCtx: settings.numCtx });
+    const session = model.session;
+    if (
+      session &&
+      settings.model &&
+      (session.name !== settings.model || session.numCtx !== settings.numCtx)
+    ) {
+      try {
+        await connector.open(settings.model);
+      } catch (error) {
+        screen.notice('error', describeError(error));
+      }
+    }
+    model.refreshUsed();
+  }
+
+  private keyArgument(tool: string, args: Record<string, unknown>): string {
+    try {
+      return String(this.deps.tools.get(tool)?.keyArgument(args) ?? '');
+    } catch {
+      return '';
+    }
+  }
+
+  rename(name: string): void {
+    const { keeper, screen } = this.deps;
+    if (!keeper.enabled) {
+      screen.notice('info', 'Sessions are not saved in this mode.');
+      return;
+    }
+    keeper.rename(name);
+    screen.notice('success', `Session named "${name}"; ochat --resume "${name}" continues it.`);
+  }
+
+  async delete(query: string): Promise<void> {
+    const { keeper, screen } = this.deps;
+    try {
+      const found = keeper.find(query);
+      if (!found) return;
+      if (found.id === keeper.id) {
+        screen.notice('error', 'That is the current session; /new first.');
+        return;
+      }
+      const first = found.firstUserLine ? `, "${found.firstUserLine.slice(0, 40)}"` : '';
+      const key = await this.deps.ask({
+        kind: 'confirm-delete',
+        question: `Delete session ${found.id} (${found.messages} messages${first})?`,
+        choices: 'y/n',
+      });
+      if (key.toLowerCase() !== 'y') {
+        screen.notice('info', 'Kept.');
+        return;
+      }
+      keeper.delete(found.id);
+      screen.notice('success', `Deleted session ${found.id}.`);
+    } catch (error) {
+      screen.notice('error', describeError(error));
+    }
+  }
+
+  save(file: string): void {
+    const { keeper, screen } = this.deps;
+    try {
+      screen.notice('success', `Saved to ${keeper.save(file)}.`);
+    } catch (error) {
+      screen.notice('error', `Not saved: ${describeError(error)}`);
+    }
+  }
+
+  async load(file: string): Promise<void> {
+    const { keeper, screen } = this.deps;
+    let id: string;
+    try {
+      id = keeper.load(file);
+    } catch (error) {
+      screen.notice('error', `Not loaded: ${describeError(error)}`);
+      return;
+    }
+    screen.notice('success', `Imported ${file} as session ${id}.`);
+    await this.resume(id);
+  }
+
+  history(): void {
+    const { keeper, screen } = this.deps;
+    try {
+      screen.notice('info', keeper.history());
+    } catch (error) {
+      screen.notice('error', describeError(error));
+    }
+  }
+
+  /** Puts the record before the latest back in force, if the view it gives still fits. */
+  uncompact(): void {
+    const { conversation, model, compactions, keeper, screen } = this.deps;
+    const session = model.session;
+    if (!conversation.latestRecord) {
+      screen.notice('info', 'Nothing to uncompact: no compaction is in force.');
+      return;
+    }
+    if (!session) {
+      screen.notice('error', 'Not connected to a model yet.');
+      return;
+    }
+    const records = [...conversation.records];
+    conversation.dropLatestRecord();
+    const used = model.used();
+    const { reserve } = compactions.budgets();
+    if (used + reserve > session.numCtx) {
+      conversation.restore(conversation.transcript, records);
+      screen.notice(
+        'warning',
+        `Cannot uncompact: the view before the last compaction takes about ${formatTokens(used)} tokens, more than num_ctx ${formatTokens(session.numCtx)} leaves after the reserve of ${formatTokens(reserve)}.`,
+      );
+      return;
+    }
+    keeper.uncompacted();
+    screen.notice(
+      'success',
+      `Uncompacted: the view from before the last compaction is back (about ${formatTokens(used)} of ${formatTokens(session.numCtx)} tokens).`,
+    );
+    model.refreshUsed();
+  }
+}

@@ -1,0 +1,62 @@
+import type { SessionEntry, SessionHeader } from './session-format.js';
+import { replaySession } from './session-replay.js';
+
+function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * The whole history of a session as `/history` shows it: every message (those the summary in
+ * force stands for marked `summarized`, replaced and interrupted replies marked), every
+ * compaction attempt, success or failure, every `/uncompact`, in the order they happened.
+ */
+export function formatHistory(header: SessionHeader, entries: readonly SessionEntry[]): string {
+  const { records, replaced, settings } = replaySession(header, entries);
+  const summarizedBelow = records.at(-1)?.upto ?? 0;
+  const lines = [
+    `Session ${settings.name ? `"${settings.name}" ` : ''}${header.id} · started ${header.created} in ${header.cwd}`,
+  ];
+  let index = 0;
+  for (const entry of entries) {
+    switch (entry.type) {
+      case 'message': {
+        const m = entry.message;
+        const marks = [
+          index < summarizedBelow ? 'summarized' : '',
+          replaced.has(m.id) ? 'replaced' : '',
+          m.interrupted ? 'interrupted' : '',
+        ].filter(Boolean);
+        const who = m.role === 'tool' ? `tool ${m.tool_name ?? ''}`.trim() : m.role;
+        const calls = m.tool_calls?.length
+          ? ` (tool calls: ${m.tool_calls.map((c) => c.function.name).join(', ')})`
+          : '';
+        const text = m.role === 'tool' && m.tool_summary ? m.tool_summary : oneLine(m.content);
+        lines.push(`[${index + 1}]${marks.length ? ` (${marks.join(', ')})` : ''} ${who}: ${text}${calls}`);
+        index++;
+        break;
+      }
+      case 'compaction': {
+        const r = entry.record;
+        lines.push(
+          `── compacted at ${r.at} by ${r.model}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens`,
+        );
+        break;
+      }
+      case 'compaction-failed':
+        lines.push(`── compaction failed at ${entry.at} (${entry.trigger}): ${entry.reason}`);
+        break;
+      case 'uncompact':
+        lines.push(`── uncompacted at ${entry.at}: the previous view is back in force`);
+        break;
+      case 'setting':
+        if (entry.key !== 'num_ctx')
+          lines.push(`── ${entry.key} set to ${oneLine(JSON.stringify(entry.value), 80)}`);
+        break;
+      case 'replaced':
+        break;
+    }
+  }
+  if (index === 0) lines.push('(no messages yet)');
+  return lines.join('\n');
+}

@@ -1,0 +1,114 @@
+import type { CompactionRecord } from '../conversation/compaction-record.js';
+import type { Message } from '../conversation/message.js';
+import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
+import type { OpenedSession, SessionStore } from './session-store.js';
+
+/** The settings a new session file's header starts from. */
+export interface HeaderSettings {
+  model?: string;
+  system?: string;
+  options: Record<string, unknown>;
+}
+
+/** What the recorder works with. */
+export interface SessionRecorderDeps {
+  store: SessionStore;
+  cwd: string;
+  now: () => Date;
+  /** The settings in force, read when the file is created. */
+  headerSettings: () => HeaderSettings;
+  /** Told once when the file cannot be created or written; the chat goes on unsaved. */
+  onError: (error: Error) => void;
+}
+
+/**
+ * Writes what the conversation appends to the session file, as it happens (gemini-cli's recorder
+ * shape: the controller never touches files). The file is created with the first message, so a
+ * run in which nothing was said leaves no empty session behind; settings changed before it are
+ * kept and written after the header.
+ */
+export class SessionRecorder {
+  private session: OpenedSession | undefined;
+  private pending: SessionEntry[] = [];
+  private failed = false;
+
+  constructor(
+    private readonly deps: SessionRecorderDeps,
+    /** A resumed session to append to (its writer undefined when read-only). */
+    resumed?: OpenedSession,
+  ) {
+    this.session = resumed;
+  }
+
+  /** The session's id, once there is a file. */
+  get id(): string | undefined {
+    return this.session?.parsed.header.id;
+  }
+
+  /** Why nothing is written (read-only session), else undefined. */
+  get readOnly(): string | undefined {
+    return this.session?.readOnly;
+  }
+
+  /** The session's file, once there is one. */
+  get path(): string | undefined {
+    return this.session?.path;
+  }
+
+  recordMessage(message: Message): void {
+    this.write({ type: 'message', message });
+  }
+
+  recordCompaction(record: CompactionRecord): void {
+    this.write({ type: 'compaction', record });
+  }
+
+  recordCompactionFailure(failure: { model?: string; trigger: string; reason: string }): void {
+    this.write({ type: 'compaction-failed', at: this.at(), ...failure });
+  }
+
+  recordUncompact(): void {
+    this.write({ type: 'uncompact', at: this.at() });
+  }
+
+  recordReplaced(ids: number[]): void {
+    this.write({ type: 'replaced', at: this.at(), ids });
+  }
+
+  recordSetting(key: SettingKey, value: unknown): void {
+    // JSON has no undefined: a cleared setting is stored as null.
+    this.write({ type: 'setting', at: this.at(), key, value: value ?? null });
+  }
+
+  /** Closes the file and releases its lock; the next message starts a new session. */
+  close(): void {
+    this.session?.close();
+    this.session = undefined;
+    this.pending = [];
+  }
+
+  private at(): string {
+    return this.deps.now().toISOString();
+  }
+
+  private write(entry: SessionEntry): void {
+    if (this.session) {
+      this.session.writer?.append(entry);
+      return;
+    }
+    this.pending.push(entry);
+    if (entry.type !== 'message' || this.failed) return;
+    try {
+      const header: Omit<SessionHeader, 'type' | 'version' | 'id'> = {
+        created: this.at(),
+        cwd: this.deps.cwd,
+        ...this.deps.headerSettings(),
+      };
+      this.session = this.deps.store.create(header, this.deps.now(), this.pending);
+      this.pending = [];
+    } catch (error) {
+      this.failed = true;
+      this.deps.onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}

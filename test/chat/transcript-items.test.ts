@@ -1,0 +1,48 @@
+import { describe, expect, test } from 'vitest';
+import { transcriptItems } from '../../src/chat/transcript-items.js';
+import { message, record } from '../sessions/fixtures.js';
+
+let n = 0;
+const itemId = () => `r${++n}`;
+
+describe('transcriptItems', () => {
+  test('shows messages as the chat did: user, thinking collapsed, reply, tool line, compaction report', () => {
+    const items = transcriptItems({
+      entries: [
+        message(1, 'user', 'read it'),
+        message(2, 'assistant', '', {
+          thinking: 'hmm',
+          tool_calls: [{ function: { name: 'read_file', arguments: {} } }],
+        }),
+        message(3, 'tool', 'text', {
+          tool_name: 'read_file',
+          tool_args: { path: 'a.txt' },
+          tool_summary: 'read a.txt',
+        }),
+        message(4, 'assistant', 'Done.', { interrupted: true }),
+        { type: 'compaction', record: record(4) },
+      ],
+      itemId,
+      keyArgument: (_tool, args) => String(args.path),
+    });
+    expect(items.map((i) => i.kind)).toEqual(['user', 'thinking', 'tool', 'assistant', 'notice']);
+    expect(items[2]).toMatchObject({
+      name: 'read_file',
+      keyArgument: 'a.txt',
+      summary: 'read a.txt',
+      ok: true,
+    });
+    expect(items[3]).toMatchObject({ markdown: 'Done.', interrupted: true });
+    expect(items[4]).toMatchObject({ level: 'success', text: 'Compacted 4 messages: 1k → 200 tokens' });
+  });
+
+  test('a long session shows its newest messages after one line pointing to /history', () => {
+    const entries = Array.from({ length: 10 }, (_, i) => message(i + 1, 'user', `m${i + 1}`));
+    const items = transcriptItems({ entries, itemId, keyArgument: () => '', shown: 3 });
+    expect(items[0]).toMatchObject({
+      kind: 'notice',
+      text: '7 earlier messages not shown; /history shows the whole session.',
+    });
+    expect(items.slice(1).map((i) => (i.kind === 'user' ? i.text : ''))).toEqual(['m8', 'm9', 'm10']);
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * Sessions end to end: the built CLI in a PTY saves the conversation as it happens, and a resumed
+ * session sends exactly the request the original would have sent (system, summary, tool log,
+ * tail, options, num_ctx), also across a compaction and after /uncompact.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
+import { type ChatRun, exitCode, startChat } from '../support/e2e-chat.js';
+import type { ChatRequestRecord } from '../support/emulator.js';
+
+const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
+const chatReplies = (_req: unknown, n: number) => ({
+  content: `${'lorem ipsum '.repeat(40).trim()}\n\nReply ${n} done.`,
+});
+
+const runs: ChatRun[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const run of runs.splice(0)) await run.close();
+  for (const dir of dirs.splice(0))
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+});
+
+/** A home and a working directory kept across runs. */
+function place() {
+  const root = mkdtempSync(join(tmpdir(), 'ochat-sessions-e2e-'));
+  dirs.push(root);
+  const home = join(root, 'home');
+  const cwd = join(root, 'work');
+  mkdirSync(home);
+  mkdirSync(cwd);
+  writeFileSync(join(cwd, 'notes.txt'), 'FACT-notes the notes say hello\n');
+  return { home, cwd, sessions: join(home, 'data', 'ochat', 'sessions') };
+}
+
+/** Chat replies; the call numbers in `toolCallsAt` ask for read_file notes.txt instead. */
+async function start(
+  where: ReturnType<typeof place>,
+  args: string[],
+  readyText?: string,
+  toolCallsAt: number[] = [],
+) {
+  const run = await startChat({ models: MODELS, args, pty: { home: where.home, cwd: where.cwd }, readyText });
+  run.emu.respondWith(
+    compactionResponder({
+      chat: (req, n) =>
+        toolCallsAt.includes(n)
+          ? { toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] }
+          : chatReplies(req, n),
+    }),
+  );
+  runs.push(run);
+  return run;
+}
+
+function sessionFiles(dir: string): string[] {
+  return readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+}
+
+/** The request body exactly as sent (the emulator keeps the client's key order). */
+const bytes = (chat: ChatRequestRecord) => JSON.stringify(chat.body);
+
+async function quit(run: ChatRun) {
+  run.pty.write('/quit\r');
+  expect(await exitCode(run.pty)).toBe(0);
+}
+
+/**
+ * Builds up a conversation in a first run (`build`), copies the session file, sends a probe and
+ * quits; then puts the copy back, resumes it in a second run and sends the same probe. Returns
+ * both probe requests.
+ */
+async function probeBeforeAndAfterResume(build: (run: ChatRun) => Promise<void>, toolCallsAt: number[] = []) {
+  const where = place();
+  const first = await start(where, ['-m', 'chat', '--num-ctx', '4096'], undefined, toolCallsAt);
+  await build(first);
+  const [file] = sessionFiles(where.sessions);
+  const saved = join(where.home, 'saved.jsonl');
+  copyFileSync(join(where.sessions, file), saved);
+  const before = conversationChats(first.emu).length;
+  first.pty.write('Probe FACT-probe?\r');
+  await waitForConversationChats(first, before + 1);
+  const original = conversationChats(first.emu)[before];
+  await first.pty.waitFor(`Reply ${before + 1} done.`);
+  await quit(first);
+
+  copyFileSync(saved, join(where.sessions, file));
+  const second = await start(where, ['-r'], 'Resumed session');
+  await second.pty.waitFor('num_ctx');
+  second.pty.write('Probe FACT-probe?\r');
+  await waitForConversationChats(second, 1);
+  const resumed = conversationChats(second.emu)[0];
+  return { original, resumed, second, where };
+}
+
+async function waitForConversationChats(run: ChatRun, count: number) {
+  const deadline = Date.now() + 10_000;
+  while (conversationChats(run.emu).length < count) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${count} chat requests.`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function chatTurns(run: ChatRun, from: number, to: number) {
+  for (let n = from; n <= to; n++) {
+    run.pty.write(`Question ${n}, FACT-q${n}?\r`);
+    await run.pty.waitFor(`Reply ${n} done.`);
+  }
+}
+
+describe('sessions', () => {
+  test('a resumed session sends the byte-identical request: system, options, tool results, tail, num_ctx', async () => {
+    const { original, resumed, second } = await probeBeforeAndAfterResume(
+      async (run) => {
+        run.pty.write('/system Answer in FACT-style.\r');
+        await run.pty.waitFor('System prompt set.');
+        run.pty.write('/set temperature 0.3\r');
+        await run.pty.waitFor('temperature');
+        run.pty.write('Question 1, FACT-q1?\r');
+        await run.pty.waitFor('Reply 2 done.');
+        await chatTurns(run, 3, 3);
+      },
+      [1],
+    );
+    expect(original.body.messages[0]).toEqual({ role: 'system', content: 'Answer in FACT-style.' });
+    expect(original.body.messages.some((m: { role: string }) => m.role === 'tool')).toBe(true);
+    expect(original.body.options).toEqual({ temperature: 0.3, num_ctx: 4096 });
+    expect(bytes(resumed)).toBe(bytes(original));
+    // The screen shows the conversation it continues.
+    expect(second.pty.screen()).toContain('Question 1, FACT-q1?');
+    expect(second.pty.screen()).toContain('⚙ read_file notes.txt');
+  });
+
+  test('across a compaction, and after /uncompact, the resumed request is byte-identical too', async () => {
+    const compacted = await probeBeforeAndAfterResume(async (run) => {
+      await chatTurns(run, 1, 4);
+      run.pty.write('/compact\r');
+      await run.pty.waitFor(/Compacted \d+ messages/);
+    });
+    expect(compacted.original.body.messages[0].content).toContain('FACT-q1');
+    expect(bytes(compacted.resumed)).toBe(bytes(compacted.original));
+    expect(compacted.second.pty.screen()).toMatch(/Compacted \d+ messages/);
+
+    const uncompacted = await probeBeforeAndAfterResume(async (run) => {
+      await chatTurns(run, 1, 4);
+      run.pty.write('/compact\r');
+      await run.pty.waitFor(/Compacted \d+ messages/);
+      run.pty.write('/uncompact\r');
+      await run.pty.waitFor('Uncompacted: the view from before the last compaction is back');
+    });
+    // The whole transcript is sent again, no summary.
+    expect(uncompacted.original.body.messages[0]).toEqual({ role: 'user', content: 'Question 1, FACT-q1?' });
+    expect(bytes(uncompacted.resumed)).toBe(bytes(uncompacted.original));
+  });
+
+  test('--list-sessions and /sessions list the session; /new starts another; -r <name> finds it by name', async () => {
+    const where = place();
+    const run = await start(where, ['-m', 'chat']);
+    await chatTurns(run, 1, 1);
+    run.pty.write('/rename planning\r');
+    await run.pty.waitFor('Session named "planning"');
+    run.pty.write('/new\r');
+    await run.pty.waitFor('New conversation.');
+    await chatTurns(run, 2, 2);
+    run.pty.write('/sessions\r');
+    await run.pty.waitFor(/\* \S+ +chat +2 /);
+    expect(run.pty.screen()).toMatch(/planning +chat +2 .*Question 1, FACT-q1\?/);
+    await quit(run);
+    expect(sessionFiles(where.sessions)).toHaveLength(2);
+
+    const second = await start(where, ['-r', 'planning'], 'Resumed session');
+    expect(second.pty.screen()).toContain('"planning": 2 messages.');
+    expect(second.pty.screen()).toContain('Question 1, FACT-q1?');
+    expect(second.pty.screen()).not.toContain('Question 2');
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { formatHistory } from '../../src/sessions/session-history.js';
+import { HEADER, message, record } from './fixtures.js';
+
+describe('formatHistory', () => {
+  test('shows every message, marks what the summary in force stands for, and every compaction attempt', () => {
+    const text = formatHistory(HEADER, [
+      message(1, 'user', 'first'),
+      message(2, 'assistant', 'reply one'),
+      { type: 'compaction-failed', at: 'T1', trigger: 'auto', reason: 'server down' },
+      { type: 'compaction', record: record(2) },
+      message(3, 'user', 'second'),
+      message(4, 'assistant', 'cut', { interrupted: true }),
+      { type: 'replaced', at: 'T2', ids: [4] },
+    ]);
+    const lines = text.split('\n');
+    expect(lines[0]).toContain(HEADER.id);
+    expect(lines).toContain('[1] (summarized) user: first');
+    expect(lines).toContain('[2] (summarized) assistant: reply one');
+    expect(lines).toContain('── compaction failed at T1 (auto): server down');
+    expect(lines.some((l) => l.startsWith('── compacted at') && l.includes('messages 1–2 summarized'))).toBe(
+      true,
+    );
+    expect(lines).toContain('[3] user: second');
+    expect(lines).toContain('[4] (replaced, interrupted) assistant: cut');
+  });
+
+  test('after /uncompact nothing is marked summarized', () => {
+    const text = formatHistory(HEADER, [
+      message(1, 'user', 'first'),
+      { type: 'compaction', record: record(1) },
+      { type: 'uncompact', at: 'T3' },
+    ]);
+    expect(text).toContain('[1] user: first');
+    expect(text).toContain('── uncompacted at T3');
+  });
+});
