@@ -10,6 +10,7 @@ import type {
 } from '../commands/command-host.js';
 import { dispatchCommand, findCommand, parseCommandLine } from '../commands/dispatch.js';
 import { type ContextBreakdown, contextBreakdown } from '../compaction/context-breakdown.js';
+import { collectToolEntries } from '../compaction/tool-entries.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
@@ -302,6 +303,11 @@ export class ChatController implements CommandHost {
 
   get compaction(): CompactionRecord | undefined {
     return this.parts.conversation.latestRecord;
+  }
+
+  compactedToolCalls(): string[] {
+    const upto = this.compaction?.upto ?? 0;
+    return collectToolEntries(this.parts.conversation.transcript.slice(0, upto));
   }
 
   contextBreakdown(): ContextBreakdown | undefined {

@@ -67,6 +67,8 @@ export interface CommandHost {
 
   compact(focus: string | undefined): Promise<void>;
   readonly compaction: CompactionRecord | undefined;
+  /** The exact one-line summary of every tool call the compaction in force summarized, oldest first. */
+  compactedToolCalls(): string[];
   contextBreakdown(): ContextBreakdown | undefined;
 
   tools(): ToolState[];

@@ -11,8 +11,8 @@ import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunkin
 import { buildModelView, toWireMessage } from './model-view.js';
 import { planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
-import { assembleToolEntries, narrativeBudget, renderSummarySection } from './summary.js';
-import { collectToolEntries } from './tool-entries.js';
+import { assembleToolEntries, narrativeBudget, renderSummarySection, toolLogRoom } from './summary.js';
+import { collectToolEntries, mergeToolEntries } from './tool-entries.js';
 
 export type { Ask } from './ask.js';
 
@@ -96,13 +96,14 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     );
   const estimatedBefore = viewTokens(previous);
   const tokensBefore = input.usedBefore ?? estimatedBefore;
-  const toolEntries = assembleToolEntries(
+  // The narrative's budget leaves the tool log its share (or less, when its lines need less)...
+  const sharedEntries = assembleToolEntries(
     previous?.toolEntries ?? [],
     collectToolEntries(plan.slice),
     budgets.summary,
     estimateText,
   );
-  const budget = narrativeBudget(budgets.summary, toolEntries, estimateText);
+  const budget = narrativeBudget(budgets.summary, sharedEntries, estimateText);
   let narrative: string;
   let cut: SummaryCut | undefined;
   try {
@@ -137,6 +138,13 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       retryable: false,
     };
   }
+  // ...and the tool log then keeps its lines exactly wherever the narrative left room.
+  const toolEntries = mergeToolEntries(
+    previous?.toolEntries ?? [],
+    collectToolEntries(plan.slice),
+    toolLogRoom(budgets.summary, narrative, estimateText),
+    estimateText,
+  );
   const record: CompactionRecord = {
     upto: plan.upto,
     narrative,

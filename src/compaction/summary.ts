@@ -76,6 +76,18 @@ export function assembleToolEntries(
   );
 }
 
+/** Tokens the tool entries' bullets may take beside this narrative: all the section has left. */
+export function toolLogRoom(
+  summaryTokens: number,
+  narrative: string,
+  estimate: (text: string) => number,
+): number {
+  return Math.max(
+    0,
+    contentBudget(summaryTokens, estimate) - estimate(narrative) - toolLogHeaderCost(estimate),
+  );
+}
+
 /** Tokens left for the narrative once the frame, the join and these tool entries are paid. */
 export function narrativeBudget(
   summaryTokens: number,

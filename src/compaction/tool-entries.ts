@@ -12,6 +12,9 @@ const MAX_NAMED_TOOLS = 6;
 
 const COUNT_LINE = /^… (\d+) earlier tool calls?(?: \((.*)\))?$/;
 
+/** How a folded entry says how many calls it stands for: `read_file: read a.ts (×3)`. */
+const FOLD_SUFFIX = / \(×(\d+)\)$/;
+
 /**
  * The deterministic line for one tool result: its stored `tool_summary` (prefixed with the tool's
  * name unless it already starts with it, so merged count lines can name tools), else
@@ -37,8 +40,11 @@ export function toolEntryBullet(entry: string): string {
 }
 
 /**
- * Carries entries over in order (previous, then added). When their bullets outgrow `maxTokens`,
- * the oldest are merged into one count line, e.g.
+ * Carries entries over in order (previous, then added), exactly while their bullets fit
+ * `maxTokens`. Past that, folds the way a reader would: first repeated identical lines into one
+ * (`… (×3)`, at the newest one's place), then repeated calls on one thing — the same line but its
+ * last parenthesis, e.g. reads of one file with different ranges (`read_file: read a.ts (×4)`) —
+ * and only then merges the oldest into one count line, e.g.
  * `… 37 earlier tool calls (read_file ×20, run_command ×17)`, as few as needed. An earlier count
  * line is folded into the new one. Deterministic; never exceeds `maxTokens`.
  */
@@ -48,11 +54,15 @@ export function mergeToolEntries(
   maxTokens: number,
   estimate: (text: string) => number,
 ): string[] {
-  const all = [...previous, ...added];
   const cost = (entry: string) => estimate(toolEntryBullet(entry));
-  let rest = 0;
-  for (const entry of all) rest += cost(entry);
-  if (rest <= maxTokens) return all;
+  const total = (entries: readonly string[]) => entries.reduce((sum, entry) => sum + cost(entry), 0);
+  let all = [...previous, ...added];
+  if (total(all) <= maxTokens) return all;
+  for (const key of [exactKey, subjectKey]) {
+    all = foldRepeats(all, key);
+    if (total(all) <= maxTokens) return all;
+  }
+  let rest = total(all);
   const counts = new Map<string, number>();
   let merged = 0;
   for (let i = 0; i < all.length; i++) {
@@ -66,13 +76,59 @@ export function mergeToolEntries(
   return cost(bare) <= maxTokens ? [bare] : [];
 }
 
+/** An entry without its fold count: identical calls share it. */
+function exactKey(entry: string): string {
+  return entry.replace(FOLD_SUFFIX, '');
+}
+
+/** An entry without its fold count and its last parenthesis (ranges, sizes, exit codes): calls on one thing share it. */
+function subjectKey(entry: string): string {
+  return exactKey(entry).replace(/\s*\([^()]*\)$/, '');
+}
+
+/**
+ * Folds entries sharing a key into one `<key> (×n)` at the place of the newest of them; an entry
+ * alone keeps its exact text. Count lines are left as they are.
+ */
+function foldRepeats(entries: readonly string[], key: (entry: string) => string): string[] {
+  const calls = new Map<string, number>();
+  const groups = new Map<string, number>();
+  for (const entry of entries) {
+    if (COUNT_LINE.test(entry)) continue;
+    const k = key(entry);
+    calls.set(k, (calls.get(k) ?? 0) + callsIn(entry));
+    groups.set(k, (groups.get(k) ?? 0) + 1);
+  }
+  const seen = new Map<string, number>();
+  const folded: string[] = [];
+  for (const entry of entries) {
+    if (COUNT_LINE.test(entry)) {
+      folded.push(entry);
+      continue;
+    }
+    const k = key(entry);
+    const n = (seen.get(k) ?? 0) + 1;
+    seen.set(k, n);
+    if (groups.get(k) === 1) folded.push(entry);
+    else if (n === groups.get(k)) folded.push(`${k} (×${calls.get(k)})`);
+  }
+  return folded;
+}
+
+/** How many calls an entry stands for: its fold count, else one. */
+function callsIn(entry: string): number {
+  const fold = FOLD_SUFFIX.exec(entry);
+  return fold ? Number(fold[1]) : 1;
+}
+
 /** Adds one entry (or an earlier count line) to the per-tool counts; returns how many calls it stands for. */
 function absorb(entry: string, counts: Map<string, number>): number {
   const match = COUNT_LINE.exec(entry);
   if (!match) {
     const name = /^[^\s:]+/.exec(entry)?.[0] ?? 'other';
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-    return 1;
+    const n = callsIn(entry);
+    counts.set(name, (counts.get(name) ?? 0) + n);
+    return n;
   }
   const total = Number(match[1]);
   let named = 0;

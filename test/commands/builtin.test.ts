@@ -320,6 +320,7 @@ describe('/summary', () => {
   it('shows the narrative and every tool entry in full', async () => {
     const host = new FakeHost();
     host.compaction = RECORD;
+    host.toolCalls = [...RECORD.toolEntries];
     await run('/summary', host);
     expect(host.onlyShown).toBe(
       [
@@ -332,6 +333,27 @@ describe('/summary', () => {
         `  - ${RECORD.toolEntries[1]}`,
       ].join('\n'),
     );
+  });
+
+  it('shows the exact lines, then how the model sees them when they were folded, and what was cut', async () => {
+    const host = new FakeHost();
+    host.compaction = {
+      ...RECORD,
+      toolEntries: ['read_file: read a.ts (×2)'],
+      cut: { text: 'yada yada', tokens: 3 },
+    };
+    host.toolCalls = ['read_file: read a.ts (lines 1–5 of 9)', 'read_file: read a.ts (lines 6–9 of 9)'];
+    await run('/summary', host);
+    expect(host.onlyShown.split('\n').slice(4)).toEqual([
+      'Tool calls (2):',
+      '  - read_file: read a.ts (lines 1–5 of 9)',
+      '  - read_file: read a.ts (lines 6–9 of 9)',
+      'The model sees them folded into 1 line to fit the summary budget:',
+      '  - read_file: read a.ts (×2)',
+      '',
+      "Cut from the summarizer's reply to fit the budget (about 3 tokens):",
+      'yada yada',
+    ]);
   });
 
   it('leaves out the tool section when there were no tool calls', async () => {

@@ -72,11 +72,45 @@ describe('mergeToolEntries', () => {
   });
 
   it('merges as few of the oldest as needed into one count line', () => {
-    const previous = [...Array(20).fill('read_file: x'), ...Array(17).fill('run_command: y')];
+    const previous = [
+      ...Array.from({ length: 20 }, (_, i) => `read_file: x${i}`),
+      ...Array.from({ length: 17 }, (_, i) => `run_command: y${i}`),
+    ];
     const added = ['write_file: z1', 'write_file: z2', 'write_file: z3'];
     const expectedLine = '… 37 earlier tool calls (read_file ×20, run_command ×17)';
     const max = cost([expectedLine, ...added]);
     expect(mergeToolEntries(previous, added, max, length)).toEqual([expectedLine, ...added]);
+  });
+
+  it('keeps every line exactly while they fit', () => {
+    const all = ['read_file: read a.ts (lines 1–9 of 9)', 'read_file: read a.ts (lines 1–9 of 9)'];
+    expect(mergeToolEntries(all, [], cost(all), length)).toEqual(all);
+  });
+
+  it('folds repeated lines first, then repeated calls on one thing, before merging into a count', () => {
+    const reads = [
+      'read_file: read a.ts (lines 1–50 of 200)',
+      'get_time: time 2026-12-03 06:00 UTC',
+      'read_file: read a.ts (lines 1–50 of 200)',
+      'read_file: read a.ts (lines 51–100 of 200)',
+    ];
+    const identical = [
+      'get_time: time 2026-12-03 06:00 UTC',
+      'read_file: read a.ts (lines 1–50 of 200) (×2)',
+      'read_file: read a.ts (lines 51–100 of 200)',
+    ];
+    expect(mergeToolEntries(reads, [], cost(identical), length)).toEqual(identical);
+    const sameFile = ['get_time: time 2026-12-03 06:00 UTC', 'read_file: read a.ts (×3)'];
+    expect(mergeToolEntries(reads, [], cost(sameFile), length)).toEqual(sameFile);
+    // A folded line counts as the calls it stands for when it is merged into a count line.
+    expect(
+      mergeToolEntries(
+        reads,
+        ['x: 1'],
+        cost(['… 4 earlier tool calls (read_file ×3, get_time ×1)', 'x: 1']),
+        length,
+      ),
+    ).toEqual(['… 4 earlier tool calls (read_file ×3, get_time ×1)', 'x: 1']);
   });
 
   it('folds an earlier count line into the new one', () => {
@@ -92,10 +126,10 @@ describe('mergeToolEntries', () => {
     expect(mergeToolEntries(['read_file: a'], [], 5, length)).toEqual([]);
   });
 
-  it('never exceeds its budget, keeps a suffix in order, and accounts for every call', () => {
+  it('never exceeds its budget, keeps all exactly when they fit, and accounts for every call', () => {
     const entry = fc.tuple(
       fc.constantFrom('read_file', 'run_command', 'search', 'a', 'b', 'c', 'd', 'e', 'f'),
-      fc.string(),
+      fc.oneof(fc.string(), fc.constantFrom('a.ts (lines 1–2)', 'a.ts (lines 3–4)', 'b.ts', 'x')),
     );
     const entries = fc.array(entry.map(([name, rest]) => `${name}: ${rest.replace(/\s/g, '_')}`));
     fc.assert(
@@ -104,10 +138,13 @@ describe('mergeToolEntries', () => {
         expect(cost(merged)).toBeLessThanOrEqual(max);
         expect(mergeToolEntries(previous, added, max, length)).toEqual(merged);
         const all = [...previous, ...added];
+        if (cost(all) <= max) expect(merged).toEqual(all);
         const head = /^… (\d+) earlier tool calls?/.exec(merged[0] ?? '');
         const kept = head ? merged.slice(1) : merged;
-        expect(all.slice(all.length - kept.length)).toEqual(kept);
-        if (merged.length) expect((head ? Number(head[1]) : 0) + kept.length).toBe(all.length);
+        const calls = (e: string) => Number(/ \(×(\d+)\)$/.exec(e)?.[1] ?? 1);
+        if (merged.length) {
+          expect((head ? Number(head[1]) : 0) + kept.reduce((sum, e) => sum + calls(e), 0)).toBe(all.length);
+        }
       }),
     );
   });

@@ -239,3 +239,42 @@ describe('a turn that alone does not fit', () => {
     expect(status.at(-1)).not.toContain('auto-compact paused');
   });
 });
+
+describe('the tool log', () => {
+  test('keeps every tool line exactly while the summary has room, and /summary lists them in full', async () => {
+    const tools = await startToolRun({ args: ['--num-ctx', '4096'] });
+    run = tools;
+    const { emu, pty, cwd } = tools;
+    const CALLS = 25;
+    for (let i = 1; i <= CALLS; i++) writeFileSync(join(cwd, `f${i}.txt`), `content ${i}\n`);
+    emu.respondWith(
+      compactionResponder({
+        chat: (req) => {
+          const last = req.body.messages.at(-1);
+          const file = /^read (f\d+\.txt)$/.exec(String(last.content))?.[1];
+          if (last.role === 'user' && file)
+            return { toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
+          return { content: `${'lorem ipsum '.repeat(50).trim()} Done ${conversationChats(emu).length}.` };
+        },
+      }),
+    );
+    for (let i = 1; i <= CALLS; i++) {
+      pty.write(`read f${i}.txt\r`);
+      await tools.waitForRequests(2 * i);
+    }
+    pty.write('/compact\r');
+    pty.write('next\r');
+    await tools.waitForRequests(2 * CALLS + 1);
+    expect(summarizerChats(emu).length).toBeGreaterThanOrEqual(1);
+
+    const system = String(conversationChats(emu).at(-1)!.keptMessages[0].content);
+    const logged = system.split('\n').filter((line) => /^- read_file: /.test(line));
+    expect(system).not.toContain('earlier tool call');
+    // Every call summarized is in the log, one exact line each, in order.
+    expect(logged.length).toBeGreaterThanOrEqual(15);
+    logged.forEach((line, i) => expect(line).toBe(`- read_file: read f${i + 1}.txt (lines 1–1 of 1)`));
+
+    pty.write('/summary\r');
+    await pty.waitFor(`Tool calls (${logged.length}):`);
+  });
+});

@@ -90,6 +90,11 @@ export class FakeHost implements CommandHost {
   async compact(focus: string | undefined): Promise<void> {
     this.compactCalls.push(focus);
   }
+  /** What `compactedToolCalls()` returns: the exact lines. */
+  toolCalls: string[] = [];
+  compactedToolCalls(): string[] {
+    return this.toolCalls;
+  }
   contextBreakdown(): ContextBreakdown | undefined {
     return this.breakdown;
   }

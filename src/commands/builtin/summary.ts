@@ -12,8 +12,23 @@ export const summaryCommand: SlashCommand = {
       host.show('No summary yet: the conversation has not been compacted. /compact does it now.');
       return;
     }
-    const tools = record.toolEntries.length
-      ? ['', `Tool calls (${record.toolEntries.length}):`, ...record.toolEntries.map((e) => `  - ${e}`)]
+    // The exact lines, as stored on each tool message; the model may see them folded.
+    const calls = host.compactedToolCalls();
+    const tools = calls.length ? ['', `Tool calls (${calls.length}):`, ...calls.map((e) => `  - ${e}`)] : [];
+    const folded =
+      record.toolEntries.length !== calls.length || record.toolEntries.some((e, i) => e !== calls[i]);
+    if (calls.length && folded) {
+      tools.push(
+        `The model sees them folded into ${record.toolEntries.length} line${record.toolEntries.length === 1 ? '' : 's'} to fit the summary budget:`,
+        ...record.toolEntries.map((e) => `  - ${e}`),
+      );
+    }
+    const cut = record.cut
+      ? [
+          '',
+          `Cut from the summarizer's reply to fit the budget (about ${record.cut.tokens} tokens):`,
+          record.cut.text,
+        ]
       : [];
     host.show(
       [
@@ -21,6 +36,7 @@ export const summaryCommand: SlashCommand = {
         '',
         record.narrative,
         ...tools,
+        ...cut,
       ].join('\n'),
     );
   },
