@@ -621,6 +621,7 @@ describe('long chats in a small window', () => {
     const seen = new Set(
       chatSending('What do you remember?').keptMessages.flatMap((m) => factsIn(String(m.content))),
     );
+    expect(planted.filter((fact) => !seen.has(fact))).toEqual([]);
   });
 
   it('with compaction.auto off, Ollama truncates and the app says so', async () => {

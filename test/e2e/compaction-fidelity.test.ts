@@ -272,7 +272,8 @@ describe('the tool log', () => {
     expect(system).not.toContain('earlier tool call');
     // Every call summarized is in the log, one exact line each, in order.
     expect(logged.length).toBeGreaterThanOrEqual(15);
-    logged.forEach((line, i) => expect(line).toBe(`- read_file: read f${i + 1}.txt (lines 1–1 of 1)`));
+    for (const [i, line] of logged.entries())
+      expect(line).toBe(`- read_file: read f${i + 1}.txt (lines 1–1 of 1)`);
 
     pty.write('/summary\r');
     await pty.waitFor(`Tool calls (${logged.length}):`);
