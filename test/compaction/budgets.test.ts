@@ -85,3 +85,20 @@ describe('resolveBudgets with fixed tokens (tool definitions)', () => {
     expect(resolveBudgets(2048, specs, 5000)).toMatchObject({ reserve: 0, keepRecent: 0, summary: 0 });
   });
 });
+
+describe('resolveBudgets at the edges', () => {
+  it('refuses a window that is not positive, naming it', () => {
+    expect(() => resolveBudgets(0, specs)).toThrow('num_ctx must be positive, got 0');
+  });
+
+  it('does not scale budgets that exactly fill the room left for them', () => {
+    // 10 000 × 0.9 = 9000 available: 3000 each fills it exactly.
+    const exact = { ratio: 0, min_tokens: 3000 };
+    const budgets = resolveBudgets(10_000, { reserve: exact, keep_recent: exact, summary: exact });
+    expect(budgets.scaled).toBe(false);
+    expect(
+      resolveBudgets(10_000, { reserve: exact, keep_recent: exact, summary: { ratio: 0, min_tokens: 3001 } })
+        .scaled,
+    ).toBe(true);
+  });
+});

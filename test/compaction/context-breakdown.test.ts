@@ -103,3 +103,45 @@ describe('contextBreakdown', () => {
     expect(rows.find((r) => r.label === 'system')?.tokens).toBe(0);
   });
 });
+
+describe('contextBreakdown: stray system messages and odd windows', () => {
+  it('counts a stray system message in the tail under system, not summary, once compacted', () => {
+    const stray = { id: 99, turn: 2, role: 'system' as const, content: text(200, 'y'), at: '' };
+    const withStray = [...transcript.slice(0, 3), stray, ...transcript.slice(3)];
+    const { rows } = contextBreakdown({
+      system: text(400, 's'),
+      record,
+      transcript: withStray,
+      budgets,
+      charsPerToken: 4,
+    });
+    const byLabel = Object.fromEntries(rows.map((r) => [r.label, r.tokens]));
+    // System prompt and stray share one system message: 400 + 2 (separator) + 200 chars.
+    expect(byLabel.system).toBe(
+      estimateMessagesTokens(buildModelView({ system: text(400, 's'), transcript: [stray] }), 4),
+    );
+    expect(byLabel.system).toBeGreaterThan(104 + 40);
+    // A stray before the compaction boundary is summarized history: not in the system row.
+    const early = [stray, ...transcript];
+    const shifted = { ...record, upto: record.upto + 1 };
+    const before = contextBreakdown({
+      system: text(400, 's'),
+      record: shifted,
+      transcript: early,
+      budgets,
+      charsPerToken: 4,
+    });
+    expect(before.rows[0]).toEqual({ label: 'system', tokens: 104, percent: 1 });
+  });
+
+  it('without any system message, the system row is empty', () => {
+    const { rows } = contextBreakdown({ transcript, budgets, charsPerToken: 4 });
+    expect(rows[0]).toEqual({ label: 'system', tokens: 0, percent: 0 });
+  });
+
+  it('gives 0% rather than dividing by a zero window', () => {
+    const { rows } = contextBreakdown({ transcript, budgets: { ...budgets, numCtx: 0 }, charsPerToken: 4 });
+    for (const row of rows) expect(Number.isFinite(row.percent)).toBe(true);
+    expect(rows.every((row) => row.percent === 0)).toBe(true);
+  });
+});

@@ -144,3 +144,51 @@ describe('toWireMessage', () => {
     expect(toWireMessage(message)).toEqual({ role: 'user', content: 'look', images: ['aGk='] });
   });
 });
+
+describe('buildModelView: what each wire message carries', () => {
+  const msg = (m: Partial<Message> & Pick<Message, 'role' | 'content'>): Message => ({
+    id: 1,
+    turn: 1,
+    at: '',
+    ...m,
+  });
+
+  it('drops a blank stray system message instead of adding an empty section', () => {
+    const view = buildModelView({
+      system: 'Be brief.',
+      transcript: [msg({ role: 'system', content: '  \n' }), msg({ role: 'user', content: 'hi' })],
+    });
+    expect(view).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'hi' },
+    ]);
+  });
+
+  it('sends only the fields a message has: no empty tool_calls, images or tool_name', () => {
+    expect(toWireMessage(msg({ role: 'user', content: 'a', images: [] }))).toEqual({
+      role: 'user',
+      content: 'a',
+    });
+    expect(toWireMessage(msg({ role: 'assistant', content: 'b', tool_calls: [] }))).toEqual({
+      role: 'assistant',
+      content: 'b',
+    });
+    expect(toWireMessage(msg({ role: 'tool', content: 'out' }))).toEqual({ role: 'tool', content: 'out' });
+    expect(toWireMessage(msg({ role: 'user', content: 'c', images: ['aGk='] }))).toEqual({
+      role: 'user',
+      content: 'c',
+      images: ['aGk='],
+    });
+  });
+
+  it('keeps a user message that precedes an assistant reply, whatever its flags', () => {
+    const view = buildModelView({
+      transcript: [
+        msg({ role: 'user', content: 'q', interrupted: true } as Partial<Message> &
+          Pick<Message, 'role' | 'content'>),
+        msg({ role: 'assistant', content: 'a' }),
+      ],
+    });
+    expect(view.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+});

@@ -37,4 +37,10 @@ describe('formatCompactionReport', () => {
       }),
     ).toBe('Compacted 1 message: 900 → 300 tokens (90% → 30% of 1k)');
   });
+
+  it('gives 0% for a window of 0 rather than dividing by it', () => {
+    expect(formatCompactionReport({ ...result, numCtx: 0 })).toBe(
+      'Compacted 12 messages: 6.1k → 1.2k tokens (0% → 0% of 0)',
+    );
+  });
 });

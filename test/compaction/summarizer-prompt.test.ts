@@ -124,3 +124,52 @@ describe('buildSummarizerRequest', () => {
     }
   });
 });
+
+describe('buildSummarizerRequest: blank and padded inputs', () => {
+  const base = { lines: ['[0] user: hi'], maxTokens: 100 };
+
+  it('starts with the slice when there is no summary yet, or only whitespace', () => {
+    for (const previousNarrative of [undefined, '', '  \n ']) {
+      const { prompt } = buildSummarizerRequest({ ...base, previousNarrative });
+      expect(prompt.startsWith('New messages to fold into the summary')).toBe(true);
+      expect(prompt).not.toContain('<summary>');
+    }
+  });
+
+  it('puts the previous summary, trimmed, first', () => {
+    const { prompt } = buildSummarizerRequest({ ...base, previousNarrative: '  FACT-1 kept.  \n' });
+    expect(prompt.startsWith('Existing summary of the conversation so far')).toBe(true);
+    expect(prompt).toContain('<summary>\nFACT-1 kept.\n</summary>');
+  });
+
+  it('adds the focus trimmed, and leaves a blank focus out', () => {
+    expect(buildSummarizerRequest({ ...base, focus: '  the budget  ' }).prompt).toContain(
+      'Focus for this summary, from the user: the budget\n\n',
+    );
+    expect(buildSummarizerRequest({ ...base, focus: '   ' }).prompt).not.toContain('Focus');
+  });
+
+  it('uses configured rules unless they are blank', () => {
+    expect(buildSummarizerRequest({ ...base, rules: 'Be terse.' }).system).toBe('Be terse.');
+    expect(buildSummarizerRequest({ ...base, rules: '  ' }).system).toBe(DEFAULT_SUMMARIZER_RULES);
+  });
+});
+
+describe('renderSliceLines: attachments', () => {
+  it('says how many images a message carried', () => {
+    const withImages = (n: number): Message => ({
+      id: 1,
+      turn: 1,
+      role: 'user',
+      content: 'look',
+      at: '',
+      images: Array(n).fill('aGk='),
+    });
+    expect(renderSliceLines([withImages(1)], { maxMessageChars: 100 })).toEqual([
+      '[0] user: look (1 image attached)',
+    ]);
+    expect(renderSliceLines([withImages(2)], { maxMessageChars: 100 })).toEqual([
+      '[0] user: look (2 images attached)',
+    ]);
+  });
+});

@@ -33,3 +33,21 @@ describe('capText', () => {
     expect(capText('a😀b', 2)).toBe('a… [+3 chars]');
   });
 });
+
+describe('capText at the edges', () => {
+  it('keeps a text of exactly maxChars whole', () => {
+    expect(capText('abcde', 5)).toBe('abcde');
+    expect(capText('abcdef', 5)).toBe('abcde… [+1 chars]');
+  });
+
+  it('steps back over a high surrogate only, so no emoji is split and no other char is lost', () => {
+    // '🎉' is two code units: a cut after its first would leave half of it.
+    expect(capText('ab🎉cd', 3)).toBe('ab… [+4 chars]');
+    expect(capText('ab🎉cd', 4)).toBe('ab🎉… [+2 chars]');
+    // Code units just outside the high-surrogate range are ordinary characters.
+    expect(capText('a\ud7ffbc', 2)).toBe('a\ud7ff… [+2 chars]');
+    expect(capText('a\udc00bc', 2)).toBe('a\udc00… [+2 chars]');
+    expect(capText('a\udbffbc', 2)).toBe('a… [+3 chars]');
+    expect(capText('a\ud800bc', 2)).toBe('a… [+3 chars]');
+  });
+});

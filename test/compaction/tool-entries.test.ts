@@ -148,4 +148,41 @@ describe('mergeToolEntries', () => {
       }),
     );
   });
+
+  it('names at most six tools, most called first (ties by name), and counts the rest as other', () => {
+    const counts: Record<string, number> = { a: 1, b: 5, c: 2, d: 2, e: 3, f: 4, g: 1, h: 1 };
+    const previous = Object.entries(counts).flatMap(([name, n]) => Array(n).fill(`${name}: x`));
+    const expectedLine = '… 19 earlier tool calls (b ×5, f ×4, e ×3, c ×2, d ×2, a ×1, other ×2)';
+    expect(mergeToolEntries(previous, ['z: last'], cost([expectedLine, 'z: last']), length)).toEqual([
+      expectedLine,
+      'z: last',
+    ]);
+  });
+
+  it('says "call" for one merged call, and keeps the unnamed calls of an earlier count line as other', () => {
+    const long = 'x'.repeat(80);
+    const one = ['… 1 earlier tool call (read_file ×1)', 'b: 1'];
+    expect(mergeToolEntries([`read_file: ${long}`, 'b: 1'], [], cost(one), length)).toEqual(one);
+    // 5 calls of which 3 are named: the 2 others stay counted; a bare count line is read too.
+    const previous = [
+      '… 5 earlier tool calls (read_file ×3, other ×2)',
+      '… 4 earlier tool calls',
+      `x: ${long}`,
+    ];
+    const expected = ['… 10 earlier tool calls (other ×6, read_file ×3, x ×1)', 'y: 2'];
+    expect(mergeToolEntries(previous, ['y: 2'], cost(expected), length)).toEqual(expected);
+  });
+
+  it('reads a count line only at the start of an entry, and names an entry by its first word', () => {
+    const long = 'x'.repeat(80);
+    const previous = [`note: … 9 earlier tool calls ${long}`, `:odd entry ${long}`, 'q: 1'];
+    const expected = ['… 2 earlier tool calls (note ×1, other ×1)', 'q: 1'];
+    expect(mergeToolEntries(previous, [], cost(expected), length)).toEqual(expected);
+  });
+
+  it('merges when the entries are exactly one token over, not when they exactly fit', () => {
+    const entries = ['read_file: a', 'read_file: b'];
+    expect(mergeToolEntries(entries, [], cost(entries), length)).toEqual(entries);
+    expect(mergeToolEntries(entries, [], cost(entries) - 1, length)).not.toEqual(entries);
+  });
 });

@@ -133,6 +133,13 @@ describe('createStreamSanitizer', () => {
     expect(sanitizer.end()).toBe('');
   });
 
+  it('starts clean after end(): nothing held back leaks into the next stream', () => {
+    const sanitizer = createStreamSanitizer();
+    expect(sanitizer.push('a\x1b]0;unfinished')).toBe('a');
+    expect(sanitizer.end()).toBe('');
+    expect(sanitizer.push('fresh')).toBe('fresh');
+  });
+
   it('drops a sequence still unfinished at the end', () => {
     const sanitizer = createStreamSanitizer();
     expect(sanitizer.push('keep\x1b]8;;https://evil')).toBe('keep');
