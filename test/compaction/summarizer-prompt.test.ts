@@ -126,7 +126,7 @@ describe('buildSummarizerRequest', () => {
 });
 
 describe('buildSummarizerRequest: blank and padded inputs', () => {
-  const base = { lines: ['[0] user: hi'], maxTokens: 100 };
+  const base = { lines: ['[0] user: hi'], maxChars: 400 };
 
   it('starts with the slice when there is no summary yet, or only whitespace', () => {
     for (const previousNarrative of [undefined, '', '  \n ']) {
