@@ -8,11 +8,7 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: [
-      'test/compaction/**/*.test.ts',
-      'test/conversation/**/*.test.ts',
-      'test/text/**/*.test.ts',
-    ],
+    include: ['test/compaction/**/*.test.ts', 'test/conversation/**/*.test.ts', 'test/text/**/*.test.ts'],
     retry: 0,
   },
 });
