@@ -5,6 +5,7 @@
  * terminal (raw mode: no echo over the frame) and reach the app once it reads its input.
  */
 import chalk from 'chalk';
+import { sanitizeTerminalText } from '../text/sanitize.js';
 import { cursorCell } from './cursor-cell.js';
 
 /** The empty prompt's hint (the prompt component shows it too). */
@@ -34,7 +35,7 @@ export function firstFrameLines(model: string | undefined): string[] {
   return [
     '',
     `${chalk.bold(chalk.cyan('›'))} ${cursorCell(' ')}${chalk.dim(PROMPT_PLACEHOLDER)}`,
-    chalk.dim(model ?? NO_MODEL_LABEL),
+    chalk.dim(sanitizeTerminalText(model ?? NO_MODEL_LABEL)),
   ];
 }
 
@@ -47,7 +48,10 @@ export function drawFirstFrame(
   model: string | undefined,
 ): FirstFrame | undefined {
   const { stdout, stdin } = terminal;
-  const widest = Math.max(2 + 1 + PROMPT_PLACEHOLDER.length, (model ?? NO_MODEL_LABEL).length);
+  const widest = Math.max(
+    2 + 1 + PROMPT_PLACEHOLDER.length,
+    sanitizeTerminalText(model ?? NO_MODEL_LABEL).length,
+  );
   if (!stdin.isTTY || !stdin.setRawMode || (stdout.columns ?? 0) <= widest) return undefined;
   stdin.setRawMode(true);
   const lines = firstFrameLines(model);

@@ -25,24 +25,29 @@ afterEach(() => {
 });
 
 describe('the first frame', () => {
-  it.each([['qwen3'], [undefined]])('is what the chat screen first renders (model %s)', async (model) => {
-    const app = render(
-      <ChatApp
-        model={{
-          store: createStore(initialViewState(model)),
-          submit: vi.fn(),
-          interrupt: () => false,
-          answerDialog: vi.fn(),
-          toggleThinking: vi.fn(),
-          exit: vi.fn(),
-        }}
-        commands={BUILTIN_COMMANDS}
-        history={[]}
-      />,
-    );
-    unmount = app.unmount;
-    expect(app.frames[0]).toBe(firstFrameLines(model).join('\n'));
-  });
+  it.each([['qwen3'], [undefined], ['evil\x1b]0;title\x07model']])(
+    'is what the chat screen first renders (model %j)',
+    async (model) => {
+      const app = render(
+        <ChatApp
+          model={{
+            store: createStore(initialViewState(model)),
+            submit: vi.fn(),
+            interrupt: () => false,
+            answerDialog: vi.fn(),
+            toggleThinking: vi.fn(),
+            exit: vi.fn(),
+          }}
+          commands={BUILTIN_COMMANDS}
+          history={[]}
+        />,
+      );
+      unmount = app.unmount;
+      expect(app.frames[0]).toBe(firstFrameLines(model).join('\n'));
+      // Nothing from the model name reaches the terminal as a sequence (here: set the window title).
+      expect(firstFrameLines(model).join('')).not.toMatch(/\x1b\]|\x07/);
+    },
+  );
 
   it('takes the keyboard without echo, and hands over by erasing each line it drew', () => {
     const terminal = fakeTerminal();
