@@ -68,7 +68,8 @@ export class ModelConnector {
         );
       }
     } catch (error) {
-      screen.notice('error', describeError(error));
+      if (signal.aborted) screen.notice('warning', `Cancelled connecting to ${backend.host}.`);
+      else screen.notice('error', describeError(error));
       if (this.deps.interactive) {
         const kept = keptMessage ? ' Your message is kept and will be sent then.' : '';
         screen.notice('info', `Press Enter to try again.${kept}`);
