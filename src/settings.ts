@@ -31,6 +31,12 @@ export interface RunSettings {
   prompt?: string;
 }
 
+/** `-c ""` names no file: a usage error, not a silent fall-back to the default config. */
+function nonEmptyPath(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected a file name, e.g. ~/ochat.yml.');
+  return value;
+}
+
 function positiveInteger(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0)
@@ -47,7 +53,11 @@ function buildProgram(): Command {
       'model to chat with (default: config `model`, the last used, or the only installed)',
     )
     .option('--host <url>', 'Ollama server (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)')
-    .option('-c, --config <file>', 'config file (default: $OCHAT_CONFIG or ~/.config/ochat/config.yml)')
+    .option(
+      '-c, --config <file>',
+      'config file (default: $OCHAT_CONFIG or ~/.config/ochat/config.yml)',
+      nonEmptyPath,
+    )
     .option('-s, --system <text>', 'system prompt')
     .option('--num-ctx <n>', 'context window in tokens (overrides config and Modelfile)', positiveInteger)
     .argument('[message...]', 'start the chat with this first message (with -p: the prompt)')

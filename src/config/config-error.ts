@@ -18,9 +18,12 @@ function formatIssue(file: string, issue: ConfigIssue): string {
   return issue.key ? `${location}: ${issue.key}: ${issue.message}` : `${location}: ${issue.message}`;
 }
 
+/** A file with thousands of bad keys is one mistake: a screenful of them says so. */
+export const MAX_SHOWN_ISSUES = 20;
+
 /**
  * A config file that cannot be used: missing, unreadable, not YAML, or not a valid config.
- * The message holds one line per issue (`file:line:col: key: message`); the fields describe
+ * The message holds one line per issue (`file:line:col: key: message`), at most {@link MAX_SHOWN_ISSUES}; the fields describe
  * the first one, for callers that want to point at it.
  */
 export class ConfigError extends Error {
@@ -34,7 +37,9 @@ export class ConfigError extends Error {
   readonly issues: readonly ConfigIssue[];
 
   constructor(file: string, issues: ConfigIssue[]) {
-    super(issues.map((issue) => formatIssue(file, issue)).join('\n'));
+    const shown = issues.slice(0, MAX_SHOWN_ISSUES).map((issue) => formatIssue(file, issue));
+    const more = issues.length - shown.length;
+    super([...shown, ...(more > 0 ? [`${file}: … and ${more} more issues`] : [])].join('\n'));
     this.file = file;
     this.issues = issues;
     this.line = issues[0]?.line;

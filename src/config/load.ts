@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 import { displayPath } from './paths.js';
@@ -11,11 +11,37 @@ function readFailure(error: NodeJS.ErrnoException): string {
   return `cannot be read (${error.message})`;
 }
 
+/** A config file is a few kB; anything near this is not one (and reading it whole would cost). */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+/**
+ * Reads a regular file of at most {@link MAX_CONFIG_BYTES}. Opened without blocking and checked
+ * on the open descriptor, so a FIFO or a device (`/dev/zero`) is refused instead of hanging.
+ */
+function readRegularFile(path: string, shown: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    if (!stats.isFile()) {
+      throw new ConfigError(shown, [{ message: 'is not a regular file (a FIFO, socket or device)' }]);
+    }
+    if (stats.size > MAX_CONFIG_BYTES) {
+      const size = (stats.size / (1024 * 1024)).toFixed(1);
+      throw new ConfigError(shown, [{ message: `is too large (${size} MB; a config file is at most 1 MB)` }]);
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The file's text; undefined for a missing file the user did not name (then defaults apply). */
 function readConfigText(path: string, shown: string, explicit: boolean): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path, shown);
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const failure = error as NodeJS.ErrnoException;
     const missing = failure.code === 'ENOENT' || failure.code === 'ENOTDIR';
     if (missing && !explicit) return undefined;

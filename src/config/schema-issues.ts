@@ -1,9 +1,9 @@
 import type { Document, LineCounter } from 'yaml';
 import type * as z from 'zod/mini';
-import type { ConfigIssue } from './config-error.js';
+import { type ConfigIssue, MAX_SHOWN_ISSUES } from './config-error.js';
 import { knownKeysAt } from './known-keys.js';
 import { suggest } from './suggest.js';
-import { keyPosition, type SourcePosition, valuePosition } from './yaml-position.js';
+import { keyPositions, type SourcePosition, valuePosition } from './yaml-position.js';
 
 /** `compaction.reserve.ratio`, `tools.enabled[1]`: the path as a user would write it. */
 export function dottedKey(path: readonly PropertyKey[]): string {
@@ -42,9 +42,11 @@ export function configIssuesFrom(issues: readonly z.core.$ZodIssue[], source: So
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       const known = knownKeysAt(schema, issue.path);
-      for (const key of issue.keys) {
-        const position = keyPosition(doc, lines, issue.path, key);
-        found.push(located(position, dottedKey([...issue.path, key]), unknownKeyMessage(key, known)));
+      const positionOf = keyPositions(doc, lines, issue.path);
+      for (const [index, key] of issue.keys.entries()) {
+        // Only the first issues are shown (MAX_SHOWN_ISSUES): spare the rest the suggestion search.
+        const message = index < MAX_SHOWN_ISSUES ? unknownKeyMessage(key, known) : 'unknown key';
+        found.push(located(positionOf(key), dottedKey([...issue.path, key]), message));
       }
       continue;
     }

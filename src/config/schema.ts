@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { InvalidHostError, parseHost } from '../ollama/host.js';
 import { mustBe } from './describe-value.js';
 import { ollamaOptionsSchema } from './ollama-options.js';
 import { preprocess } from './preprocess.js';
@@ -28,6 +29,16 @@ const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
 const nonEmptyText = (what: string) => z.string(mustBe(what)).check(z.trim(), z.minLength(1));
 const toolList = () =>
   z.array(z.enum(TOOL_NAMES, mustBe(`one of ${TOOL_NAMES.join(', ')}`)), mustBe('a list of tool names'));
+
+/** A host as `--host` and OLLAMA_HOST take it; checked here so the error points into the file. */
+const validHost = z.superRefine((value: string, context) => {
+  try {
+    parseHost(value);
+  } catch (error) {
+    if (!(error instanceof InvalidHostError)) throw error;
+    context.addIssue({ code: 'custom', message: error.message, input: value });
+  }
+});
 
 /** A token budget: `floor(max(ratio × num_ctx, min_tokens))` (see DESIGN.md §3). */
 function budget(defaults: { ratio: number; min_tokens: number }) {
@@ -77,7 +88,7 @@ const toolsSchema = section({
 export const configSchema = z.strictObject(
   {
     model: unset(nonEmptyText('a model name or null')),
-    host: z._default(nonEmptyText('a host URL'), 'http://127.0.0.1:11434'),
+    host: z._default(nonEmptyText('a host URL').check(validHost), 'http://127.0.0.1:11434'),
     // Node's fetch gives up by itself after 300 s without a byte, so a longer wait cannot be had.
     request_timeout_s: z._default(
       z.number(mustBe('a number of seconds between 1 and 300')).check(z.minimum(1), z.maximum(300)),

@@ -27,20 +27,29 @@ export function valuePosition(
   return { line, column: col };
 }
 
-/** Where the key `key` is written in the mapping at `parentPath`; the mapping's position if not found. */
-export function keyPosition(
+/**
+ * Where each key of the mapping at `parentPath` is written: a lookup built once per mapping, so
+ * locating every key of a file with thousands of unknown keys stays linear. Falls back to the
+ * mapping's position for a key not found.
+ */
+export function keyPositions(
   doc: Document,
   lines: LineCounter,
   parentPath: readonly PropertyKey[],
-  key: string,
-): SourcePosition | undefined {
+): (key: string) => SourcePosition | undefined {
+  const offsets = new Map<string, number>();
   const parent = parentPath.length === 0 ? doc.contents : doc.getIn(parentPath, true);
   if (isMap(parent)) {
-    const pair = parent.items.find((item) => isScalar(item.key) && String(item.key.value) === key);
-    if (pair && isNode(pair.key) && pair.key.range) {
-      const { line, col } = lines.linePos(pair.key.range[0]);
-      return { line, column: col };
+    for (const item of parent.items) {
+      if (!isScalar(item.key) || !item.key.range) continue;
+      const name = String(item.key.value);
+      if (!offsets.has(name)) offsets.set(name, item.key.range[0]);
     }
   }
-  return valuePosition(doc, lines, parentPath);
+  return (key) => {
+    const offset = offsets.get(key);
+    if (offset === undefined) return valuePosition(doc, lines, parentPath);
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  };
 }

@@ -45,6 +45,8 @@ describe('parseHost', () => {
     ['[::1', 'unterminated [IPv6] address'],
     ['[::1]x', 'unterminated [IPv6] address'],
     ['bad host', "'bad host' is not a valid host name"],
+    ['http://256.256.256.256', "'256.256.256.256' is not a valid IPv4 address"],
+    ['1.2.3', "'1.2.3' is not a valid IPv4 address"],
     ['http://host:80/a?b=c', 'the path may not contain'],
   ])('rejects %j (%s)', (input, reason) => {
     const error = (() => {
