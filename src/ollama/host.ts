@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIPv6 } from 'node:net';
 
 /** Where Ollama listens when nothing else is configured. */
 export const DEFAULT_HOST = 'http://127.0.0.1:11434';
@@ -95,11 +95,11 @@ function splitHostPort(input: string, hostPort: string): { host: string; port?: 
 
 function formatHost(input: string, host: string): string {
   if (isIPv6(host)) return `[${host.toLowerCase()}]`;
-  // All digits and dots reads as an IPv4 address: 256.256.256.256 is not one (nor a name).
-  if (/^[\d.]+$/.test(host) && !isIPv4(host)) {
+  if (!HOSTNAME.test(host)) throw new InvalidHostError(input, `'${host}' is not a valid host name`);
+  // A name of digits and dots is read as an IPv4 address by URL: 256.256.256.256 is none.
+  if (!URL.canParse(`http://${host}`)) {
     throw new InvalidHostError(input, `'${host}' is not a valid IPv4 address`);
   }
-  if (!HOSTNAME.test(host)) throw new InvalidHostError(input, `'${host}' is not a valid host name`);
   return host.toLowerCase();
 }
 

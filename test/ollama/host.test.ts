@@ -46,7 +46,6 @@ describe('parseHost', () => {
     ['[::1]x', 'unterminated [IPv6] address'],
     ['bad host', "'bad host' is not a valid host name"],
     ['http://256.256.256.256', "'256.256.256.256' is not a valid IPv4 address"],
-    ['1.2.3', "'1.2.3' is not a valid IPv4 address"],
     ['http://host:80/a?b=c', 'the path may not contain'],
   ])('rejects %j (%s)', (input, reason) => {
     const error = (() => {
@@ -66,7 +65,10 @@ describe('parseHost', () => {
   });
 
   it('is idempotent: a parsed host parses to itself', () => {
-    const hostName = fc.stringMatching(/^[a-z0-9](?:[a-z0-9.-]{0,20}[a-z0-9])?$/);
+    // A name whose last label is a number is read as an IPv4 address (fc.ipV4 below covers those).
+    const hostName = fc
+      .stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?){0,2}$/)
+      .filter((name) => /[a-z-]/.test(name.split('.').at(-1) ?? ''));
     const form = fc.oneof(
       hostName,
       fc.tuple(hostName, fc.integer({ min: 1, max: 65535 })).map(([h, p]) => `${h}:${p}`),
