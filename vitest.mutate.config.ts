@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ['test/compaction/**/*.test.ts', 'test/conversation/**/*.test.ts', 'test/text/**/*.test.ts'],
+    // Instrumented for per-test coverage, a property test can take well over 30 s on a busy machine.
+    testTimeout: 120_000,
     retry: 0,
   },
 });
