@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shortenToolOutput } from '../../src/compaction/fit-newest-turn.js';
-import { buildModelView } from '../../src/compaction/model-view.js';
+import { fitNewestTurn, shortenToolOutput } from '../../src/compaction/fit-newest-turn.js';
+import { buildModelView, toWireMessage } from '../../src/compaction/model-view.js';
 import { estimateMessagesTokens } from '../../src/conversation/token-estimate.js';
 import { buildTranscript, compactionRecord, text } from '../conversation/fixtures.js';
 
@@ -61,5 +61,53 @@ describe('buildModelView with fit', () => {
     const view = buildModelView({ transcript, fit: newestFits });
     expect(view).toEqual(buildModelView({ transcript }));
     expect(estimateMessagesTokens(view)).toBeGreaterThan(newestFits.numCtx);
+  });
+});
+
+describe('fitNewestTurn', () => {
+  const newest = transcript.slice(3);
+  const tail = newest.map((m) => toWireMessage(m));
+  const fitted = (room: number, head: { role: 'system'; content: string }[] = []) =>
+    fitNewestTurn({ head, tail, sources: newest, room, charsPerToken: 4 });
+
+  it('leaves a turn that exactly fits untouched, and shortens one a token over', () => {
+    const exact = estimateMessagesTokens(tail, 4);
+    expect(fitted(exact)).toEqual(tail);
+    expect(fitted(exact - 1)).not.toEqual(tail);
+  });
+
+  it('counts the head against the room', () => {
+    const exact = estimateMessagesTokens(tail, 4);
+    const head = [{ role: 'system' as const, content: text(400, 's') }];
+    expect(fitted(exact, head)).not.toEqual(tail);
+    expect(fitted(exact + estimateMessagesTokens(head, 4), head)).toEqual(tail);
+  });
+
+  it('shortens only tool outputs, and never replaces a short one by a longer note', () => {
+    const messages = buildTranscript([
+      {
+        user: text(4000, 'u'),
+        steps: [{ tools: [{ name: 'get_time', output: 'noon' }] }, { reply: text(2000, 'r') }],
+      },
+    ]);
+    const wire = messages.map((m) => toWireMessage(m));
+    const out = fitNewestTurn({ head: [], tail: wire, sources: messages, room: 10, charsPerToken: 4 });
+    expect(out).toEqual(wire);
+  });
+
+  it('without a user message in the tail there is no newest turn to fit', () => {
+    const orphans = newest.filter((m) => m.role !== 'user');
+    const wire = orphans.map((m) => toWireMessage(m));
+    expect(fitNewestTurn({ head: [], tail: wire, sources: orphans, room: 10, charsPerToken: 4 })).toEqual(
+      wire,
+    );
+  });
+});
+
+describe('shortenToolOutput: the head', () => {
+  it('keeps the head as it starts, trimming only its end', () => {
+    expect(shortenToolOutput('  ab  cdef', 'x was called.', 6)).toBe(
+      '  ab\n… [output shortened to fit the context window, 6 chars omitted; summary: x was called.]',
+    );
   });
 });

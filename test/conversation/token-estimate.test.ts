@@ -5,6 +5,7 @@ import {
   estimateMessagesTokens,
   estimateMessageTokens,
   estimateTokens,
+  estimateToolDefinitionsTokens,
   IMAGE_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
   weightedLength,
@@ -82,5 +83,18 @@ describe('estimateMessagesTokens', () => {
     expect(estimateMessagesTokens(messages)).toBe(11);
     expect(estimateMessagesTokens(messages, 1)).toBe(20);
     expect(estimateMessagesTokens([])).toBe(0);
+  });
+});
+
+describe('estimateToolDefinitionsTokens', () => {
+  it('costs nothing without tools, and the weighted JSON over chars-per-token otherwise', () => {
+    expect(estimateToolDefinitionsTokens([])).toBe(0);
+    const tools = [{ type: 'function', function: { name: 'read_file', description: 'Read a file' } }];
+    const length = weightedLength(JSON.stringify(tools));
+    expect(estimateToolDefinitionsTokens(tools, 4)).toBe(Math.ceil(length / 4));
+    expect(estimateToolDefinitionsTokens(tools, 2)).toBe(Math.ceil(length / 2));
+    expect(estimateToolDefinitionsTokens(tools, Number.NaN)).toBe(
+      Math.ceil(length / DEFAULT_CHARS_PER_TOKEN),
+    );
   });
 });
