@@ -325,6 +325,35 @@ describe('automatic compaction', () => {
   });
 });
 
+describe('a message too large for the window even after compaction', () => {
+  it('"y" sends it anyway: Ollama cuts it and the app says so', async () => {
+    emu.respondWith(compactionResponder({ chat: numberedReplies }));
+    const h = await open({ numCtx: 2048 });
+    const asked = await sayAnswering(h, `Huge: ${filler(3000)}`, 'y');
+    expect(asked).toBe(true);
+    const sent = chatSending('Huge:');
+    expect(sent.truncated).toBe(true);
+    expect(noticeTexts(h).some((t) => t.startsWith('This message is about'))).toBe(true);
+    expect(noticeTexts(h).some((t) => t.startsWith('Ollama truncated the prompt'))).toBe(true);
+  });
+
+  it('is an error, sending nothing, when nobody can answer (one-shot behaviour)', async () => {
+    const h = await open({ numCtx: 2048, interactive: false });
+    await h.say(`Huge: ${filler(3000)}`);
+    expect(conversationChats(emu)).toHaveLength(0);
+    expect(h.transcript()).toHaveLength(0);
+    const errors = h.notices().filter((n) => n.level === 'error');
+    expect(errors.map((n) => n.text)).toEqual([
+      expect.stringMatching(
+        /^This message is about 3k tokens; even after compaction the request carrying it would be about 3\.6k tokens, more than num_ctx 2k\. Sent as it is, Ollama would cut it without notice\.$/,
+      ),
+      expect.stringMatching(
+        /^Not sent\. Shorten the prompt, or give the model a larger window with --num-ctx <tokens> \(chat takes up to 128k\)\.$/,
+      ),
+    ]);
+  });
+});
+
 describe('when the summarizer fails', () => {
   const faults: [string, Extract<ReplyFault, { error: string }>][] = [
     ['an HTTP error', { kind: 'http', status: 500, error: 'summarizer crashed' }],
