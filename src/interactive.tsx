@@ -61,7 +61,7 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   }
 
   const { createChatController } = await import('./create-controller.js');
-  controller = createChatController(settings, { store, onExit: quit });
+  controller = await createChatController(settings, { store, onExit: quit });
   instance.rerender(app(controller.history()));
   // Load the markdown renderer while connecting, so it is there before the first reply.
   void controller.start(loadMarkdownRenderer());

@@ -55,7 +55,7 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
   let wroteReply = false;
   // Pieces split control sequences; sanitizing each piece alone would leak their tails as text.
   const reply = createStreamSanitizer();
-  const controller = createChatController(settings, {
+  const controller = await createChatController(settings, {
     onExit: () => {},
     interactive: false,
     autoConfirm: settings.flags.yes ? 'yes' : 'no',

@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import Conf from 'conf';
 import { dataDir } from './paths.js';
 
 /** Most input lines remembered for ↑/↓ across runs. */
@@ -22,52 +21,6 @@ export interface AppStateOptions {
   onError?: (error: Error) => void;
 }
 
-/**
- * The JSON file behind {@link AppState}: read on every access (another ochat may have written
- * it), written whole through a temporary file and a rename, so a crash never leaves half a file.
- * A file that is not valid JSON reads as empty. Errors other than a missing file are thrown.
- */
-class JsonFile {
-  constructor(readonly path: string) {
-    mkdirSync(join(path, '..'), { recursive: true });
-    this.read();
-  }
-
-  read(): Record<string, unknown> {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw error;
-    }
-    try {
-      const data: unknown = JSON.parse(text);
-      return data !== null && typeof data === 'object' && !Array.isArray(data)
-        ? (data as Record<string, unknown>)
-        : {};
-    } catch {
-      return {};
-    }
-  }
-
-  /** Sets `key` to `value`, or deletes it when `value` is undefined. */
-  write(key: string, value: unknown): void {
-    const data = this.read();
-    if (value === undefined) delete data[key];
-    else data[key] = value;
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    // Owner-only: the input history is private.
-    writeFileSync(temporary, `${JSON.stringify(data, undefined, '\t')}\n`, { mode: 0o600 });
-    try {
-      renameSync(temporary, this.path);
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
-    }
-  }
-}
-
 function isPositiveNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
@@ -80,7 +33,7 @@ function isPositiveNumber(value: unknown): value is number {
  * replaced on the next write; an unwritable one leaves the state in memory.
  */
 export class AppState {
-  readonly #store: JsonFile | undefined;
+  readonly #store: Conf<StoredState> | undefined;
   readonly #memory: StoredState = {};
   readonly #onError: (error: Error) => void;
   #errorReported = false;
@@ -88,7 +41,16 @@ export class AppState {
   constructor({ cwd, env = process.env, onError = () => {} }: AppStateOptions = {}) {
     this.#onError = onError;
     try {
-      this.#store = new JsonFile(join(cwd ?? dataDir(env), 'state.json'));
+      this.#store = new Conf<StoredState>({
+        projectName: 'ochat',
+        cwd: cwd ?? dataDir(env),
+        configName: 'state',
+        clearInvalidConfig: true,
+        // Model names contain dots (`qwen2.5:7b`); dot paths would nest them.
+        accessPropertiesByDotNotation: false,
+        // Owner-only: the input history is private.
+        configFileMode: 0o600,
+      });
     } catch (error) {
       this.#fail(error);
     }
@@ -109,7 +71,7 @@ export class AppState {
   #read<Key extends keyof StoredState>(key: Key): unknown {
     if (!this.#store || Object.hasOwn(this.#memory, key)) return this.#memory[key];
     try {
-      return this.#store.read()[key];
+      return this.#store.get(key);
     } catch (error) {
       this.#fail(error);
       return undefined;
@@ -119,7 +81,9 @@ export class AppState {
   #write<Key extends keyof StoredState>(key: Key, value: StoredState[Key]): void {
     try {
       if (!this.#store) throw new Error('state file unavailable');
-      this.#store.write(key, value);
+      // conf refuses to set undefined; clearing is a delete.
+      if (value === undefined) this.#store.delete(key);
+      else this.#store.set(key, value);
       delete this.#memory[key];
     } catch (error) {
       // Keep it for this run: losing ↑ history mid-chat would be worse than not saving it.

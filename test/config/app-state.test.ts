@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,6 +50,12 @@ describe('AppState', () => {
     state.lastModel = 'm';
     expect(state.path).toBe(join(data, 'ochat', 'state.json'));
     expect(JSON.parse(readFileSync(join(data, 'ochat', 'state.json'), 'utf8')).lastModel).toBe('m');
+  });
+
+  it('writes the state file readable by its owner only (it holds the input history)', () => {
+    const cwd = tempDir();
+    new AppState({ cwd }).pushHistory('private');
+    expect(statSync(join(cwd, 'state.json')).mode & 0o777).toBe(0o600);
   });
 
   it('clears the last model', () => {
