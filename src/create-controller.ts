@@ -1,4 +1,5 @@
 import { ChatController, type ChatControllerDeps } from './chat/chat-controller.js';
+import { AppState } from './config/app-state.js';
 import { OllamaClient } from './ollama/client.js';
 import { SessionStore, sessionsDir } from './sessions/session-store.js';
 import type { RunSettings } from './settings.js';
@@ -10,13 +11,14 @@ export async function createChatController(
   extra: Pick<ChatControllerDeps, 'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store'>,
 ): Promise<ChatController> {
   const { config, flags, host } = settings;
-  // conf brings ajv, ajv-formats, semver and atomically: its own chunk, loaded only once a
-  // controller is made, never before the first frame.
-  const { AppState } = await import('./config/app-state.js');
+  const appState = new AppState();
+  // The state file (conf, with ajv and semver: ~60 ms) opens now in a chat, whose first frame is
+  // drawn; a one-shot opens it after its reply, unless it must pick the last-used model from it.
+  if (extra.interactive !== false || !(flags.model ?? config.model)) await appState.open();
   return new ChatController({
     backend: new OllamaClient({ host, requestTimeoutMs: config.request_timeout_s * 1000 }),
     config,
-    appState: new AppState(),
+    appState,
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
     cwd: process.cwd(),
     flags: { model: flags.model, numCtx: flags.numCtx },

@@ -133,6 +133,7 @@ export class TurnRunner {
       tool_calls: reply.toolCalls.length ? reply.toolCalls.map(storedToolCall) : undefined,
     });
     this.afterReply(view, request.tools ?? [], reply);
+    await this.rememberCalibration();
     return { kind: 'reply', toolCalls: reply.toolCalls };
   }
 
@@ -192,12 +193,6 @@ export class TurnRunner {
       },
       session.numCtx,
     );
-    // The store writes (and fsyncs) the whole file: only when the ratio really moved.
-    const remembered = appState.calibration(session.name);
-    const ratio = model.meter.charsPerToken;
-    if (remembered === undefined || Math.abs(remembered - ratio) > remembered * 0.01) {
-      appState.setCalibration(session.name, ratio);
-    }
     if (truncation) {
       screen.notice(
         'warning',
@@ -211,6 +206,22 @@ export class TurnRunner {
     const rate = seconds > 0 ? `${(m.evalCount / seconds).toFixed(1)} tok/s` : '';
     screen.store.update({ lastStats: [`${m.evalCount} tokens`, rate].filter(Boolean).join(' · ') });
     model.refreshUsed();
+  }
+
+  /**
+   * Keeps the model's measured chars per token for the next run. The state file opens here if it
+   * is not open yet: a one-shot loads it after its reply, not before the first byte.
+   */
+  private async rememberCalibration(): Promise<void> {
+    const { appState, model } = this.deps;
+    await appState.open();
+    const name = model.session!.name;
+    // The store writes (and fsyncs) the whole file: only when the ratio really moved.
+    const remembered = appState.calibration(name);
+    const ratio = model.meter.charsPerToken;
+    if (remembered === undefined || Math.abs(remembered - ratio) > remembered * 0.01) {
+      appState.setCalibration(name, ratio);
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import Conf from 'conf';
+import type Conf from 'conf';
 import { dataDir } from './paths.js';
 
 /** Most input lines remembered for ↑/↓ across runs. */
@@ -33,14 +33,32 @@ function isPositiveNumber(value: unknown): value is number {
  * replaced on the next write; an unwritable one leaves the state in memory.
  */
 export class AppState {
-  readonly #store: Conf<StoredState> | undefined;
+  #store: Conf<StoredState> | undefined;
+  #opening: Promise<void> | undefined;
   readonly #memory: StoredState = {};
+  readonly #options: AppStateOptions;
   readonly #onError: (error: Error) => void;
   #errorReported = false;
 
-  constructor({ cwd, env = process.env, onError = () => {} }: AppStateOptions = {}) {
-    this.#onError = onError;
+  constructor(options: AppStateOptions = {}) {
+    this.#options = options;
+    this.#onError = options.onError ?? (() => {});
+  }
+
+  /**
+   * Opens the state file, once; until then reads see only this run's writes, which are kept
+   * and written on opening. conf (with ajv, semver, atomically) is loaded here, not on import,
+   * so that whoever does not need the state yet (a one-shot before its first byte) does not wait.
+   */
+  open(): Promise<void> {
+    this.#opening ??= this.#open();
+    return this.#opening;
+  }
+
+  async #open(): Promise<void> {
+    const { cwd, env = process.env } = this.#options;
     try {
+      const { default: Conf } = await import('conf');
       this.#store = new Conf<StoredState>({
         projectName: 'ochat',
         cwd: cwd ?? dataDir(env),
@@ -53,7 +71,10 @@ export class AppState {
       });
     } catch (error) {
       this.#fail(error);
+      return;
     }
+    const pending = Object.entries(this.#memory) as [keyof StoredState, never][];
+    for (const [key, value] of pending) this.#write(key, value);
   }
 
   /** Tells the owner once: one warning is news, one per keystroke would be noise. */
@@ -63,7 +84,7 @@ export class AppState {
     this.#onError(error instanceof Error ? error : new Error(String(error)));
   }
 
-  /** The state file, or undefined when it could not be opened. */
+  /** The state file, or undefined when it is not open or could not be opened. */
   get path(): string | undefined {
     return this.#store?.path;
   }
@@ -79,8 +100,12 @@ export class AppState {
   }
 
   #write<Key extends keyof StoredState>(key: Key, value: StoredState[Key]): void {
+    if (!this.#store) {
+      // Not open yet (written on opening), or it could not be opened (reported then).
+      this.#memory[key] = value;
+      return;
+    }
     try {
-      if (!this.#store) throw new Error('state file unavailable');
       // conf refuses to set undefined; clearing is a delete.
       if (value === undefined) this.#store.delete(key);
       else this.#store.set(key, value);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppState, INPUT_HISTORY_LIMIT } from '../../src/config/app-state.js';
+import { AppState, type AppStateOptions, INPUT_HISTORY_LIMIT } from '../../src/config/app-state.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -15,24 +15,31 @@ function tempDir(): string {
   return dir;
 }
 
+/** A state whose file is open, as the interactive app has it. */
+async function openState(options: AppStateOptions): Promise<AppState> {
+  const state = new AppState(options);
+  await state.open();
+  return state;
+}
+
 describe('AppState', () => {
-  it('starts empty', () => {
-    const state = new AppState({ cwd: tempDir() });
+  it('starts empty', async () => {
+    const state = await openState({ cwd: tempDir() });
     expect(state.lastModel).toBeUndefined();
     expect(state.inputHistory).toEqual([]);
     expect(state.calibration('llama3.2')).toBeUndefined();
   });
 
-  it('round-trips everything through state.json in the given directory', () => {
+  it('round-trips everything through state.json in the given directory', async () => {
     const cwd = tempDir();
-    const state = new AppState({ cwd });
+    const state = await openState({ cwd });
     state.lastModel = 'qwen2.5:7b';
     state.pushHistory('hello');
     state.setCalibration('qwen2.5:7b', 3.6);
     state.setCalibration('llama3.2', 4.1);
     expect(state.path).toBe(join(cwd, 'state.json'));
 
-    const again = new AppState({ cwd });
+    const again = await openState({ cwd });
     expect(again.lastModel).toBe('qwen2.5:7b');
     expect(again.inputHistory).toEqual(['hello']);
     expect(again.calibration('qwen2.5:7b')).toBe(3.6);
@@ -44,46 +51,58 @@ describe('AppState', () => {
     });
   });
 
-  it('defaults to $XDG_DATA_HOME/ochat/state.json', () => {
+  it('defaults to $XDG_DATA_HOME/ochat/state.json', async () => {
     const data = tempDir();
-    const state = new AppState({ env: { HOME: '/nonexistent', XDG_DATA_HOME: data } });
+    const state = await openState({ env: { HOME: '/nonexistent', XDG_DATA_HOME: data } });
     state.lastModel = 'm';
     expect(state.path).toBe(join(data, 'ochat', 'state.json'));
     expect(JSON.parse(readFileSync(join(data, 'ochat', 'state.json'), 'utf8')).lastModel).toBe('m');
   });
 
-  it('writes the state file readable by its owner only (it holds the input history)', () => {
+  it('writes the state file readable by its owner only (it holds the input history)', async () => {
     const cwd = tempDir();
-    new AppState({ cwd }).pushHistory('private');
+    (await openState({ cwd })).pushHistory('private');
     expect(statSync(join(cwd, 'state.json')).mode & 0o777).toBe(0o600);
   });
 
-  it('clears the last model', () => {
-    const state = new AppState({ cwd: tempDir() });
+  it("before opening, reads see only this run's writes, which are written on opening", async () => {
+    const cwd = tempDir();
+    (await openState({ cwd })).setCalibration('m', 3.5);
+    const state = new AppState({ cwd });
+    expect(state.calibration('m')).toBeUndefined();
+    state.lastModel = 'qwen3';
+    expect(state.lastModel).toBe('qwen3');
+    await state.open();
+    expect(state.calibration('m')).toBe(3.5);
+    expect(JSON.parse(readFileSync(join(cwd, 'state.json'), 'utf8')).lastModel).toBe('qwen3');
+  });
+
+  it('clears the last model', async () => {
+    const state = await openState({ cwd: tempDir() });
     state.lastModel = 'a';
     state.lastModel = undefined;
     expect(state.lastModel).toBeUndefined();
   });
 
-  it('keeps history in order, skipping blanks and repeats of the previous entry', () => {
-    const state = new AppState({ cwd: tempDir() });
+  it('keeps history in order, skipping blanks and repeats of the previous entry', async () => {
+    const state = await openState({ cwd: tempDir() });
     for (const entry of ['a', 'a', '  ', 'b', 'a', 'a', 'multi\nline']) state.pushHistory(entry);
     expect(state.inputHistory).toEqual(['a', 'b', 'a', 'multi\nline']);
   });
 
-  it(`caps history at the newest ${INPUT_HISTORY_LIMIT} entries`, () => {
+  it(`caps history at the newest ${INPUT_HISTORY_LIMIT} entries`, async () => {
     const cwd = tempDir();
     const history = Array.from({ length: INPUT_HISTORY_LIMIT }, (_, i) => `line ${i}`);
     writeFileSync(join(cwd, 'state.json'), JSON.stringify({ inputHistory: history }));
-    const state = new AppState({ cwd });
+    const state = await openState({ cwd });
     state.pushHistory('newest');
     expect(state.inputHistory).toHaveLength(INPUT_HISTORY_LIMIT);
     expect(state.inputHistory[0]).toBe('line 1');
     expect(state.inputHistory.at(-1)).toBe('newest');
   });
 
-  it('updates a calibration and ignores nonsense ratios', () => {
-    const state = new AppState({ cwd: tempDir() });
+  it('updates a calibration and ignores nonsense ratios', async () => {
+    const state = await openState({ cwd: tempDir() });
     state.setCalibration('m', 3);
     state.setCalibration('m', 3.5);
     for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) state.setCalibration('m', bad);
@@ -91,10 +110,10 @@ describe('AppState', () => {
     expect(state.calibration('toString')).toBeUndefined();
   });
 
-  it('reads a corrupt store as empty and replaces it on the next write', () => {
+  it('reads a corrupt store as empty and replaces it on the next write', async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'state.json'), '{"lastModel": "x", trunc');
-    const state = new AppState({ cwd });
+    const state = await openState({ cwd });
     expect(state.lastModel).toBeUndefined();
     state.pushHistory('after the crash');
     expect(JSON.parse(readFileSync(join(cwd, 'state.json'), 'utf8'))).toEqual({
@@ -102,11 +121,11 @@ describe('AppState', () => {
     });
   });
 
-  it('ignores values of the wrong shape in a hand-edited store', () => {
+  it('ignores values of the wrong shape in a hand-edited store', async () => {
     const cwd = tempDir();
     const stored = { lastModel: 42, inputHistory: ['ok', 7, null], calibration: { a: 'x', b: -2, c: 3 } };
     writeFileSync(join(cwd, 'state.json'), JSON.stringify(stored));
-    const state = new AppState({ cwd });
+    const state = await openState({ cwd });
     expect(state.lastModel).toBeUndefined();
     expect(state.inputHistory).toEqual(['ok']);
     expect([state.calibration('a'), state.calibration('b'), state.calibration('c')]).toEqual([
@@ -115,14 +134,14 @@ describe('AppState', () => {
       3,
     ]);
     writeFileSync(join(cwd, 'state.json'), '[1, 2]');
-    expect(new AppState({ cwd }).inputHistory).toEqual([]);
+    expect((await openState({ cwd })).inputHistory).toEqual([]);
   });
 
-  it('keeps state in memory and reports once when the store cannot be used', () => {
+  it('keeps state in memory and reports once when the store cannot be used', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'state.json'));
     const errors: Error[] = [];
-    const state = new AppState({ cwd, onError: (error) => errors.push(error) });
+    const state = await openState({ cwd, onError: (error) => errors.push(error) });
     expect(state.path).toBeUndefined();
     state.pushHistory('one');
     state.pushHistory('two');
@@ -132,10 +151,10 @@ describe('AppState', () => {
     expect(errors).toHaveLength(1);
   });
 
-  it('falls back to memory when the store breaks after opening', () => {
+  it('falls back to memory when the store breaks after opening', async () => {
     const cwd = tempDir();
     const errors: Error[] = [];
-    const state = new AppState({ cwd, onError: (error) => errors.push(error) });
+    const state = await openState({ cwd, onError: (error) => errors.push(error) });
     state.pushHistory('saved');
     rmSync(join(cwd, 'state.json'));
     mkdirSync(join(cwd, 'state.json'));

@@ -2,8 +2,9 @@
  * One-shot mode (`-p`) and the informational flags, end to end: the built CLI as a plain child
  * process (stdout and stderr apart, stdin piped) against the Ollama emulator.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { runOchat } from '../support/e2e-process.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
@@ -38,6 +39,24 @@ describe('ochat -p', () => {
     expect(body.stream).toBe(true);
     expect(body.options.num_ctx).toBe(8192);
     expect(body.messages).toEqual([{ role: 'user', content: 'What is the answer?' }]);
+  });
+
+  test('remembers the model and its calibration for the next run (the state file opens after the reply)', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'ochat-e2e-data-'));
+    try {
+      const runEnv = { ...env, XDG_DATA_HOME: data };
+      const first = await runOchat(['-m', 'qwen3', '-p', 'hello'], { env: runEnv });
+      expect(first.code).toBe(0);
+      const state = JSON.parse(readFileSync(join(data, 'ochat', 'state.json'), 'utf8'));
+      expect(state.lastModel).toBe('qwen3');
+      expect(state.calibration.qwen3).toBeGreaterThan(0);
+      // Two models are installed: without -m only the remembered one can be chosen.
+      const second = await runOchat(['-p', 'again'], { env: runEnv });
+      expect(second.code).toBe(0);
+      expect(emu.chats.at(-1)?.body.model).toBe('qwen3');
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   test('sends piped stdin after the prompt', async () => {
