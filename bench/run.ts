@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchRow, BenchSuite } from './bench-row.js';
 import { compactionBench } from './compaction.bench.js';
+import { sessionsBench } from './sessions.bench.js';
 import { startupBench } from './startup.bench.js';
 import { streamingBench } from './streaming.bench.js';
 
@@ -8,6 +9,7 @@ const SUITES: Record<string, BenchSuite> = {
   startup: startupBench,
   streaming: streamingBench,
   compaction: compactionBench,
+  sessions: sessionsBench,
 };
 
 /** Runs every suite (or those named on the command line) and prints one table. */
