@@ -3,13 +3,22 @@
  * session sends exactly the request the original would have sent (system, summary, tool log,
  * tail, options, num_ctx), also across a compaction and after /uncompact.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
 import { type ChatRun, exitCode, startChat } from '../support/e2e-chat.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
+import { spawnOchat } from '../support/pty-session.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 const chatReplies = (_req: unknown, n: number) => ({
@@ -170,10 +179,78 @@ describe('sessions', () => {
     expect(run.pty.screen()).toMatch(/planning +chat +2 .*Question 1, FACT-q1\?/);
     await quit(run);
     expect(sessionFiles(where.sessions)).toHaveLength(2);
+    const list = spawnOchat(['--list-sessions'], { home: where.home, cwd: where.cwd });
+    await list.waitFor(/planning +chat +2 .*Question 1, FACT-q1\?/);
+    expect(await exitCode(list)).toBe(0);
+    await list.dispose();
 
     const second = await start(where, ['-r', 'planning'], 'Resumed session');
     expect(second.pty.screen()).toContain('"planning": 2 messages.');
     expect(second.pty.screen()).toContain('Question 1, FACT-q1?');
     expect(second.pty.screen()).not.toContain('Question 2');
+  });
+});
+
+describe('session commands in the terminal', () => {
+  test('/history shows what compaction summarized and every attempt; /save exports; /load imports and continues; /delete asks first', async () => {
+    const where = place();
+    const run = await start(where, ['-m', 'chat', '--num-ctx', '4096']);
+    await chatTurns(run, 1, 4);
+    run.pty.write('/compact\r');
+    await run.pty.waitFor(/Compacted \d+ messages/);
+    run.pty.write('/history\r');
+    await run.pty.waitFor('── compacted at');
+    expect(run.pty.screen()).toContain('[1] (summarized) user: Question 1, FACT-q1?');
+    expect(run.pty.screen()).toMatch(/\[8\] assistant: lorem ipsum/);
+
+    run.pty.write('/save chat.md\r');
+    await run.pty.waitFor('Saved to');
+    const markdown = readFileSync(join(where.cwd, 'chat.md'), 'utf8');
+    expect(markdown).toContain('## User\n\nQuestion 4, FACT-q4?');
+    expect(markdown).toContain('> **Compaction**');
+    run.pty.write('/save chat.md\r');
+    await run.pty.waitFor('Not saved: chat.md exists; choose another name.');
+    run.pty.write('/save chat.json\r');
+    await run.pty.waitFor(/Saved to .*chat\.json/);
+    const [original] = sessionFiles(where.sessions);
+
+    run.pty.write('/load chat.json\r');
+    await run.pty.waitFor(/Resumed session \S+: 8 messages\./);
+    expect(sessionFiles(where.sessions)).toHaveLength(2);
+    run.pty.write('Question 5, FACT-q5?\r');
+    await run.pty.waitFor('Reply 5 done.');
+    // The imported session continues from the summary in force, as the original would.
+    const sent = conversationChats(run.emu).at(-1)!.body.messages;
+    expect(sent[0].role).toBe('system');
+    expect(sent[0].content).toContain('FACT-q1');
+
+    const originalId = original.replace('.jsonl', '');
+    run.pty.write(`/delete ${originalId}\r`);
+    await run.pty.waitFor(`Delete session ${originalId} (8 messages, "Question 1, FACT-q1?")? (y/n)`);
+    run.pty.write('n');
+    await run.pty.waitFor('Kept.');
+    expect(sessionFiles(where.sessions)).toHaveLength(2);
+    run.pty.write(`/delete ${originalId}\r`);
+    await run.pty.waitFor(`Delete session ${originalId} (8 messages`);
+    run.pty.write('y');
+    await run.pty.waitFor(`Deleted session ${originalId}.`);
+    expect(sessionFiles(where.sessions)).toEqual([expect.not.stringContaining(originalId)]);
+  });
+
+  test('a session another ochat holds opens read-only and says which pid holds it', async () => {
+    const where = place();
+    const first = await start(where, ['-m', 'chat']);
+    await chatTurns(first, 1, 1);
+    const second = await start(where, ['-r'], 'Resumed session');
+    await second.pty.waitFor(/Read-only: another ochat \(pid \d+\) has it open/);
+    expect(second.pty.screen()).toContain(`pid ${first.pty.pid}`);
+  });
+
+  test('-r with an unknown session is a one-line error before the chat starts', async () => {
+    const where = place();
+    const pty = spawnOchat(['-r', 'nope'], { home: where.home, cwd: where.cwd });
+    await pty.waitFor('ochat: No session "nope". ochat --list-sessions lists them.');
+    expect(await exitCode(pty)).toBe(2);
+    await pty.dispose();
   });
 });
