@@ -16,10 +16,13 @@ export class MatchingStopped extends Error {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const regex = new RegExp(workerData.source, workerData.flags);
-parentPort.on('message', ({ lines, limit }) => {
+parentPort.on('message', ({ files, limit }) => {
   const matches = [];
-  for (let i = 0; i < lines.length && matches.length < limit; i++) {
-    if (regex.test(lines[i])) matches.push(i);
+  for (let f = 0; f < files.length && matches.length < limit; f++) {
+    const lines = files[f];
+    for (let i = 0; i < lines.length && matches.length < limit; i++) {
+      if (regex.test(lines[i])) matches.push([f, i]);
+    }
   }
   parentPort.postMessage(matches);
 });
@@ -60,10 +63,13 @@ export class LineMatcher {
     if (signal?.aborted) this.onAbort();
   }
 
-  /** The indices of the lines that match, at most `limit` of them, in order. */
-  match(lines: string[], limit: number): Promise<number[]> {
-    const reply = new Promise<number[]>((resolve) => this.worker.once('message', resolve));
-    this.worker.postMessage({ lines, limit });
+  /**
+   * Where the lines of `files` (each a list of lines) match: `[file, line]` index pairs in order,
+   * at most `limit` of them. Files are sent in batches: one round trip to the worker for many.
+   */
+  match(files: string[][], limit: number): Promise<[number, number][]> {
+    const reply = new Promise<[number, number][]>((resolve) => this.worker.once('message', resolve));
+    this.worker.postMessage({ files, limit });
     return Promise.race([reply, this.stopped]);
   }
 

@@ -18,6 +18,8 @@ export type SearchFilesArgs = { pattern: string; path?: string; glob?: string };
 export const MAX_SEARCH_MATCHES = 200;
 /** Larger files are skipped: they are data, not source. */
 const MAX_SEARCHED_BYTES = 2 * 1024 * 1024;
+/** Text sent to the matching thread at a time: few round trips, bounded memory. */
+const BATCH_CHARS = 4 * 1024 * 1024;
 /** A matching line is shown up to this many characters (minified code has huge lines). */
 const MAX_LINE_CHARS = 300;
 
@@ -61,20 +63,35 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
     const filesWithMatches = new Set<string>();
     let filesSearched = 0;
     const matcher = new LineMatcher(regex, ctx.commandTimeoutMs, ctx.signal);
+    let batch: { file: string; lines: string[] }[] = [];
+    let batchChars = 0;
+    const matchBatch = async () => {
+      const found = await matcher.match(
+        batch.map((entry) => entry.lines),
+        MAX_SEARCH_MATCHES - lines.length,
+      );
+      for (const [fileIndex, lineIndex] of found) {
+        const { file, lines: fileLines } = batch[fileIndex];
+        lines.push(
+          `${displayPath(file, ctx.cwd)}:${lineIndex + 1}: ${oneLine(fileLines[lineIndex], MAX_LINE_CHARS)}`,
+        );
+        filesWithMatches.add(file);
+      }
+      batch = [];
+      batchChars = 0;
+    };
     try {
       for await (const file of walkFiles(root, ctx.signal)) {
         if (fileFilter && !matchesGlob(fileFilter, args.glob!, path.relative(root, file))) continue;
         const content = await readSearchable(file);
         if (content === undefined) continue;
         filesSearched++;
-        const shown = displayPath(file, ctx.cwd);
-        const fileLines = splitLines(content);
-        for (const index of await matcher.match(fileLines, MAX_SEARCH_MATCHES - lines.length)) {
-          lines.push(`${shown}:${index + 1}: ${oneLine(fileLines[index], MAX_LINE_CHARS)}`);
-          filesWithMatches.add(file);
-        }
+        batch.push({ file, lines: splitLines(content) });
+        batchChars += content.length;
+        if (batchChars >= BATCH_CHARS) await matchBatch();
         if (lines.length >= MAX_SEARCH_MATCHES) break;
       }
+      if (batch.length > 0) await matchBatch();
     } catch (error) {
       if (error instanceof MatchingStopped && error.reason === 'too slow') {
         const seconds = ctx.commandTimeoutMs / 1000;
