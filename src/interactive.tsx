@@ -9,6 +9,7 @@ import type { RunSettings } from './settings.js';
 import { ChatApp, type ChatAppModel } from './ui/chat-app.js';
 import type { FirstFrame } from './ui/first-frame.js';
 import { disableBracketedPaste, enableBracketedPaste } from './ui/input/bracketed-paste.js';
+import type { SlashCommandInfo } from './ui/input/slash-completion.js';
 import { loadMarkdownRenderer } from './ui/markdown/render-markdown.js';
 
 /**
@@ -41,8 +42,17 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
     disableBracketedPaste(process.stdout);
   };
   process.once('exit', restoreTerminal);
+  // Argument completion reads what the controller knows (installed models, tools) once it exists.
+  const commands: SlashCommandInfo[] = BUILTIN_COMMANDS.map((command) => {
+    const { completion } = command;
+    if (!completion) return command;
+    return {
+      ...command,
+      complete: (args: string) => (controller ? completion(controller.completionContext(), args) : []),
+    };
+  });
   const app = <T extends readonly string[]>(history: T) => (
-    <ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} />
+    <ChatApp model={model} commands={commands} history={history} />
   );
   firstFrame?.handOver();
   // Ctrl+C must reach the app: it cancels a reply before it quits.

@@ -1,6 +1,7 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
 import type { ChatDelta, InstalledModel, ModelInfo } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
+import type { CompletionContext } from '../commands/command.js';
 import type {
   CommandHost,
   NoticeLevel,
@@ -65,6 +66,8 @@ export class ChatController implements CommandHost {
   private unsent: string | undefined;
   /** Options changed by `/set` in this chat (the others in force come from the config). */
   private readonly optionsSetInChat = new Set<string>();
+  /** The installed models as last listed, for Tab completion. */
+  private installedModels: readonly string[] = [];
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.store = deps.store ?? createStore(initialViewState(deps.flags.model ?? deps.config.model));
@@ -82,7 +85,25 @@ export class ChatController implements CommandHost {
       // The resumed session's settings (model, num_ctx) decide what connecting opens.
       if (this.deps.resume !== undefined) await this.parts.sessions.resume(this.deps.resume);
       await Promise.all([this.connect(), ready]);
+      // Tab completes `/model <name>` from this list; nobody types in one-shot mode.
+      // In the background, outside the abort slot: Ctrl+C is for the user's own work.
+      if (this.parts.model.session && (this.deps.interactive ?? true)) {
+        this.deps.backend.listModels().then(
+          (models) => {
+            this.installedModels = models.map((m) => m.name);
+          },
+          () => {},
+        );
+      }
     });
+  }
+
+  /** What Tab completion of command arguments may read (synchronously, from what is known). */
+  completionContext(): CompletionContext {
+    return {
+      models: this.installedModels,
+      tools: this.deps.tools.list().map((t) => ({ name: t.tool.name, description: t.tool.description })),
+    };
   }
 
   /** Earlier inputs, oldest first, for Up/Down. */
@@ -211,7 +232,9 @@ export class ChatController implements CommandHost {
   async listModels(): Promise<InstalledModel[]> {
     const { signal } = this.parts.abort.begin();
     try {
-      return await this.deps.backend.listModels(signal);
+      const models = await this.deps.backend.listModels(signal);
+      this.installedModels = models.map((m) => m.name);
+      return models;
     } finally {
       this.parts.abort.end();
     }

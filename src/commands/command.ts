@@ -17,6 +17,35 @@ export interface SlashCommand {
   runsWhileBusy?: boolean;
   /** Runs the command; a thrown `CommandUsageError` is shown as a one-line error with the usage. */
   run(host: CommandHost, args: string): Promise<void> | void;
+  /**
+   * Tab completion of the arguments: candidates for the last word of `args` (all the text typed
+   * after the name). Synchronous, on what `context` already knows; the editor filters by prefix.
+   */
+  completion?(context: CompletionContext, args: string): readonly CompletionEntry[];
+}
+
+/** One candidate of argument completion. */
+export interface CompletionEntry {
+  /** The word inserted, e.g. `llama3.2:latest`. */
+  value: string;
+  /** One line shown next to it in the list. */
+  summary?: string;
+  /** Other names of a command, shown after its summary. */
+  aliases?: readonly string[];
+}
+
+/** What argument completion may read: known right away, never fetched while the user types. */
+export interface CompletionContext {
+  /** The installed models, as the server last listed them (empty until it answered). */
+  readonly models: readonly string[];
+  /** Every tool, with its description. */
+  readonly tools: readonly { name: string; description: string }[];
+}
+
+/** The words typed before the last one, e.g. `['on']` for `on rea`. */
+export function wordsBefore(args: string): string[] {
+  const words = args.split(/\s+/).filter(Boolean);
+  return /\s$/.test(args) || args === '' ? words : words.slice(0, -1);
 }
 
 /** A bad argument: the dispatcher shows the message followed by the command's usage. */

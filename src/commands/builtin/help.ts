@@ -21,7 +21,7 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           ...lines,
           '',
           'Keys: Enter send · Alt+Enter or a trailing \\ new line · """ starts and ends a multi-line message',
-          '      ↑/↓ history · Tab complete',
+          '      ↑/↓ history · Tab complete commands and their arguments (models, options, tools)',
           '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
           '      Esc clear the prompt · Delete/Backspace delete after/before the cursor · // starts a message with /',
         ].join('\n'),

@@ -1,5 +1,5 @@
 import { CommandUsageError, type SlashCommand } from '../command.js';
-import { switchToModel } from './model.js';
+import { completeModelName, switchToModel } from './model.js';
 
 /**
  * Whether a `/load` argument names a saved-session file rather than a model: it ends in `.json`
@@ -18,6 +18,7 @@ export const loadCommand: SlashCommand = {
   name: 'load',
   summary: 'Switch to another model (as in ollama run), or import a /save .json export as a new session',
   usage: '/load <model|file.json>',
+  completion: completeModelName,
   async run(host, args) {
     if (!args) throw new CommandUsageError('/load needs a model name (/model lists them) or a .json export.');
     if (isSessionFileArgument(args)) {

@@ -1,5 +1,5 @@
 import { findInstalledModel, sameModel } from '../../backend/model-name.js';
-import type { SlashCommand } from '../command.js';
+import { type CompletionContext, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
 
 /**
@@ -14,11 +14,17 @@ export async function switchToModel(host: CommandHost, typed: string): Promise<v
   await host.switchModel(findInstalledModel(typed, installed) ?? typed);
 }
 
+/** Tab after `/model ` or `/load `: the installed models. */
+export function completeModelName(context: CompletionContext, args: string): CompletionEntry[] {
+  return wordsBefore(args).length === 0 ? context.models.map((name) => ({ value: name })) : [];
+}
+
 /** `/model [name]`: lists the installed models, or switches to one. */
 export const modelCommand: SlashCommand = {
   name: 'model',
   summary: 'List installed models, or switch to one',
   usage: '/model [name]',
+  completion: completeModelName,
   async run(host, args) {
     if (args) {
       await switchToModel(host, args);

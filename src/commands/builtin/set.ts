@@ -1,4 +1,5 @@
-import { CommandUsageError, type SlashCommand } from '../command.js';
+import { OLLAMA_OPTIONS } from '../../config/ollama-option-table.js';
+import { CommandUsageError, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
 
 /** The value that returns an option to the model's default: `/set temperature default`. */
@@ -12,6 +13,29 @@ const NUM_CTX_SOURCES: Record<string, string> = {
   default: "ochat's default",
   '/set': '/set',
 };
+
+/** Every option with what it does, for Tab. */
+function optionEntries(): CompletionEntry[] {
+  return Object.entries(OLLAMA_OPTIONS).map(([value, spec]) => ({ value, summary: spec.description }));
+}
+
+/** Tab after `/set `: the options and `ollama run`'s words, then `default` after an option. */
+function completeSet(args: string): CompletionEntry[] {
+  const before = wordsBefore(args).map((word) => word.toLowerCase());
+  if (before.length === 0) {
+    return [
+      ...optionEntries(),
+      { value: 'system', summary: 'set the system prompt' },
+      { value: 'parameter', summary: 'as in ollama run: /set parameter <option> <value>' },
+    ];
+  }
+  if (before.length === 1 && before[0] === 'parameter') return optionEntries();
+  const option = before[0] === 'parameter' ? before[1] : before[0];
+  const optionDone = before.length === (before[0] === 'parameter' ? 2 : 1);
+  if (optionDone && Object.hasOwn(OLLAMA_OPTIONS, option))
+    return [{ value: DEFAULT_WORD, summary: "back to the model's default" }];
+  return [];
+}
 
 /** `/set` alone: every option that is really in force, and where it comes from. */
 function listInForce(host: CommandHost, known: readonly string[]): string {
@@ -50,6 +74,7 @@ export const setCommand: SlashCommand = {
   name: 'set',
   summary: 'Set an Ollama option (`default` unsets it) or the system prompt; alone: list what is in force',
   usage: '/set <option> <value>',
+  completion: (_context, args) => completeSet(args),
   async run(host, args) {
     // The option table carries its validators; load it only when /set is used (start-up time).
     const { OLLAMA_OPTION_NAMES, parseOllamaOption, unknownOptionError } = await import(

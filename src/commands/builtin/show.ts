@@ -1,6 +1,6 @@
 import type { ModelInfo, ModelParameter } from '../../backend/interfaces.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
-import { CommandUsageError, type SlashCommand } from '../command.js';
+import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
 
 /** What `/show` can print, as in `ollama run`. */
@@ -68,6 +68,8 @@ export const showCommand: SlashCommand = {
   name: 'show',
   summary: "Show the model's info, Modelfile, parameters, system prompt, template or license",
   usage: `/show [${SHOW_TOPICS.join('|')}]`,
+  completion: (_context, args) =>
+    wordsBefore(args).length === 0 ? SHOW_TOPICS.map((value) => ({ value })) : [],
   run(host, args) {
     const topic = (args || 'info').toLowerCase();
     if (!(SHOW_TOPICS as readonly string[]).includes(topic)) {

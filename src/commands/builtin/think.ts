@@ -1,4 +1,4 @@
-import { CommandUsageError, type SlashCommand } from '../command.js';
+import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
 import type { ThinkSetting } from '../command-host.js';
 
 const VALUES: Record<string, ThinkSetting> = {
@@ -14,6 +14,8 @@ export const thinkCommand: SlashCommand = {
   name: 'think',
   summary: 'Turn thinking on or off, or set its effort (thinking models only)',
   usage: '/think [on|off|low|medium|high]',
+  completion: (_context, args) =>
+    wordsBefore(args).length === 0 ? Object.keys(VALUES).map((value) => ({ value })) : [],
   run(host, args) {
     if (!args) {
       const state = host.think === undefined ? 'model default' : describe(host.think);

@@ -1,10 +1,17 @@
-import { CommandUsageError, type SlashCommand } from '../command.js';
+import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
 
 /** `/tools [on|off <name>]`: lists the tools with their state, or turns one on or off. */
 export const toolsCommand: SlashCommand = {
   name: 'tools',
   summary: 'List tools, or turn one on/off',
   usage: '/tools [on|off <name>]',
+  completion(context, args) {
+    const before = wordsBefore(args);
+    if (before.length === 0) return [{ value: 'on' }, { value: 'off' }];
+    if (before.length === 1 && (before[0] === 'on' || before[0] === 'off'))
+      return context.tools.map((tool) => ({ value: tool.name, summary: tool.description }));
+    return [];
+  },
   run(host, args) {
     if (!args) {
       const tools = host.tools();

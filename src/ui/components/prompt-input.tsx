@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { cursorCell } from '../cursor-cell.js';
 import { PROMPT_PLACEHOLDER } from '../first-frame.js';
 import type { EditorState } from '../input/editor-state.js';
-import type { SlashCommandInfo } from '../input/slash-completion.js';
+import type { CompletionState } from '../input/slash-completion.js';
 import { nextGrapheme } from '../input/text-position.js';
 import { expandTabs } from '../terminal-rows.js';
 
@@ -41,32 +41,28 @@ function CursorLine({
   );
 }
 
-function CompletionList({
-  matches,
-  selected,
-  max,
-}: {
-  matches: readonly SlashCommandInfo[];
-  selected: number;
-  max: number;
-}) {
+function CompletionList({ completion, max }: { completion: CompletionState; max: number }) {
+  const { matches, selected } = completion;
+  // Command names are shown with their slash; argument words as they are.
+  const mark = completion.kind === 'command' ? '/' : '';
   // Keep the selected entry in view when cycling past the end of the window.
   const start = Math.min(Math.max(0, selected - max + 1), Math.max(0, matches.length - max));
   const shown = matches.slice(start, start + max);
-  const nameWidth = Math.max(...shown.map((command) => command.name.length)) + 1;
+  const nameWidth = Math.max(...shown.map((entry) => entry.value.length)) + 1;
   return (
     <Box flexDirection="column" marginLeft={2}>
-      {shown.map((command, index) => {
+      {shown.map((entry, index) => {
         const isSelected = start + index === selected;
-        const aliasList = command.aliases ?? [];
+        const aliasList = entry.aliases ?? [];
         const aliases = aliasList.length > 0 ? ` (${aliasList.map((alias) => `/${alias}`).join(', ')})` : '';
         return (
-          <Text key={command.name} wrap="truncate-end">
+          <Text key={entry.value} wrap="truncate-end">
             <Text color="cyan" inverse={isSelected}>
-              /{command.name.padEnd(nameWidth)}
+              {mark}
+              {entry.value.padEnd(nameWidth)}
             </Text>{' '}
             <Text dimColor>
-              {command.summary}
+              {entry.summary ?? ''}
               {aliases}
             </Text>
           </Text>
@@ -122,13 +118,7 @@ export function PromptInput({
           )}
         </Box>
       </Box>
-      {state.completion && (
-        <CompletionList
-          matches={state.completion.matches}
-          selected={state.completion.selected}
-          max={maxCompletions}
-        />
-      )}
+      {state.completion && <CompletionList completion={state.completion} max={maxCompletions} />}
     </Box>
   );
 }

@@ -1,7 +1,11 @@
 /**
- * Slash-command completion for the prompt: which commands match what has been typed, and what
- * Tab does with them.
+ * Slash-command completion for the prompt: which command names or arguments match what has been
+ * typed, and what Tab does with them.
  */
+
+import type { CompletionEntry } from '../../commands/command.js';
+
+export type { CompletionEntry };
 
 /** What the editor needs to know about a slash command (a subset of the command objects). */
 export interface SlashCommandInfo {
@@ -13,30 +17,75 @@ export interface SlashCommandInfo {
   summary: string;
   /** Usage string, e.g. `/compact [instructions]`. */
   usage: string;
+  /**
+   * Candidates for the last word of the argument text typed so far (`args`, everything after the
+   * command name); the editor keeps those that start with that word. Must be quick and synchronous.
+   */
+  complete?(args: string): readonly CompletionEntry[];
 }
 
 /** The completion list under the prompt. */
 export interface CompletionState {
-  /** What the user typed after the slash (lower-cased), from which `matches` were computed. */
+  /** Command names (shown as `/name`) or argument words. */
+  kind: 'command' | 'argument';
+  /** The text before the word being completed: `/` for a name, e.g. `/tools on ` for an argument. */
+  head: string;
+  /** The word typed so far, from which `matches` were computed. */
   prefix: string;
-  matches: readonly SlashCommandInfo[];
+  matches: readonly CompletionEntry[];
   /** Index in `matches` that Tab cycling has put into the text; -1 before cycling. */
   selected: number;
 }
 
-/** Matches for a text that is a bare `/word` (no arguments yet); undefined otherwise or if none match. */
+function startsWithIgnoringCase(text: string, prefix: string): boolean {
+  return text.toLowerCase().startsWith(prefix.toLowerCase());
+}
+
+function commandCompletion(text: string, commands: readonly SlashCommandInfo[]): CompletionState | undefined {
+  const prefix = text.slice(1).toLowerCase();
+  const matches = commands
+    .filter(
+      (command) =>
+        startsWithIgnoringCase(command.name, prefix) ||
+        (command.aliases ?? []).some((alias) => startsWithIgnoringCase(alias, prefix)),
+    )
+    .map((command) => ({ value: command.name, summary: command.summary, aliases: command.aliases }));
+  return matches.length > 0 ? { kind: 'command', head: '/', prefix, matches, selected: -1 } : undefined;
+}
+
+function argumentCompletion(
+  text: string,
+  commands: readonly SlashCommandInfo[],
+): CompletionState | undefined {
+  const match = /^\/(\S+)\s+([^\n]*)$/.exec(text);
+  if (!match) return undefined;
+  const name = match[1].toLowerCase();
+  const command = commands.find((c) => c.name === name || c.aliases?.includes(name));
+  if (!command?.complete) return undefined;
+  const args = match[2];
+  const prefix = /\S*$/.exec(args)?.[0] ?? '';
+  const matches = command.complete(args).filter((entry) => startsWithIgnoringCase(entry.value, prefix));
+  // Nothing to offer, or only what is already typed.
+  if (matches.length === 0 || (matches.length === 1 && matches[0].value === prefix)) return undefined;
+  return {
+    kind: 'argument',
+    head: text.slice(0, text.length - prefix.length),
+    prefix,
+    matches,
+    selected: -1,
+  };
+}
+
+/**
+ * Matches for a one-line text starting with `/`: command names while it is a bare `/word`, then the
+ * command's own argument candidates; undefined otherwise or when nothing matches.
+ */
 export function completionFor(
   text: string,
   commands: readonly SlashCommandInfo[],
 ): CompletionState | undefined {
-  if (!text.startsWith('/') || /\s/.test(text)) return undefined;
-  const prefix = text.slice(1).toLowerCase();
-  const matches = commands.filter(
-    (command) =>
-      command.name.toLowerCase().startsWith(prefix) ||
-      (command.aliases ?? []).some((alias) => alias.toLowerCase().startsWith(prefix)),
-  );
-  return matches.length > 0 ? { prefix, matches, selected: -1 } : undefined;
+  if (!text.startsWith('/') || text.includes('\n')) return undefined;
+  return /\s/.test(text) ? argumentCompletion(text, commands) : commandCompletion(text, commands);
 }
 
 function commonPrefix(words: readonly string[]): string {
@@ -58,11 +107,14 @@ export interface CompletionStep {
  * their longest common prefix, then cycled (`direction` -1 for Shift+Tab) with the list kept open.
  */
 export function stepCompletion(completion: CompletionState, direction: 1 | -1): CompletionStep {
-  const { matches, prefix } = completion;
-  if (matches.length === 1) return { text: `/${matches[0].name} `, completion: undefined };
-  const shared = commonPrefix(matches.map((command) => command.name.toLowerCase()));
-  if (completion.selected === -1 && shared.length > prefix.length && shared.startsWith(prefix)) {
-    return { text: `/${shared}`, completion: { prefix: shared, matches, selected: -1 } };
+  const { matches, prefix, head } = completion;
+  if (matches.length === 1) return { text: `${head}${matches[0].value} `, completion: undefined };
+  const values = matches.map((entry) =>
+    completion.kind === 'command' ? entry.value.toLowerCase() : entry.value,
+  );
+  const shared = commonPrefix(values);
+  if (completion.selected === -1 && shared.length > prefix.length && startsWithIgnoringCase(shared, prefix)) {
+    return { text: `${head}${shared}`, completion: { ...completion, prefix: shared } };
   }
   const count = matches.length;
   const selected =
@@ -71,5 +123,5 @@ export function stepCompletion(completion: CompletionState, direction: 1 | -1): 
         ? 0
         : count - 1
       : (completion.selected + direction + count) % count;
-  return { text: `/${matches[selected].name}`, completion: { ...completion, selected } };
+  return { text: `${head}${matches[selected].value}`, completion: { ...completion, selected } };
 }

@@ -191,8 +191,8 @@ describe('editorReducer: slash-command completion', () => {
   const start = (text: string) => editing(text, { commands: COMMANDS });
 
   it('lists matching commands (by name or alias) while a bare /word is typed', () => {
-    expect(start('/c').completion?.matches.map((command) => command.name)).toEqual(['compact', 'context']);
-    expect(start('/ex').completion?.matches.map((command) => command.name)).toEqual(['quit']);
+    expect(start('/c').completion?.matches.map((command) => command.value)).toEqual(['compact', 'context']);
+    expect(start('/ex').completion?.matches.map((command) => command.value)).toEqual(['quit']);
     expect(start('/').completion?.matches).toHaveLength(4);
     expect(start('/zzz').completion).toBeUndefined();
     expect(start('/help me').completion).toBeUndefined();
@@ -231,7 +231,7 @@ describe('editorReducer: slash-command completion', () => {
   it('typing after cycling recomputes the list', () => {
     const state = run(start('/co'), { type: 'complete' }, { type: 'backspace' }, { type: 'backspace' });
     expect(state.text).toBe('/compa');
-    expect(state.completion?.matches.map((command) => command.name)).toEqual(['compact']);
+    expect(state.completion?.matches.map((command) => command.value)).toEqual(['compact']);
     expect(state.completion?.selected).toBe(-1);
   });
 });
@@ -242,5 +242,45 @@ describe('editorReducer: commands without aliases', () => {
       commands: [{ name: 'summary', summary: 'Show the summary', usage: '/summary' }],
     });
     expect(run(state, { type: 'insert', text: '/su' }, { type: 'complete' }).text).toBe('/summary ');
+  });
+});
+
+describe('editorReducer: argument completion', () => {
+  const tools = {
+    name: 'tools',
+    summary: 'Tools',
+    usage: '/tools [on|off <name>]',
+    complete: (args: string) =>
+      /^(on|off)\s/.test(args)
+        ? [
+            { value: 'read_file', summary: 'Read a file' },
+            { value: 'run_command', summary: 'Run a command' },
+          ]
+        : [{ value: 'on' }, { value: 'off' }],
+  };
+  const start = (text: string) => editing(text, { commands: [...COMMANDS, tools] });
+
+  it("lists the command's candidates for the last word once its name is typed", () => {
+    expect(start('/tools ').completion).toMatchObject({ kind: 'argument', head: '/tools ', prefix: '' });
+    expect(start('/tools o').completion?.matches.map((entry) => entry.value)).toEqual(['on', 'off']);
+    expect(start('/tools on r').completion?.matches.map((entry) => entry.value)).toEqual([
+      'read_file',
+      'run_command',
+    ]);
+    expect(start('/TOOLS on RE').completion?.matches.map((entry) => entry.value)).toEqual(['read_file']);
+    // Commands without argument completion, and a word already complete, offer nothing.
+    expect(start('/help me').completion).toBeUndefined();
+    expect(start('/tools on read_file').completion).toBeUndefined();
+  });
+
+  it('Tab completes the last word, to a common prefix first, then cycles', () => {
+    expect(run(start('/tools of'), { type: 'complete' }).text).toBe('/tools off ');
+    let state = run(start('/tools on '), { type: 'complete' });
+    expect(state.text).toBe('/tools on r');
+    state = run(state, { type: 'complete' });
+    expect(state.text).toBe('/tools on read_file');
+    state = run(state, { type: 'complete' });
+    expect(state.text).toBe('/tools on run_command');
+    expect(state.completion?.matches).toHaveLength(2);
   });
 });
