@@ -5,9 +5,10 @@ import {
   calibrateCharsPerToken,
   calibrationSampleFor,
   MAX_CHARS_PER_TOKEN,
+  MIN_CALIBRATION_TOKENS,
   MIN_CHARS_PER_TOKEN,
 } from '../../src/conversation/calibration.js';
-import { IMAGE_TOKENS } from '../../src/conversation/token-estimate.js';
+import { DEFAULT_CHARS_PER_TOKEN, IMAGE_TOKENS } from '../../src/conversation/token-estimate.js';
 
 describe('calibrateCharsPerToken', () => {
   it('takes the observed ratio when nothing was learned yet', () => {
@@ -65,5 +66,22 @@ describe('calibrationSampleFor', () => {
       2000,
     );
     expect(sample).toEqual({ chars: 10, tokens: 2000 - 8 - IMAGE_TOKENS });
+  });
+});
+
+describe('calibrateCharsPerToken at the edges', () => {
+  it('learns from a sample of exactly the minimum size, not one token less', () => {
+    const chars = MIN_CALIBRATION_TOKENS * 3;
+    expect(calibrateCharsPerToken(undefined, { chars, tokens: MIN_CALIBRATION_TOKENS })).toBe(3);
+    expect(calibrateCharsPerToken(undefined, { chars, tokens: MIN_CALIBRATION_TOKENS - 1 })).toBe(
+      DEFAULT_CHARS_PER_TOKEN,
+    );
+  });
+
+  it('ignores a corrupt previous ratio (NaN, Infinity) as if there were none', () => {
+    for (const previous of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(calibrateCharsPerToken(previous, { chars: 3000, tokens: 1000 })).toBe(3);
+      expect(calibrateCharsPerToken(previous, { chars: 0, tokens: 1000 })).toBe(DEFAULT_CHARS_PER_TOKEN);
+    }
   });
 });

@@ -28,3 +28,10 @@ describe('turns', () => {
     expect(isTurnStart(transcript, 99)).toBe(false);
   });
 });
+
+describe('lastTurnStart at the edges', () => {
+  it('finds a user message at index 0', () => {
+    const [user] = buildTranscript([{ user: 'only', steps: [] }]);
+    expect(lastTurnStart([user])).toBe(0);
+  });
+});
