@@ -122,7 +122,8 @@ export class ChatController implements CommandHost {
       this.retry();
       return;
     }
-    this.deps.appState.pushHistory(text);
+    // A one-shot prompt (or a pipe's worth of stdin) is not something to recall with ↑.
+    if (this.deps.interactive !== false) this.deps.appState.pushHistory(text);
     const runCommand = () => {
       // Echoed like a message, so the output below it says what asked for it.
       this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text: trimmed });
