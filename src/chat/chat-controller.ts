@@ -19,9 +19,9 @@ import { formatTokens } from '../conversation/format-tokens.js';
 import type { Message } from '../conversation/message.js';
 import { estimateMessageTokens } from '../conversation/token-estimate.js';
 import type { SessionStore } from '../sessions/session-store.js';
+import { describeError } from '../text/describe-error.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { assembleChat, type ChatParts } from './chat-parts.js';
-import { describeError } from './describe-error.js';
 import { createStore, type Store } from './store.js';
 import { type ChatViewState, initialViewState } from './view-state.js';
 

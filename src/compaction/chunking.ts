@@ -1,9 +1,9 @@
 import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
+import { capText } from '../text/shorten.js';
 import type { Ask } from './ask.js';
 import { cutNarrative } from './narrative-cut.js';
 import { buildCondenseRequest, buildSummarizerRequest, summaryCharLimit } from './summarizer-prompt.js';
 import { cleanNarrative } from './summary.js';
-import { capText } from './text.js';
 
 /**
  * Share of the summarizer's window the request may fill: estimates are estimates, and over the

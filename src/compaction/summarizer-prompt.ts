@@ -1,5 +1,5 @@
 import type { Message } from '../conversation/message.js';
-import { capText, collapseWhitespace } from './text.js';
+import { capText, collapseWhitespace } from '../text/shorten.js';
 import { toolEntryLine } from './tool-entries.js';
 
 /** The default summarizer instructions; `compaction.prompt` in the config replaces them wholesale. */

@@ -1,6 +1,6 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
-import { isHighSurrogate } from './text.js';
+import { isHighSurrogate } from '../text/shorten.js';
 import { mergeToolEntries, TOOL_ENTRIES_SHARE, toolEntryBullet } from './tool-entries.js';
 
 /** Opens the summary section folded into the system message. */

@@ -1,5 +1,5 @@
 import type { Message } from '../conversation/message.js';
-import { capText, collapseWhitespace } from './text.js';
+import { capText, collapseWhitespace } from '../text/shorten.js';
 
 /** Share of the summary budget the tool-call log may take; the narrative gets the rest. */
 export const TOOL_ENTRIES_SHARE = 0.3;

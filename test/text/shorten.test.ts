@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capText, collapseWhitespace } from '../../src/compaction/text.js';
+import { capText, collapseWhitespace } from '../../src/text/shorten.js';
 
 describe('collapseWhitespace', () => {
   it('turns every whitespace run into one space and trims', () => {
