@@ -3,6 +3,7 @@ import { exitQuietlyWhenOutputCloses } from './closed-output.js';
 import { ConfigError } from './config/config-error.js';
 import { InvalidHostError } from './ollama/host.js';
 import { type RunSettings, resolveSettings } from './settings.js';
+import { describeError } from './text/describe-error.js';
 import { guardTerminalOutput } from './text/sanitize.js';
 
 async function main(): Promise<void> {
@@ -66,8 +67,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   // Last resort: a bug, not a user error. Say so plainly, without a stack trace unless asked.
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`ochat: unexpected error: ${message}\n`);
+  process.stderr.write(`ochat: unexpected error: ${describeError(error)}\n`);
   if (process.env.OCHAT_DEBUG) console.error(error);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { suggest } from '../config/suggest.js';
+import { describeError } from '../text/describe-error.js';
 import { CommandUsageError, type SlashCommand } from './command.js';
 import type { CommandHost } from './command-host.js';
 
@@ -41,7 +42,7 @@ export async function dispatchCommand(
   try {
     await command.run(host, parsed.args);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     // A message that is not a sentence (e.g. from the option parser) still reads as one before "Usage:".
     const sentence = /[.!?)]$/.test(message) ? message : `${message}.`;
     if (error instanceof CommandUsageError) host.notice('error', `${sentence} Usage: ${command.usage}`);

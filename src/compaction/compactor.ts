@@ -5,6 +5,7 @@ import {
   estimateMessageTokens,
   estimateTokens,
 } from '../conversation/token-estimate.js';
+import { describeError } from '../text/describe-error.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
 import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunking.js';
@@ -126,7 +127,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     return {
       ok: false,
       reason: 'failed',
-      message: error instanceof Error ? error.message : String(error),
+      message: describeError(error),
       retryable: !(error instanceof CompactionLimitError),
     };
   }

@@ -1,3 +1,5 @@
+import { describeError } from '../text/describe-error.js';
+import { oneLine } from '../text/shorten.js';
 import {
   AbortedError,
   type Capability,
@@ -48,7 +50,7 @@ export function mapOllamaError(err: unknown, context: ErrorContext): OllamaError
   if (err instanceof OllamaError) return err;
   const options: OllamaErrorOptions = { partial: context.partial, cause: err };
   const name = err instanceof Error || err instanceof DOMException ? err.name : '';
-  const message = oneLine(err instanceof Error ? err.message : String(err));
+  const message = serverLine(describeError(err));
 
   if (err instanceof IdleTimeoutError) return new ServerSilentError(context.host, err.ms / 1000, options);
   if (isUndiciTimeout(err)) return new ServerSilentError(context.host, UNDICI_TIMEOUT_SECONDS, options);
@@ -57,7 +59,7 @@ export function mapOllamaError(err: unknown, context: ErrorContext): OllamaError
   }
   if (name === 'AbortError') return new AbortedError(options);
   if (isResponseError(err))
-    return fromHttpStatus(err.status_code, oneLine(String(err.error ?? err.message)), context, options);
+    return fromHttpStatus(err.status_code, serverLine(String(err.error ?? err.message)), context, options);
   if (err instanceof TypeError && message === 'terminated') {
     // undici's word for "the socket closed while the body was still streaming".
     return new StreamError(`the connection to ${context.host} closed`, options);
@@ -120,10 +122,6 @@ function isResponseError(err: unknown): err is ResponseErrorShape {
 const MAX_MESSAGE = 300;
 
 /** Server text as one short line: no newlines, no control characters, capped. */
-function oneLine(text: string): string {
-  const line = text
-    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 1)}…` : line;
+function serverLine(text: string): string {
+  return oneLine(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' '), MAX_MESSAGE);
 }

@@ -1,3 +1,5 @@
+import { isLowSurrogate } from '../text/shorten.js';
+
 /** The marker put where output was cut, e.g. `[… 12,345 characters cut …]`. */
 export function cutNote(cutChars: number): string {
   return `[… ${cutChars.toLocaleString('en-US')} characters cut …]`;
@@ -27,17 +29,12 @@ function preferLineEnd(text: string, end: number): number {
   if (end <= 0) return 0;
   const newline = text.lastIndexOf('\n', end - 1);
   if (newline >= 0 && newline + 1 >= end / 2) return newline + 1;
-  return isLowSurrogate(text, end) ? end - 1 : end;
+  return isLowSurrogate(text.charCodeAt(end)) ? end - 1 : end;
 }
 
 /** Moves a tail cut forward to just after a newline if one is in the tail's first half; never splits a surrogate pair. */
 function preferLineStart(text: string, start: number): number {
   const newline = text.indexOf('\n', start);
   if (newline >= 0 && newline + 1 - start <= (text.length - start) / 2) return newline + 1;
-  return isLowSurrogate(text, start) ? start + 1 : start;
-}
-
-function isLowSurrogate(text: string, index: number): boolean {
-  const code = text.charCodeAt(index);
-  return code >= 0xdc00 && code <= 0xdfff;
+  return isLowSurrogate(text.charCodeAt(start)) ? start + 1 : start;
 }

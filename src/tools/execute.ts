@@ -1,7 +1,7 @@
 import type { ReceivedToolCall } from '../conversation/message.js';
+import { oneLine } from '../text/shorten.js';
 import type { Confirmer } from './confirmation.js';
 import type { SkipKind } from './failure-line.js';
-import { oneLine } from './one-line.js';
 import type { ToolRegistry } from './registry.js';
 import { toolSummaryLine } from './summary-line.js';
 import type { ToolContext, ToolOutcome } from './tool.js';
@@ -16,6 +16,8 @@ export {
   type ConfirmRequest,
   createConfirmationPolicy,
 } from './confirmation.js';
+
+import { describeError } from '../text/describe-error.js';
 
 /** One tool call as it was handled: what goes into the `tool` message and the UI line. */
 export interface ToolExecution {
@@ -98,7 +100,7 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
       return finish(
         args,
         keyArgument,
-        skipped(`Error: could not ask the user: ${messageOf(error)}`, 'cancelled'),
+        skipped(`Error: could not ask the user: ${describeError(error)}`, 'cancelled'),
       );
     }
     if (answer.kind === 'no') return finish(args, keyArgument, skipped(DECLINED_OUTPUT, 'declined'));
@@ -121,8 +123,8 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
   } catch (error) {
     return finish(args, keyArgument, {
       ok: false,
-      output: `Error: ${name} failed: ${messageOf(error)}`,
-      details: { error: oneLine(messageOf(error)) },
+      output: `Error: ${name} failed: ${describeError(error)}`,
+      details: { error: oneLine(describeError(error)) },
     });
   }
 }
@@ -171,8 +173,4 @@ function instructed(text: string): Record<string, unknown> {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,4 @@
-import { oneLine } from './one-line.js';
+import { oneLine } from '../text/shorten.js';
 import type { ToolOutcome } from './tool.js';
 
 /** Why a call was not run, recorded as `details.skipped` by executeToolCall. */

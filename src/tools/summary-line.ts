@@ -1,4 +1,4 @@
-import { oneLine } from './one-line.js';
+import { oneLine } from '../text/shorten.js';
 import type { ToolRegistry } from './registry.js';
 import type { ToolOutcome } from './tool.js';
 

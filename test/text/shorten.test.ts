@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capText, collapseWhitespace } from '../../src/text/shorten.js';
+import { capText, collapseWhitespace, oneLine } from '../../src/text/shorten.js';
 
 describe('collapseWhitespace', () => {
   it('turns every whitespace run into one space and trims', () => {
@@ -49,5 +49,20 @@ describe('capText at the edges', () => {
     expect(capText('a\udc00bc', 2)).toBe('a\udc00… [+2 chars]');
     expect(capText('a\udbffbc', 2)).toBe('a… [+3 chars]');
     expect(capText('a\ud800bc', 2)).toBe('a… [+3 chars]');
+  });
+});
+
+describe('oneLine', () => {
+  it('collapses whitespace and keeps short text whole', () => {
+    expect(oneLine('  ls -la\n  /tmp  ')).toBe('ls -la /tmp');
+  });
+
+  it('cuts long text to maxChars, ellipsis included, without a space before it', () => {
+    expect(oneLine('abcd efgh', 6)).toBe('abcd…');
+    expect(oneLine('x'.repeat(100))).toHaveLength(80);
+  });
+
+  it('never splits a surrogate pair', () => {
+    expect(oneLine('ab😀cd', 4)).toBe('ab…');
   });
 });

@@ -1,5 +1,5 @@
+import { oneLine } from '../../text/shorten.js';
 import { failureLine } from '../failure-line.js';
-import { oneLine } from '../one-line.js';
 import { runShell } from '../run-shell.js';
 import type { Tool } from '../tool.js';
 

@@ -1,10 +1,10 @@
 import path from 'node:path';
+import { oneLine } from '../../text/shorten.js';
 import { looksBinary } from '../binary-content.js';
 import { asDirectory, displayPath } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { globToRegExp } from '../glob-pattern.js';
 import { LineMatcher, MatchingStopped } from '../line-matcher.js';
-import { oneLine } from '../one-line.js';
 import { readRegularFile } from '../regular-file.js';
 import { resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
