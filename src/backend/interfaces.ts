@@ -5,19 +5,28 @@ export type { ReceivedToolCall, ToolCall, WireMessage };
 /** How hard a thinking model should think: on/off, or a level for models that take one. */
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
 
-/** A tool as Ollama's chat API describes it to the model. */
+/** One property of a tool's parameters, in the subset of JSON Schema that Ollama's tool calling uses. */
+export type JSONSchemaProperty = {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  description?: string;
+  enum?: (string | number)[];
+  items?: JSONSchemaProperty;
+};
+
+/**
+ * A tool's `parameters` schema as Ollama expects it in `tools[].function.parameters`. A type alias,
+ * not an interface, so it stays assignable to index-signature types of wire interfaces.
+ */
+export type JSONSchemaObject = {
+  type: 'object';
+  properties: Record<string, JSONSchemaProperty>;
+  required?: string[];
+};
+
+/** A tool as the chat API describes it to the model (`tools[]` of a chat request). */
 export interface ToolSchema {
   type: 'function';
-  function: {
-    name: string;
-    description: string;
-    /** JSON Schema of the arguments object. */
-    parameters: {
-      type: 'object';
-      properties: Record<string, unknown>;
-      required?: string[];
-    };
-  };
+  function: { name: string; description: string; parameters: JSONSchemaObject };
 }
 
 /** One /api/chat request as ochat sends it (always streamed; `stream` is set by the client). */

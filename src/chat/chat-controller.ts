@@ -1,14 +1,8 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
-import type { ChatDelta, InstalledModel, ModelInfo } from '../backend/interfaces.js';
+import type { ChatDelta, InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CompletionContext } from '../commands/command.js';
-import type {
-  CommandHost,
-  NoticeLevel,
-  SessionCommands,
-  ThinkSetting,
-  ToolState,
-} from '../commands/command-host.js';
+import type { CommandHost, NoticeLevel, SessionCommands, ToolState } from '../commands/command-host.js';
 import { dispatchCommand, findCommand, parseCommandLine } from '../commands/dispatch.js';
 import { type ContextBreakdown, contextBreakdown } from '../compaction/context-breakdown.js';
 import { collectToolEntries } from '../compaction/tool-entries.js';

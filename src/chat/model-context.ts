@@ -1,4 +1,4 @@
-import type { ThinkSetting } from '../commands/command-host.js';
+import type { ThinkSetting, ToolSchema } from '../backend/interfaces.js';
 import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
 import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
@@ -11,7 +11,6 @@ import {
 } from '../conversation/token-estimate.js';
 import { capToolOutput } from '../tools/cap-output.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolSchema } from '../tools/tool.js';
 import { ContextMeter } from './context-meter.js';
 import type { ModelSession } from './model-selection.js';
 import type { Store } from './store.js';

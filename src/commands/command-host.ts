@@ -1,4 +1,4 @@
-import type { InstalledModel, ModelInfo } from '../backend/interfaces.js';
+import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 
@@ -6,7 +6,6 @@ import type { CompactionRecord } from '../conversation/compaction-record.js';
 export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 
 /** The thinking setting: off, on, or an effort level for models that take one. */
-export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
 
 /** One tool as `/tools` lists it. */
 export interface ToolState {

@@ -24,6 +24,10 @@ export interface SummarizerRequest {
   prompt: string;
 }
 
+/** The tags around the slice of messages in the summarizer's prompt (test doubles find it by them). */
+export const MESSAGES_OPEN = '<messages>';
+export const MESSAGES_CLOSE = '</messages>';
+
 /**
  * The summarizer's request: the rules as system prompt; the previous narrative first (to be
  * folded in), then the slice's lines, then the one-run focus, then the size limit.
@@ -45,7 +49,7 @@ export function buildSummarizerRequest(input: {
     );
   }
   parts.push(
-    `New messages to fold into the summary, one per line as [index] role: text:\n<messages>\n${input.lines.join('\n')}\n</messages>`,
+    `New messages to fold into the summary, one per line as [index] role: text:\n${MESSAGES_OPEN}\n${input.lines.join('\n')}\n${MESSAGES_CLOSE}`,
   );
   if (input.focus?.trim()) parts.push(`Focus for this summary, from the user: ${input.focus.trim()}`);
   parts.push(

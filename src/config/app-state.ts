@@ -1,8 +1,6 @@
 import type Conf from 'conf';
+import { INPUT_HISTORY_LIMIT } from './defaults.js';
 import { dataDir } from './paths.js';
-
-/** Most input lines remembered for ↑/↓ across runs. */
-export const INPUT_HISTORY_LIMIT = 500;
 
 /** What the state file holds; every field is checked on read, as the file may be hand-edited or stale. */
 interface StoredState {

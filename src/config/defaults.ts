@@ -10,6 +10,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** Most input lines remembered for ↑/↓, in the session and across runs. */
+export const INPUT_HISTORY_LIMIT = 500;
+
 /**
  * The config used when there is no config file. Written out rather than computed by the schema,
  * so that starting without a config file never loads the validator (start-up time); a test checks

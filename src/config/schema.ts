@@ -106,7 +106,4 @@ export const configSchema = z.strictObject(
 /** The validated config with every default filled in; `undefined` means "not set" (null in the file). */
 export type Config = z.output<typeof configSchema>;
 
-/** Reasoning setting for thinking models; undefined leaves it to the model. */
-export type ThinkSetting = Config['think'];
-
 export { DEFAULT_CONFIG } from './defaults.js';

@@ -1,4 +1,5 @@
-import type { Tool, ToolSchema } from './tool.js';
+import type { ToolSchema } from '../backend/interfaces.js';
+import type { Tool } from './tool.js';
 
 export { BUILTIN_TOOLS } from './builtin/index.js';
 

@@ -1,20 +1,4 @@
-/** One property of a tool's parameters, in the subset of JSON Schema that Ollama's tool calling uses. */
-export type JSONSchemaProperty = {
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
-  description?: string;
-  enum?: (string | number)[];
-  items?: JSONSchemaProperty;
-};
-
-/**
- * A tool's `parameters` schema as Ollama expects it in `tools[].function.parameters`. A type alias,
- * not an interface, so it stays assignable to index-signature types of wire interfaces.
- */
-export type JSONSchemaObject = {
-  type: 'object';
-  properties: Record<string, JSONSchemaProperty>;
-  required?: string[];
-};
+import type { JSONSchemaObject } from '../backend/interfaces.js';
 
 /** What a tool may touch and how long it may take; injected so tools stay testable. */
 export interface ToolContext {
@@ -48,10 +32,4 @@ export interface Tool<A = Record<string, unknown>> {
   run(args: A, ctx: ToolContext): Promise<ToolOutcome>;
   /** Deterministic one-line summary of a run, kept out-of-band through compaction. */
   summaryLine(args: A, outcome: ToolOutcome): string;
-}
-
-/** A tool as advertised to Ollama in the `tools` field of `/api/chat`. */
-export interface ToolSchema {
-  type: 'function';
-  function: { name: string; description: string; parameters: JSONSchemaObject };
 }

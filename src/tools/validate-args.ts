@@ -1,4 +1,4 @@
-import type { JSONSchemaObject, JSONSchemaProperty } from './tool.js';
+import type { JSONSchemaObject, JSONSchemaProperty } from '../backend/interfaces.js';
 
 /** Arguments checked against a tool's schema (and lightly coerced), or what is wrong with them. */
 export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: false; problems: string[] };

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppState, type AppStateOptions, INPUT_HISTORY_LIMIT } from '../../src/config/app-state.js';
+import { AppState, type AppStateOptions } from '../../src/config/app-state.js';
+import { INPUT_HISTORY_LIMIT } from '../../src/config/defaults.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -4,11 +4,11 @@
  * (`FACT-…`) in the previous summary and in the new slice — so tests can follow facts through
  * any number of compactions.
  */
-import { CONDENSE_OPENING } from '../../src/compaction/summarizer-prompt.js';
+import { CONDENSE_OPENING, MESSAGES_CLOSE, MESSAGES_OPEN } from '../../src/compaction/summarizer-prompt.js';
 import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
 
-/** Opens the slice in the summarizer's prompt (see src/compaction/summarizer-prompt.ts). */
-export const SLICE_OPEN = '<messages>\n';
+/** Opens the slice in the summarizer's prompt. */
+export const SLICE_OPEN = `${MESSAGES_OPEN}\n`;
 
 /** A fact tests plant in the conversation and look for later. */
 export const FACT_PATTERN = /FACT-\w+/g;
@@ -71,7 +71,7 @@ export function sliceLines(req: ChatRequestRecord): string[] {
   const prompt = summarizerPrompt(req);
   if (!prompt.includes(SLICE_OPEN)) return [];
   const start = prompt.indexOf(SLICE_OPEN) + SLICE_OPEN.length;
-  const end = prompt.indexOf('\n</messages>', start);
+  const end = prompt.indexOf(`\n${MESSAGES_CLOSE}`, start);
   return prompt.slice(start, end).split('\n');
 }
 

@@ -1,9 +1,8 @@
-import type { InstalledModel, ModelInfo } from '../../src/backend/interfaces.js';
+import type { InstalledModel, ModelInfo, ThinkSetting } from '../../src/backend/interfaces.js';
 import type {
   CommandHost,
   NoticeLevel,
   SessionCommands,
-  ThinkSetting,
   ToolState,
 } from '../../src/commands/command-host.js';
 import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';

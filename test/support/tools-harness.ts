@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ChatController } from '../../src/chat/chat-controller.js';
 import type { DisplayItem, ToolItem } from '../../src/chat/display-items.js';
 import type { Dialog } from '../../src/chat/view-state.js';
+import { MESSAGES_OPEN } from '../../src/compaction/summarizer-prompt.js';
 import { AppState } from '../../src/config/app-state.js';
 import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { OllamaClient } from '../../src/ollama/client.js';
@@ -68,7 +69,7 @@ export interface ToolHarness {
 /** True for a request the compactor sent (the summarizer's prompt wraps the slice in `<messages>`). */
 export function isSummarizerRequest(request: ChatRequestRecord): boolean {
   const messages = (request.body?.messages ?? []) as ChatMessageLike[];
-  return messages.some((m) => m.role === 'user' && String(m.content ?? '').includes('<messages>'));
+  return messages.some((m) => m.role === 'user' && String(m.content ?? '').includes(MESSAGES_OPEN));
 }
 
 /** Answers summarizer requests with {@link TOOLS_NARRATIVE}; everything else falls through to the queue. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JSONSchemaObject } from '../../src/tools/tool.js';
+import type { JSONSchemaObject } from '../../src/backend/interfaces.js';
 import { validateToolArguments } from '../../src/tools/validate-args.js';
 
 const schema: JSONSchemaObject = {

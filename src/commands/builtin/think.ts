@@ -1,5 +1,5 @@
+import type { ThinkSetting } from '../../backend/interfaces.js';
 import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
-import type { ThinkSetting } from '../command-host.js';
 
 const VALUES: Record<string, ThinkSetting> = {
   on: true,

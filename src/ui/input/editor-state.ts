@@ -2,6 +2,7 @@
  * The prompt's line editor as a pure reducer: multi-line text with a cursor, history with the
  * unsent draft kept aside, and slash-command completion. Rendering and key handling live elsewhere.
  */
+import { INPUT_HISTORY_LIMIT } from '../../config/defaults.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
 import {
   type CompletionState,
@@ -65,14 +66,11 @@ export type EditorAction =
   /** Earlier inputs that arrive after start-up (loaded lazily); kept before this run's own. */
   | { type: 'load-history'; history: readonly string[] };
 
-/** How many sent inputs the history keeps. */
-export const HISTORY_LIMIT = 1000;
-
 /** An empty editor, optionally with earlier history and the commands to complete. */
 export function createEditorState(
   options: { history?: readonly string[]; commands?: readonly SlashCommandInfo[] } = {},
 ): EditorState {
-  const history = (options.history ?? []).slice(-HISTORY_LIMIT);
+  const history = (options.history ?? []).slice(-INPUT_HISTORY_LIMIT);
   return {
     text: '',
     cursor: 0,
@@ -113,7 +111,7 @@ function submit(state: EditorState): EditorState {
   const history =
     state.history[state.history.length - 1] === text
       ? state.history
-      : [...state.history, text].slice(-HISTORY_LIMIT);
+      : [...state.history, text].slice(-INPUT_HISTORY_LIMIT);
   return {
     ...state,
     text: '',
@@ -183,7 +181,7 @@ function applyAction(state: EditorState, action: EditorAction): EditorState {
       return withText(state, replacement, replacement.length);
     }
     case 'load-history': {
-      const history = [...action.history, ...state.history].slice(-HISTORY_LIMIT);
+      const history = [...action.history, ...state.history].slice(-INPUT_HISTORY_LIMIT);
       const browsing = state.historyIndex < state.history.length;
       const shift = history.length - state.history.length;
       return { ...state, history, historyIndex: browsing ? state.historyIndex + shift : history.length };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { INPUT_HISTORY_LIMIT } from '../../../src/config/defaults.js';
 import {
   createEditorState,
   type EditorAction,
@@ -156,6 +157,15 @@ describe('editorReducer: submit', () => {
 
 describe('editorReducer: history and vertical movement', () => {
   const withHistory = () => createEditorState({ history: ['first', 'second\nline'] });
+
+  it('keeps as many entries as are remembered across runs, the newest', () => {
+    const lines = Array.from({ length: INPUT_HISTORY_LIMIT + 5 }, (_, i) => `line ${i}`);
+    const loaded = createEditorState({ history: lines });
+    expect(loaded.history).toEqual(lines.slice(-INPUT_HISTORY_LIMIT));
+    const state = run(loaded, { type: 'insert', text: 'new' }, { type: 'submit' });
+    expect(state.history).toHaveLength(INPUT_HISTORY_LIMIT);
+    expect(state.history.at(-1)).toBe('new');
+  });
 
   it('up recalls older entries, keeping the unsent draft for down', () => {
     let state = run(withHistory(), { type: 'insert', text: 'draft' }, { type: 'up' });
