@@ -58,19 +58,5 @@ export interface NoticeItem {
   text: string;
 }
 
-/** A dim one-liner after a reply, e.g. "42 tokens · 38.5 tok/s". */
-export interface StatsItem {
-  kind: 'stats';
-  id: string;
-  text: string;
-}
-
 /** Anything shown in the finished part of the screen. */
-export type DisplayItem =
-  | BannerItem
-  | UserItem
-  | AssistantItem
-  | ThinkingItem
-  | ToolItem
-  | NoticeItem
-  | StatsItem;
+export type DisplayItem = BannerItem | UserItem | AssistantItem | ThinkingItem | ToolItem | NoticeItem;

@@ -1,3 +1,4 @@
+import { supportsThinking, supportsTools } from '../backend/capabilities.js';
 import type { ThinkSetting, ToolSchema } from '../backend/interfaces.js';
 import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
 import { buildModelView } from '../compaction/model-view.js';
@@ -85,7 +86,7 @@ export class ModelContext {
 
   /** Whether the model accepts `think` (otherwise the server answers 400). */
   get supportsThinking(): boolean {
-    return this.#session?.info.capabilities.includes('thinking') ?? false;
+    return this.#session ? supportsThinking(this.#session.info) : false;
   }
 
   /** The user's system prompt (config, `--system`, `/system`); see `systemInForce`. */
@@ -190,7 +191,7 @@ export class ModelContext {
 
   /** The tool definitions every request carries (none for a model without tool support). */
   toolSchemas(): ToolSchema[] {
-    return this.session?.info.capabilities.includes('tools') ? this.tools.schemas() : [];
+    return this.session && supportsTools(this.session.info) ? this.tools.schemas() : [];
   }
 
   /** Estimated tokens of the tool definitions every request carries. */
@@ -201,13 +202,12 @@ export class ModelContext {
   /** The `/api/chat` request for `view`, with tools and thinking only where the model supports them. */
   chatRequest(view: WireMessage[]) {
     const session = this.session!;
-    const caps = session.info.capabilities;
     const tools = this.toolSchemas();
     return {
       model: session.name,
       messages: view,
       options: { ...this.options, num_ctx: session.numCtx },
-      ...(caps.includes('thinking') && this.think !== undefined ? { think: this.think } : {}),
+      ...(supportsThinking(session.info) && this.think !== undefined ? { think: this.think } : {}),
       ...(tools.length ? { tools } : {}),
     };
   }

@@ -1,3 +1,4 @@
+import { supportsThinking } from '../backend/capabilities.js';
 import type { ChatBackend } from '../backend/chat-backend.js';
 import type { Ask } from '../compaction/compactor.js';
 import { type ModelSession, openModelSession } from './model-selection.js';
@@ -22,7 +23,7 @@ export async function resolveSummarizer(
     configuredModel && configuredModel !== chat.name
       ? await openModelSession(backend, configuredModel, {})
       : chat;
-  const supportsThinking = session.info.capabilities.includes('thinking');
+  const thinks = supportsThinking(session.info);
   return {
     model: session.name,
     numCtx: session.numCtx,
@@ -36,7 +37,7 @@ export async function resolveSummarizer(
           ],
           options: { num_ctx: session.numCtx, num_predict: numPredict },
           // Thinking would spend the summary's token budget on reasoning nobody reads.
-          ...(supportsThinking ? { think: false } : {}),
+          ...(thinks ? { think: false } : {}),
         },
         { signal },
       );

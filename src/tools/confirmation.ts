@@ -16,9 +16,6 @@ export interface ConfirmRequest {
 /** Asks the user (or decides for them) whether a tool call may run. */
 export type Confirmer = (request: ConfirmRequest) => Promise<ConfirmAnswer>;
 
-/** Tools that change things outside the conversation: confirmed by default. */
-export const DEFAULT_CONFIRMED_TOOLS: readonly string[] = ['write_file', 'run_command'];
-
 /** Which tools need the user's confirmation, remembering the ones answered "always" this session. */
 export interface ConfirmationPolicy {
   needsConfirmation(name: string): boolean;

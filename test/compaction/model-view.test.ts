@@ -4,8 +4,7 @@ import { buildModelView, toWireMessage } from '../../src/compaction/model-view.j
 import { renderSummarySection } from '../../src/compaction/summary.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message } from '../../src/conversation/message.js';
-import { turnStartIndices } from '../../src/conversation/turns.js';
-import { buildTranscript, transcriptArb } from '../conversation/fixtures.js';
+import { buildTranscript, transcriptArb, turnStartIndices } from '../conversation/fixtures.js';
 
 const transcript = buildTranscript([
   {

@@ -5,8 +5,13 @@ import { planCompaction } from '../../src/compaction/plan.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message } from '../../src/conversation/message.js';
 import { estimateMessageTokens } from '../../src/conversation/token-estimate.js';
-import { lastTurnStart, turnStartIndices } from '../../src/conversation/turns.js';
-import { buildTranscript, compactionRecord, transcriptArb } from '../conversation/fixtures.js';
+import { lastTurnStart } from '../../src/conversation/turns.js';
+import {
+  buildTranscript,
+  compactionRecord,
+  transcriptArb,
+  turnStartIndices,
+} from '../conversation/fixtures.js';
 
 const budgets = (keepRecent: number): Budgets => ({
   reserve: 0,

@@ -105,3 +105,10 @@ export function compactionRecord(upto: number, overrides: Partial<CompactionReco
     ...overrides,
   };
 }
+
+/** Indices of every turn start (user message), ascending: the oracle the property tests check boundaries against. */
+export function turnStartIndices(transcript: readonly Message[]): number[] {
+  const starts: number[] = [];
+  for (let i = 0; i < transcript.length; i++) if (transcript[i].role === 'user') starts.push(i);
+  return starts;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { supportsThinking, supportsTools, supportsVision } from '../../src/ollama/capabilities.js';
+import { supportsThinking, supportsTools } from '../../src/backend/capabilities.js';
 import { parseModelInfo, parseModelParameters } from '../../src/ollama/model-info.js';
 
 const qwen3Show = {
@@ -90,11 +90,9 @@ describe('capabilities', () => {
     const info = parseModelInfo('qwen3', qwen3Show);
     expect(supportsTools(info)).toBe(true);
     expect(supportsThinking(info)).toBe(true);
-    expect(supportsVision(info)).toBe(false);
     const plain = { capabilities: ['completion', 'vision'] };
     expect(supportsTools(plain)).toBe(false);
     expect(supportsThinking(plain)).toBe(false);
-    expect(supportsVision(plain)).toBe(true);
   });
 });
 

@@ -9,7 +9,7 @@ import { PromptInput } from './prompt-input.js';
 import { StatusLine, type StatusLineProps } from './status-line.js';
 
 /** The streaming reply shown in the live area. */
-export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking' | 'waitingLabel'>;
+export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking'>;
 
 /** Props of {@link ChatScreen}. */
 export interface ChatScreenProps {

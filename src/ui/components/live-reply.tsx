@@ -13,8 +13,6 @@ export interface LiveReplyProps {
   width: number;
   /** The most rows the live area may take, so it never outgrows the screen (which flickers). */
   maxRows: number;
-  /** What the spinner says before any text arrives. */
-  waitingLabel?: string;
 }
 
 /** The last `maxRows` rows of `text` wrapped at `width`: the newest output stays visible. */
@@ -27,7 +25,7 @@ export function lastRows(text: string, width: number, maxRows: number): string[]
  * The live part of the streaming reply: plain wrapped text (markdown is rendered only when a
  * block is committed), clipped to its last rows; a spinner while nothing has arrived yet.
  */
-export function LiveReply({ text, thinking, width, maxRows, waitingLabel = 'thinking…' }: LiveReplyProps) {
+export function LiveReply({ text, thinking, width, maxRows }: LiveReplyProps) {
   if (text === '') {
     const thoughts = thinking ? lastRows(thinking, width - 2, maxRows - 1) : [];
     return (
@@ -37,7 +35,7 @@ export function LiveReply({ text, thinking, width, maxRows, waitingLabel = 'thin
             {thoughts.map((row) => `  ${row}`).join('\n')}
           </Text>
         )}
-        <Spinner label={waitingLabel} />
+        <Spinner label="thinking…" />
       </Box>
     );
   }

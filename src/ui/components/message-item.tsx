@@ -116,8 +116,6 @@ function ItemBody({ item, width }: MessageItemProps) {
         </Prefixed>
       );
     }
-    case 'stats':
-      return <Text dimColor>{clean(item.text)}</Text>;
   }
 }
 
@@ -126,8 +124,8 @@ function ItemBody({ item, width }: MessageItemProps) {
  * markdown of assistant blocks is rendered once per block.
  */
 export const MessageItem = memo(function MessageItem({ item, width }: MessageItemProps) {
-  // Stats belong to the reply just above; everything else is separated by a blank line.
-  const spaced = item.kind !== 'banner' && item.kind !== 'stats';
+  // Every item but the banner is separated from the one above by a blank line.
+  const spaced = item.kind !== 'banner';
   return (
     <Box width={width} marginTop={spaced ? 1 : 0} flexDirection="column">
       <ItemBody item={item} width={width} />

@@ -8,7 +8,6 @@ const ITEMS: DisplayItem[] = [
   { kind: 'banner', id: 'b', model: 'qwen3', host: 'http://127.0.0.1:11434', numCtx: 8192 },
   { kind: 'user', id: 'u1', text: 'What is 2+2?' },
   { kind: 'assistant', id: 'a1', markdown: 'It is 4.' },
-  { kind: 'stats', id: 's1', text: '4 tokens · 20 tok/s' },
 ];
 
 const STATUS = { model: 'qwen3', numCtx: 8192, used: 1229 };
@@ -34,7 +33,6 @@ describe('ChatScreen', () => {
       'ochat',
       '› What is 2+2?',
       'It is 4.',
-      '4 tokens · 20 tok/s',
       '› \x1b[7m \x1b[27mType a message', // the cursor, inverse even without colours
       'qwen3 · 1.2k/8k (15%)',
     ];

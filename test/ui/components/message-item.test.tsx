@@ -107,10 +107,4 @@ describe('MessageItem', () => {
       expect(frame).toBe(`\n${symbol} Compacted 4 messages`);
     }
   });
-
-  it('stats: the text directly under the reply (no blank line)', () => {
-    expect(frameOf({ kind: 'stats', id: 's', text: '42 tokens · 38.5 tok/s' })).toBe(
-      '42 tokens · 38.5 tok/s',
-    );
-  });
 });

@@ -1,4 +1,4 @@
-import type { ModelInfo } from '../backend/interfaces.js';
+import type { ModelInfo } from './interfaces.js';
 
 /** Whether the model accepts `tools` (otherwise the server answers 400 "does not support tools"). */
 export function supportsTools(info: Pick<ModelInfo, 'capabilities'>): boolean {
@@ -8,9 +8,4 @@ export function supportsTools(info: Pick<ModelInfo, 'capabilities'>): boolean {
 /** Whether the model accepts `think` (otherwise the server answers 400 "does not support thinking"). */
 export function supportsThinking(info: Pick<ModelInfo, 'capabilities'>): boolean {
   return info.capabilities.includes('thinking');
-}
-
-/** Whether the model accepts images in messages. */
-export function supportsVision(info: Pick<ModelInfo, 'capabilities'>): boolean {
-  return info.capabilities.includes('vision');
 }
