@@ -1,4 +1,5 @@
 import { Ollama } from 'ollama';
+import { abortable } from '../async/abortable.js';
 import type { ChatBackend, ChatHandlers } from '../backend/chat-backend.js';
 import type { ChatReply, ChatRequest, InstalledModel, ModelInfo } from '../backend/interfaces.js';
 import { toInstalledModel, toNpmChatRequest } from './api-conversions.js';
@@ -136,15 +137,4 @@ export class OllamaClient implements ChatBackend {
       .catch(() => undefined);
     return mapOllamaError(err, { host: this.host, ...context, installed });
   }
-}
-
-/** Rejects with the signal's reason as soon as it fires, even if `work` ignores the signal. */
-function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

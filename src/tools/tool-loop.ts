@@ -1,3 +1,4 @@
+import { abortable } from '../async/abortable.js';
 import type { ReceivedToolCall } from '../conversation/message.js';
 
 /** How a tool loop ended: the model answered, it ran out of rounds, or the user aborted. */
@@ -30,35 +31,19 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<{ stop: Too
     if (signal?.aborted) return { stop: 'aborted', steps };
     if (steps >= options.maxSteps) return { stop: 'max-steps', steps };
     steps++;
-    const reply = await untilAborted(options.requestReply(steps), signal);
-    if (reply === ABORTED || signal?.aborted) return { stop: 'aborted', steps };
+    let reply: { toolCalls: ReceivedToolCall[] };
+    try {
+      reply = await abortable(options.requestReply(steps), signal);
+    } catch (error) {
+      // Abandoned at the abort: its later result or rejection is ignored.
+      if (signal?.aborted) return { stop: 'aborted', steps };
+      throw error;
+    }
+    if (signal?.aborted) return { stop: 'aborted', steps };
     if (reply.toolCalls.length === 0) return { stop: 'answered', steps };
     for (const call of reply.toolCalls) {
       if (signal?.aborted) return { stop: 'aborted', steps };
       await options.execute(call);
     }
   }
-}
-
-const ABORTED = Symbol('aborted');
-
-/** Resolves like `promise`, or with ABORTED as soon as `signal` aborts (a rejection after that is swallowed). */
-function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T | typeof ABORTED> {
-  if (!signal) return promise;
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) resolve(ABORTED);
-        else reject(error);
-      },
-    );
-  });
 }
