@@ -7,7 +7,5 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { FORCE_COLOR: '0' },
-    // On CI one retry absorbs a PTY timing hiccup on a loaded 2-core machine; a real failure fails twice.
-    retry: process.env.CI ? 1 : 0,
   },
 });
