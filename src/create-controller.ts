@@ -11,11 +11,16 @@ export async function createChatController(
   extra: Pick<ChatControllerDeps, 'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store'>,
 ): Promise<ChatController> {
   const { config, flags, host } = settings;
-  const appState = new AppState();
+  // State problems (a corrupt file kept aside, a failed write) are told once, as a warning.
+  let controller: ChatController | undefined;
+  const stateErrors: Error[] = [];
+  const appState = new AppState({
+    onError: (error) => (controller ? warnAboutState(controller, error) : stateErrors.push(error)),
+  });
   // The state file (conf, with ajv and semver: ~60 ms) opens now in a chat, whose first frame is
   // drawn; a one-shot opens it after its reply, unless it must pick the last-used model from it.
   if (extra.interactive !== false || !(flags.model ?? config.model)) await appState.open();
-  return new ChatController({
+  controller = new ChatController({
     backend: new OllamaClient({ host, requestTimeoutMs: config.request_timeout_s * 1000 }),
     config,
     appState,
@@ -27,4 +32,13 @@ export async function createChatController(
     resume: flags.resume,
     ...extra,
   });
+  for (const error of stateErrors) warnAboutState(controller, error);
+  return controller;
+}
+
+function warnAboutState(controller: ChatController, error: Error): void {
+  controller.notice(
+    'warning',
+    `ochat's saved state: ${error.message}. Going on; history and settings may not be kept.`,
+  );
 }

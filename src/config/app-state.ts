@@ -1,3 +1,5 @@
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type Conf from 'conf';
 import { INPUT_HISTORY_LIMIT } from './defaults.js';
 import { dataDir } from './paths.js';
@@ -19,6 +21,45 @@ export interface AppStateOptions {
   onError?: (error: Error) => void;
 }
 
+/**
+ * The input history: one JSON string per line, appended, so two ochat processes writing at the
+ * same moment both keep their lines (a read-modify-write of one file lost half of them).
+ */
+class HistoryFile {
+  constructor(readonly path: string) {}
+
+  read(): string[] {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const entries: string[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const entry: unknown = JSON.parse(line);
+        if (typeof entry === 'string') entries.push(entry);
+      } catch {
+        // A torn or hand-edited line: skip it, keep the rest.
+      }
+    }
+    return entries;
+  }
+
+  append(entry: string, entries: readonly string[]): void {
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    // Rarely, cut the file back to its newest entries (through a rename, never half a file).
+    if (entries.length + 1 < 2 * INPUT_HISTORY_LIMIT) return;
+    const kept = [...entries, entry].slice(-INPUT_HISTORY_LIMIT);
+    const temporary = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(temporary, kept.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
+    renameSync(temporary, this.path);
+  }
+}
+
 function isPositiveNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
@@ -27,11 +68,14 @@ function isPositiveNumber(value: unknown): value is number {
  * What ochat remembers between runs, as opposed to what the user configures: the last model
  * used, the input history and each model's measured chars-per-token. Stored as
  * `<dataDir>/state.json` (state, not config: kept out of `~/.config`, where dotfile repos
- * would publish the input history). Never throws: a corrupt file reads as empty and is
- * replaced on the next write; an unwritable one leaves the state in memory.
+ * would publish the input history), with the input history appended to `history.jsonl` beside
+ * it. Never throws: a corrupt file is kept aside and said once; an unwritable one leaves the
+ * state in memory.
  */
 export class AppState {
   #store: Conf<StoredState> | undefined;
+  #history: HistoryFile | undefined;
+  #historyInMemory: string[] | undefined;
   #opening: Promise<void> | undefined;
   readonly #memory: StoredState = {};
   readonly #options: AppStateOptions;
@@ -55,18 +99,32 @@ export class AppState {
 
   async #open(): Promise<void> {
     const { cwd, env = process.env } = this.#options;
+    const dir = cwd ?? dataDir(env);
     try {
       const { default: Conf } = await import('conf');
-      this.#store = new Conf<StoredState>({
-        projectName: 'ochat',
-        cwd: cwd ?? dataDir(env),
-        configName: 'state',
-        clearInvalidConfig: true,
-        // Model names contain dots (`qwen2.5:7b`); dot paths would nest them.
-        accessPropertiesByDotNotation: false,
-        // Owner-only: the input history is private.
-        configFileMode: 0o600,
-      });
+      const open = () =>
+        new Conf<StoredState>({
+          projectName: 'ochat',
+          cwd: dir,
+          configName: 'state',
+          // A file that is not JSON is kept aside below, never silently cleared.
+          clearInvalidConfig: false,
+          // Model names contain dots (`qwen2.5:7b`); dot paths would nest them.
+          accessPropertiesByDotNotation: false,
+          // Owner-only: the input history is private.
+          configFileMode: 0o600,
+        });
+      try {
+        this.#store = open();
+      } catch (error) {
+        const path = join(dir, 'state.json');
+        if (!(error instanceof SyntaxError) || !existsSync(path)) throw error;
+        const keptAs = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        renameSync(path, keptAs);
+        this.#fail(new Error(`the state file was not valid JSON; it was kept as ${keptAs}`));
+        this.#store = open();
+      }
+      this.#history = new HistoryFile(join(dir, 'history.jsonl'));
     } catch (error) {
       this.#fail(error);
       return;
@@ -125,19 +183,39 @@ export class AppState {
     this.#write('lastModel', model || undefined);
   }
 
-  /** Lines the user sent, oldest first, for ↑/↓ recall. */
+  /** Lines the user sent, oldest first, for ↑/↓ recall (the newest {@link INPUT_HISTORY_LIMIT}). */
   get inputHistory(): string[] {
-    const value = this.#read('inputHistory');
-    return Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+    return this.#historyEntries().slice(-INPUT_HISTORY_LIMIT);
+  }
+
+  #historyEntries(): string[] {
+    if (this.#historyInMemory) return this.#historyInMemory;
+    // Before history.jsonl, the history lived in state.json: still offered, oldest first.
+    const legacy = this.#read('inputHistory');
+    const before = Array.isArray(legacy)
+      ? legacy.filter((entry): entry is string => typeof entry === 'string')
+      : [];
+    try {
+      return [...before, ...(this.#history?.read() ?? [])];
+    } catch (error) {
+      this.#fail(error);
+      return before;
+    }
   }
 
   /** Remembers a sent line; blank lines and repeats of the previous line are not stored. */
   pushHistory(entry: string): void {
     if (entry.trim() === '') return;
-    const history = this.inputHistory;
+    const history = this.#historyEntries();
     if (history.at(-1) === entry) return;
-    history.push(entry);
-    this.#write('inputHistory', history.slice(-INPUT_HISTORY_LIMIT));
+    try {
+      if (this.#historyInMemory || !this.#history) throw new Error('history file unavailable');
+      this.#history.append(entry, history);
+    } catch (error) {
+      // Keep it for this run: losing ↑ history mid-chat would be worse than not saving it.
+      if (this.#history) this.#fail(error);
+      this.#historyInMemory = [...history, entry].slice(-INPUT_HISTORY_LIMIT);
+    }
   }
 
   #calibrations(): Record<string, number> {

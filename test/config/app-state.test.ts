@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,10 +61,13 @@ describe('AppState', () => {
     expect(JSON.parse(readFileSync(join(data, 'ochat', 'state.json'), 'utf8')).lastModel).toBe('m');
   });
 
-  it('writes the state file readable by its owner only (it holds the input history)', async () => {
+  it('writes the state and history files readable by their owner only', async () => {
     const cwd = tempDir();
-    (await openState({ cwd })).pushHistory('private');
+    const state = await openState({ cwd });
+    state.pushHistory('private');
+    state.lastModel = 'm';
     expect(statSync(join(cwd, 'state.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(cwd, 'history.jsonl')).mode & 0o777).toBe(0o600);
   });
 
   it("before opening, reads see only this run's writes, which are written on opening", async () => {
@@ -111,15 +115,44 @@ describe('AppState', () => {
     expect(state.calibration('toString')).toBeUndefined();
   });
 
-  it('reads a corrupt store as empty and replaces it on the next write', async () => {
+  it('keeps a corrupt store aside (state.json.corrupt-<time>), says so once, and goes on', async () => {
     const cwd = tempDir();
-    writeFileSync(join(cwd, 'state.json'), '{"lastModel": "x", trunc');
-    const state = await openState({ cwd });
+    const corrupt = '{"lastModel": "x", trunc';
+    writeFileSync(join(cwd, 'state.json'), corrupt);
+    const errors: Error[] = [];
+    const state = await openState({ cwd, onError: (error) => errors.push(error) });
     expect(state.lastModel).toBeUndefined();
-    state.pushHistory('after the crash');
+    state.lastModel = 'after the crash';
     expect(JSON.parse(readFileSync(join(cwd, 'state.json'), 'utf8'))).toEqual({
-      inputHistory: ['after the crash'],
+      lastModel: 'after the crash',
     });
+    const kept = readdirSync(cwd).filter((name) => name.startsWith('state.json.corrupt-'));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(cwd, kept[0]), 'utf8')).toBe(corrupt);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toContain(kept[0]);
+  });
+
+  it('appends the history, one line per entry: two processes sending at once lose nothing', async () => {
+    const cwd = tempDir();
+    const script = `
+      const { AppState } = await import(${JSON.stringify(new URL('../../src/config/app-state.ts', import.meta.url).href)});
+      const state = new AppState({ cwd: process.argv[1] });
+      await state.open();
+      for (let i = 0; i < 30; i++) state.pushHistory(process.argv[2] + i);`;
+    const run = (tag: string) =>
+      new Promise<void>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script, cwd, tag],
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
+    await Promise.all([run('a'), run('b')]);
+    const history = (await openState({ cwd })).inputHistory;
+    expect(history).toHaveLength(60);
+    expect(new Set(history)).toEqual(new Set([...Array(30).keys()].flatMap((i) => [`a${i}`, `b${i}`])));
+    expect(readFileSync(join(cwd, 'history.jsonl'), 'utf8').split('\n')).toHaveLength(61);
   });
 
   it('ignores values of the wrong shape in a hand-edited store', async () => {
@@ -157,8 +190,10 @@ describe('AppState', () => {
     const errors: Error[] = [];
     const state = await openState({ cwd, onError: (error) => errors.push(error) });
     state.pushHistory('saved');
-    rmSync(join(cwd, 'state.json'));
-    mkdirSync(join(cwd, 'state.json'));
+    for (const file of ['state.json', 'history.jsonl']) {
+      rmSync(join(cwd, file), { force: true });
+      mkdirSync(join(cwd, file));
+    }
     state.pushHistory('kept in memory');
     state.setCalibration('m', 4);
     expect(state.inputHistory).toEqual(['kept in memory']);
