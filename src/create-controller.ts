@@ -1,4 +1,5 @@
-import { ChatController, type ChatControllerDeps } from './chat/chat-controller.js';
+import { ChatController } from './chat/chat-controller.js';
+import type { ChatControllerDeps } from './chat/chat-parts.js';
 import { AppState } from './config/app-state.js';
 import { OllamaClient } from './ollama/client.js';
 import { SessionStore, sessionsDir } from './sessions/session-store.js';

@@ -1,52 +1,18 @@
-import type { ChatBackend } from '../backend/chat-backend.js';
-import type { ChatDelta, InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
+import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CompletionContext } from '../commands/command.js';
 import type { CommandHost, NoticeLevel, SessionCommands, ToolState } from '../commands/command-host.js';
 import { dispatchCommand, findCommand, parseCommandLine } from '../commands/dispatch.js';
 import { type ContextBreakdown, contextBreakdown } from '../compaction/context-breakdown.js';
 import { collectToolEntries } from '../compaction/tool-entries.js';
-import type { AppState } from '../config/app-state.js';
-import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import type { Message } from '../conversation/message.js';
 import { estimateMessageTokens } from '../conversation/token-estimate.js';
-import type { SessionStore } from '../sessions/session-store.js';
 import { describeError } from '../text/describe-error.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { assembleChat, type ChatParts } from './chat-parts.js';
+import { assembleChat, type ChatControllerDeps, type ChatParts } from './chat-parts.js';
 import { createStore, type Store } from './store.js';
 import { type ChatViewState, initialViewState } from './view-state.js';
-
-/** What the controller needs from the outside world; tests pass a fake backend or the Ollama one over the emulator. */
-export interface ChatControllerDeps {
-  backend: ChatBackend;
-  config: Config;
-  appState: AppState;
-  tools: ToolRegistry;
-  cwd: string;
-  /** `-m` and `--num-ctx` from the command line. */
-  flags: { model?: string; numCtx?: number };
-  /** The screen state to write to (the app may render it before the controller exists). */
-  store?: Store<ChatViewState>;
-  /** Called once when the user quits. */
-  onExit: () => void;
-  /** Sees every streamed chunk (one-shot mode prints them as they come). */
-  onReplyDelta?: (delta: ChatDelta) => void;
-  /** Answers tool confirmations without asking (one-shot mode: decline, or approve with --yes). */
-  autoConfirm?: 'yes' | 'no';
-  /**
-   * False in one-shot mode: nobody can answer a dialog or press Enter to retry, so a failed
-   * compaction is an error instead of a question.
-   */
-  interactive?: boolean;
-  now?: () => Date;
-  /** Where sessions are saved; undefined: nothing is saved (one-shot mode, most tests). */
-  sessions?: SessionStore;
-  /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */
-  resume?: string | true;
-}
 
 /**
  * One chat: turns the UI's intents (`submit`, `retry`, `interrupt`, `answerDialog`) and slash

@@ -1,6 +1,11 @@
+import type { ChatBackend } from '../backend/chat-backend.js';
+import type { ChatDelta } from '../backend/interfaces.js';
+import type { AppState } from '../config/app-state.js';
+import type { Config } from '../config/schema.js';
 import { Conversation } from '../conversation/conversation.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { AbortSlot } from './abort-slot.js';
-import type { ChatControllerDeps } from './chat-controller.js';
 import { CompactionRunner } from './compaction-runner.js';
 import { type AskDialog, DialogQueue } from './dialog-queue.js';
 import { ModelConnector } from './model-connector.js';
@@ -13,6 +18,35 @@ import { ToolRunner } from './tool-runner.js';
 import { TurnRunner } from './turn-runner.js';
 import type { ChatViewState } from './view-state.js';
 import { WorkQueue } from './work-queue.js';
+
+/** What the controller needs from the outside world; tests pass a fake backend or the Ollama one over the emulator. */
+export interface ChatControllerDeps {
+  backend: ChatBackend;
+  config: Config;
+  appState: AppState;
+  tools: ToolRegistry;
+  cwd: string;
+  /** `-m` and `--num-ctx` from the command line. */
+  flags: { model?: string; numCtx?: number };
+  /** The screen state to write to (the app may render it before the controller exists). */
+  store?: Store<ChatViewState>;
+  /** Called once when the user quits. */
+  onExit: () => void;
+  /** Sees every streamed chunk (one-shot mode prints them as they come). */
+  onReplyDelta?: (delta: ChatDelta) => void;
+  /** Answers tool confirmations without asking (one-shot mode: decline, or approve with --yes). */
+  autoConfirm?: 'yes' | 'no';
+  /**
+   * False in one-shot mode: nobody can answer a dialog or press Enter to retry, so a failed
+   * compaction is an error instead of a question.
+   */
+  interactive?: boolean;
+  now?: () => Date;
+  /** Where sessions are saved; undefined: nothing is saved (one-shot mode, most tests). */
+  sessions?: SessionStore;
+  /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */
+  resume?: string | true;
+}
 
 /** The parts of one chat, each owning one concern, wired to each other and to one screen state. */
 export interface ChatParts {

@@ -179,7 +179,7 @@ export class TurnRunner {
 
   /** Learns from the server's counts: calibration, silent truncation, length cut, speed. */
   private afterReply(view: WireMessage[], tools: readonly unknown[], reply: ChatReply): void {
-    const { appState, conversation, model, screen } = this.deps;
+    const { conversation, model, screen } = this.deps;
     const session = model.session!;
     const m = reply.metrics;
     const truncation = model.meter.recordReply(

@@ -11,6 +11,3 @@ export const TOOL_NAMES = [
   'write_file',
   'run_command',
 ] as const;
-
-/** The name of a built-in tool. */
-export type ToolName = (typeof TOOL_NAMES)[number];

@@ -22,8 +22,3 @@ export interface CompactionRecord {
   tokensBefore: number;
   tokensAfter: number;
 }
-
-/** The record in force: the last one appended, if any. */
-export function latestRecord(records: readonly CompactionRecord[]): CompactionRecord | undefined {
-  return records.length ? records[records.length - 1] : undefined;
-}

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { supportsThinking, supportsTools } from '../../src/backend/capabilities.js';
 import { parseModelInfo, parseModelParameters } from '../../src/ollama/model-info.js';
 
 const qwen3Show = {
@@ -82,17 +81,6 @@ describe('parseModelInfo', () => {
       'tools',
     ]);
     expect(parseModelInfo('old', { template: '{{ .Prompt }}' }).capabilities).toEqual(['completion']);
-  });
-});
-
-describe('capabilities', () => {
-  it('answers from the capability list', () => {
-    const info = parseModelInfo('qwen3', qwen3Show);
-    expect(supportsTools(info)).toBe(true);
-    expect(supportsThinking(info)).toBe(true);
-    const plain = { capabilities: ['completion', 'vision'] };
-    expect(supportsTools(plain)).toBe(false);
-    expect(supportsThinking(plain)).toBe(false);
   });
 });
 

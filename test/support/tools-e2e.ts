@@ -5,10 +5,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isSummarizerRequest } from './compaction-summarizer.js';
 import type { ChatMessageLike, ChatRequestRecord, Emulator } from './emulator.js';
 import { startEmulator } from './emulator.js';
 import { type PtySession, spawnOchat } from './pty-session.js';
-import { isSummarizerRequest, summarizerResponder } from './tools-harness.js';
+import { summarizerResponder } from './tools-harness.js';
 
 /** The tool-capable model of these runs, as given to `-m`. */
 export const E2E_TOOL_MODEL = 'toolbot';

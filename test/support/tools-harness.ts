@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { ChatController } from '../../src/chat/chat-controller.js';
 import type { DisplayItem, ToolItem } from '../../src/chat/display-items.js';
 import type { Dialog } from '../../src/chat/view-state.js';
-import { MESSAGES_OPEN } from '../../src/compaction/summarizer-prompt.js';
 import { AppState } from '../../src/config/app-state.js';
 import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import { isSummarizerRequest } from './compaction-summarizer.js';
 import {
   type ChatMessageLike,
   type ChatRequestRecord,
@@ -64,12 +64,6 @@ export interface ToolHarness {
   /** Answers the open dialog and waits as `send` does. */
   answer(key: string): Promise<'idle' | Dialog>;
   close(): Promise<void>;
-}
-
-/** True for a request the compactor sent (the summarizer's prompt wraps the slice in `<messages>`). */
-export function isSummarizerRequest(request: ChatRequestRecord): boolean {
-  const messages = (request.body?.messages ?? []) as ChatMessageLike[];
-  return messages.some((m) => m.role === 'user' && String(m.content ?? '').includes(MESSAGES_OPEN));
 }
 
 /** Answers summarizer requests with {@link TOOLS_NARRATIVE}; everything else falls through to the queue. */

@@ -88,11 +88,6 @@ export function loadMarkdownRenderer(): Promise<MarkdownRenderer> {
   return loading;
 }
 
-/** Whether {@link renderMarkdownSync} can be used yet. */
-export function isMarkdownRendererLoaded(): boolean {
-  return loaded !== undefined;
-}
-
 /** Renders with the loaded renderer; throws if {@link loadMarkdownRenderer} has not finished. */
 export function renderMarkdownSync(markdown: string, width: number): string {
   if (!loaded) throw new Error('renderMarkdownSync called before loadMarkdownRenderer() resolved');
