@@ -1,4 +1,16 @@
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { INPUT_HISTORY_LIMIT } from './defaults.js';
@@ -36,28 +48,89 @@ class HistoryFile {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const entries: string[] = [];
-    for (const line of text.split('\n')) {
-      if (!line) continue;
-      try {
-        const entry: unknown = JSON.parse(line);
-        if (typeof entry === 'string') entries.push(entry);
-      } catch {
-        // A torn or hand-edited line: skip it, keep the rest.
-      }
-    }
-    return entries;
+    return parseHistoryLines(text);
   }
 
   append(entry: string, entries: readonly string[]): void {
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-    // Rarely, cut the file back to its newest entries (through a rename, never half a file).
-    if (entries.length + 1 < 2 * INPUT_HISTORY_LIMIT) return;
-    const kept = [...entries, entry].slice(-INPUT_HISTORY_LIMIT);
-    const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, kept.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
-    renameSync(temporary, this.path);
+    if (entries.length + 1 >= 2 * INPUT_HISTORY_LIMIT) this.trim();
   }
+
+  /**
+   * Cuts the file back to its newest entries, through a rename so no reader sees half a file.
+   * One process trims at a time (an O_EXCL lock file; a lock left by a crash is taken over after
+   * a minute), and lines other processes append to the old file while it trims are carried over.
+   */
+  private trim(): void {
+    const lock = `${this.path}.lock`;
+    if (!takeLock(lock)) return; // another process is trimming
+    try {
+      const old = openSync(this.path, 'r');
+      try {
+        const before = readFrom(old, 0);
+        const kept = parseHistoryLines(before.toString('utf8')).slice(-INPUT_HISTORY_LIMIT);
+        const temporary = `${this.path}.${process.pid}.tmp`;
+        writeFileSync(temporary, kept.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
+        renameSync(temporary, this.path);
+        // Appends that reached the old file between the read and the rename.
+        const late = readFrom(old, before.length);
+        if (late.length > 0) appendFileSync(this.path, late, { mode: 0o600 });
+      } finally {
+        closeSync(old);
+      }
+    } finally {
+      rmSync(lock, { force: true });
+    }
+  }
+}
+
+/** One JSON string per line; a torn or hand-edited line is skipped, the rest kept. */
+function parseHistoryLines(text: string): string[] {
+  const entries: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const entry: unknown = JSON.parse(line);
+      if (typeof entry === 'string') entries.push(entry);
+    } catch {
+      // skipped
+    }
+  }
+  return entries;
+}
+
+/** The bytes of an open file from `position` to its current end. */
+function readFrom(fd: number, position: number): Buffer {
+  const size = fstatSync(fd).size;
+  const buffer = Buffer.alloc(Math.max(0, size - position));
+  let done = 0;
+  while (done < buffer.length) {
+    const read = readSync(fd, buffer, done, buffer.length - done, position + done);
+    if (read === 0) break;
+    done += read;
+  }
+  return buffer.subarray(0, done);
+}
+
+const STALE_LOCK_MS = 60_000;
+
+/** Creates `path` exclusively; a lock older than a minute was left by a crash and is taken over. */
+function takeLock(path: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(path, 'wx', 0o600));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+      try {
+        if (Date.now() - statSync(path).mtimeMs < STALE_LOCK_MS) return false;
+        rmSync(path, { force: true });
+      } catch {
+        return false;
+      }
+    }
+  }
+  return false;
 }
 
 function isPositiveNumber(value: unknown): value is number {

@@ -155,6 +155,34 @@ describe('AppState', () => {
     expect(readFileSync(join(cwd, 'history.jsonl'), 'utf8').split('\n')).toHaveLength(61);
   });
 
+  it('trims the history file while other processes append to it, losing none of their newest lines', async () => {
+    const cwd = tempDir();
+    const perProcess = 700; // three processes: the file passes the trim point twice
+    const script = `
+      const { AppState } = await import(${JSON.stringify(new URL('../../src/config/app-state.ts', import.meta.url).href)});
+      const state = new AppState({ cwd: process.argv[1] });
+      await state.open();
+      for (let i = 0; i < ${perProcess}; i++) state.pushHistory(process.argv[2] + '-' + i);`;
+    const run = (tag: string) =>
+      new Promise<void>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script, cwd, tag],
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      );
+    await Promise.all([run('a'), run('b'), run('c')]);
+    const lines = readFileSync(join(cwd, 'history.jsonl'), 'utf8').trimEnd().split('\n');
+    const entries = lines.map((line) => JSON.parse(line) as string);
+    expect(entries.length).toBeLessThan(2 * INPUT_HISTORY_LIMIT);
+    for (const tag of ['a', 'b', 'c']) {
+      // A trim keeps the newest lines: what is left of each process is an unbroken run ending at its last line.
+      const kept = entries.filter((e) => e.startsWith(`${tag}-`)).map((e) => Number(e.slice(2)));
+      const first = perProcess - kept.length;
+      expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => first + i));
+    }
+  }, 60_000);
+
   it('ignores values of the wrong shape in a hand-edited store', async () => {
     const cwd = tempDir();
     const stored = { lastModel: 42, inputHistory: ['ok', 7, null], calibration: { a: 'x', b: -2, c: 3 } };
