@@ -24,18 +24,19 @@ export class OllamaError extends BackendError {
 
 const START_HINT = 'Start it with `ollama serve` (or set --host / OLLAMA_HOST).';
 
-/** Nothing answers at the host: server down, wrong host or port, name lookup failed. */
+/**
+ * No answer from the host: server down, wrong host or port, name lookup failed, or a connection
+ * that could not be set up (TLS, not HTTP). `reason` says what happened; `hint` what to do, by
+ * default start Ollama.
+ */
 export class ServerUnreachableError extends OllamaError {
   readonly host: string;
 
-  constructor(host: string, options: OllamaErrorOptions & { reason?: string } = {}) {
+  constructor(host: string, options: OllamaErrorOptions & { reason?: string; hint?: string } = {}) {
     const reason = options.reason ? ` (${options.reason})` : '';
-    super(
-      'unreachable',
-      `Cannot reach Ollama at ${host}${reason}. Is it running? ${START_HINT}`,
-      START_HINT,
-      options,
-    );
+    const hint = options.hint ?? START_HINT;
+    const advice = options.hint ? hint : `Is it running? ${hint}`;
+    super('unreachable', `Cannot reach Ollama at ${host}${reason}. ${advice}`, hint, options);
     this.name = 'ServerUnreachableError';
     this.host = host;
   }

@@ -17,7 +17,7 @@ import {
 } from './error-types.js';
 import { IdleTimeoutError } from './idle-timeout.js';
 import { OversizedLineError } from './ndjson-filter.js';
-import { networkFailureReason } from './network-failure.js';
+import { describeNetworkFailure } from './network-failure.js';
 
 /** undici's own limits (300 s for the headers, and between body chunks), when they fire first. */
 const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -64,8 +64,12 @@ export function mapOllamaError(err: unknown, context: ErrorContext): OllamaError
     // undici's word for "the socket closed while the body was still streaming".
     return new StreamError(`the connection to ${context.host} closed`, options);
   }
-  const reason = networkFailureReason(err);
-  if (reason !== undefined) return new ServerUnreachableError(context.host, { ...options, reason });
+  const failure = describeNetworkFailure(err, context.host);
+  if (failure !== undefined) {
+    // node:http reports a connection lost mid-body by the same codes as one lost before it.
+    if (hasStreamed(context.partial)) return new StreamError(`${failure.reason} (${context.host})`, options);
+    return new ServerUnreachableError(context.host, { ...options, ...failure });
+  }
   if (message === NO_DONE_MESSAGE) return new IncompleteStreamError(options);
   if (err instanceof SyntaxError) {
     return new OllamaError(
@@ -102,6 +106,10 @@ function fromHttpStatus(
     return new UnsupportedCapabilityError(model, unsupported[1].toLowerCase() as Capability, options);
   }
   return new OllamaHttpError(status, serverMessage, options);
+}
+
+function hasStreamed(partial: PartialReply | undefined): boolean {
+  return partial !== undefined && (partial.content !== '' || partial.thinking !== '');
 }
 
 function isUndiciTimeout(err: unknown): boolean {

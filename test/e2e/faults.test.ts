@@ -7,7 +7,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type SilentServer, startSilentServer } from '../support/down-host.js';
+import {
+  type FaultServer,
+  type SilentServer,
+  startFaultyServer,
+  startSelfSignedTlsServer,
+  startSilentServer,
+} from '../support/down-host.js';
 import { type ChatRun, PROMPT_PLACEHOLDER, startChat, waitForChats } from '../support/e2e-chat.js';
 import { runOchat } from '../support/e2e-process.js';
 import { type PtySession, spawnOchat } from '../support/pty-session.js';
@@ -16,6 +22,7 @@ import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e
 let run: ToolRun | ChatRun | undefined;
 let silent: SilentServer | undefined;
 let pty: PtySession | undefined;
+let faulty: FaultServer | undefined;
 const dirs: string[] = [];
 
 afterEach(async () => {
@@ -25,6 +32,8 @@ afterEach(async () => {
   pty = undefined;
   await silent?.close();
   silent = undefined;
+  await faulty?.close();
+  faulty = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -240,5 +249,61 @@ describe('a stream line without a newline', () => {
     expect(chat.screen()).toMatch(/Before t\s*\n\[interrupted\]/);
     chat.write('next\r');
     await chat.waitFor('Echo: next');
+  });
+});
+
+/** A library's raw error code, such as ERR_SSL_WRONG_VERSION_NUMBER, UND_ERR_SOCKET, ECONNRESET, EPROTO. */
+const LIBRARY_CODE = /\b(?:ERR_[A-Z_]+|UND_ERR\w*|E[A-Z]{4,}|HPE_\w+|[A-Z]+_CERT\w*)\b/;
+
+describe('connection faults say what happened and what to do, naming the host', () => {
+  test('https:// to the plain-HTTP server: the chat says so and offers http://, no SSL code', async () => {
+    run = await startChat();
+    const https = run.emu.url.replace('http://', 'https://');
+    await run.pty.dispose();
+    pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: https } });
+    await pty.waitFor('answers plain HTTP, not HTTPS');
+    await pty.waitFor(`use ${run.emu.url} in --host / OLLAMA_HOST`);
+    expect(pty.screen()).toContain(`Cannot reach Ollama at ${https}`);
+    expect(pty.screen()).not.toMatch(LIBRARY_CODE);
+    expect(pty.screen()).not.toMatch(RAW_CODE);
+  });
+
+  /** One run of `ochat -p` against `host`: exit 1, nothing on stdout, the words on stderr and no code. */
+  async function oneShotFailure(host: string, expected: RegExp[]): Promise<void> {
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], { env: { OLLAMA_HOST: host } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Cannot reach Ollama at ${host}`);
+    for (const pattern of expected) expect(result.stderr).toMatch(pattern);
+    expect(result.stderr).not.toMatch(LIBRARY_CODE);
+    expect(result.stderr).not.toMatch(RAW_CODE);
+  }
+
+  test('a self-signed certificate: not trusted, NODE_EXTRA_CA_CERTS', async () => {
+    faulty = await startSelfSignedTlsServer();
+    await oneShotFailure(faulty.url, [/its TLS certificate is self-signed/, /NODE_EXTRA_CA_CERTS/]);
+  });
+
+  test('http:// to an HTTPS server: closed without answering, try https://', async () => {
+    faulty = await startSelfSignedTlsServer();
+    const plain = faulty.url.replace('https://', 'http://');
+    await oneShotFailure(plain, [/closed the connection without answering/, /use https:\/\//]);
+  });
+
+  test('a connection reset: closed without answering, is it an Ollama server?', async () => {
+    faulty = await startFaultyServer('reset');
+    await oneShotFailure(faulty.url, [/closed the connection without answering/, /Is it an Ollama server\?/]);
+  });
+
+  test('a server that answers something that is not HTTP', async () => {
+    faulty = await startFaultyServer('garbage');
+    await oneShotFailure(faulty.url, [/answered something that is not HTTP/, /Is it an Ollama server\?/]);
+  });
+
+  test('a host name that does not resolve: named, and where to fix it', async () => {
+    // .invalid never resolves (RFC 2606); without any DNS the lookup fails instead, said as such.
+    await oneShotFailure('http://nohost.invalid:11434', [
+      /no host named 'nohost\.invalid' was found|looking up the name 'nohost\.invalid' failed/,
+    ]);
   });
 });

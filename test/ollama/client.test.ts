@@ -381,7 +381,9 @@ describe('OllamaClient metadata calls', () => {
       throw new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } });
     }) as typeof fetch;
     const error = await ollamaFailure(new OllamaClient({ host: 'gpu-box', fetch: refusing }).listModels());
-    expect(error.message).toContain('Cannot reach Ollama at http://gpu-box:11434 (host not found)');
+    expect(error.message).toContain(
+      "Cannot reach Ollama at http://gpu-box:11434 (no host named 'gpu-box' was found)",
+    );
   });
 
   it('cancels a metadata call that hangs', async () => {

@@ -25,19 +25,118 @@ function fetchFailed(cause: unknown): TypeError {
 }
 
 describe('mapOllamaError', () => {
-  it.each([
-    ['ECONNREFUSED', 'connection refused'],
-    ['ENOTFOUND', 'host not found'],
-    ['EHOSTUNREACH', 'host unreachable'],
-    ['ECONNRESET', 'connection reset'],
-  ])('maps fetch failed with %s to unreachable, naming the host and the fix', (code, reason) => {
-    const error = mapOllamaError(fetchFailed({ code }), { host });
+  it('maps fetch failed with ECONNREFUSED to unreachable, naming the host and `ollama serve`', () => {
+    const error = mapOllamaError(fetchFailed(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })), {
+      host,
+    });
     expect(error).toBeInstanceOf(ServerUnreachableError);
     expect(error.kind).toBe('unreachable');
     expect(error.message).toBe(
-      `Cannot reach Ollama at ${host} (${reason}). Is it running? Start it with \`ollama serve\` (or set --host / OLLAMA_HOST).`,
+      `Cannot reach Ollama at ${host} (connection refused). Is it running? Start it with \`ollama serve\` (or set --host / OLLAMA_HOST).`,
     );
     expect(error.hint).toContain('ollama serve');
+  });
+
+  /** Each failure as fetch (undici) and as node:http report it: what the message must say, and no code. */
+  const failures: [string, string, string, RegExp][] = [
+    [
+      'ENOTFOUND',
+      'getaddrinfo ENOTFOUND gpu-box',
+      "no host named 'gpu-box' was found",
+      /host name in --host/,
+    ],
+    [
+      'EAI_AGAIN',
+      'getaddrinfo EAI_AGAIN gpu-box',
+      "looking up the name 'gpu-box' failed",
+      /network connection/,
+    ],
+    ['EHOSTUNREACH', 'connect EHOSTUNREACH', 'the network cannot reach that host', /network connection/],
+    ['ENETUNREACH', 'connect ENETUNREACH', 'the network cannot reach that host', /network connection/],
+    ['ETIMEDOUT', 'connect ETIMEDOUT', 'connecting timed out', /firewall/],
+    ['UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error', 'connecting timed out', /firewall/],
+    ['ECONNRESET', 'read ECONNRESET', 'closed the connection without answering', /use https:\/\//],
+    ['UND_ERR_SOCKET', 'other side closed', 'closed the connection without answering', /Ollama server/],
+    ['EPIPE', 'write EPIPE', 'closed the connection without answering', /Ollama server/],
+    [
+      'ERR_SSL_WRONG_VERSION_NUMBER',
+      'error:0A00010B:SSL routines:ssl3_get_record:wrong version number',
+      'answers plain HTTP, not HTTPS',
+      /use http:\/\/gpu-box:11434 in --host/,
+    ],
+    [
+      'EPROTO',
+      'write EPROTO error:0A00010B:SSL routines::wrong version number',
+      'plain HTTP, not HTTPS',
+      /http:\/\//,
+    ],
+    [
+      'EPROTO',
+      'write EPROTO error:0A000410:SSL routines::sslv3 alert handshake failure',
+      'TLS',
+      /speaks HTTPS/,
+    ],
+    ['ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'tlsv1 alert protocol version', 'TLS', /speaks HTTPS/],
+    [
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'self-signed certificate',
+      'certificate is self-signed',
+      /NODE_EXTRA_CA_CERTS/,
+    ],
+    [
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'self-signed certificate in certificate chain',
+      'not trust',
+      /NODE_EXTRA_CA_CERTS/,
+    ],
+    [
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'unable to verify the first certificate',
+      'does not know',
+      /NODE_EXTRA_CA_CERTS/,
+    ],
+    ['CERT_HAS_EXPIRED', 'certificate has expired', 'certificate has expired', /Renew/],
+    ['CERT_NOT_YET_VALID', 'certificate is not yet valid', 'not valid yet', /clock/],
+    [
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      "Hostname/IP does not match certificate's altnames",
+      "not for 'gpu-box'",
+      /host name the certificate lists/,
+    ],
+    ['HPE_INVALID_CONSTANT', 'Response does not match the HTTP/1.1 protocol', 'not HTTP', /Ollama server/],
+  ];
+
+  describe.each(['fetch', 'node:http'])('as %s reports them', (transport) => {
+    it.each(failures)('%s (%s) says what happened and what to do', (code, said, reason, hint) => {
+      const https = code.includes('SSL') || code === 'EPROTO' || /CERT/.test(code);
+      const target = `${https ? 'https' : 'http'}://gpu-box:11434`;
+      const cause = Object.assign(new Error(said), { code });
+      const err = transport === 'fetch' ? fetchFailed(cause) : cause;
+      const error = mapOllamaError(err, { host: target });
+      expect(error).toBeInstanceOf(ServerUnreachableError);
+      expect(error.message).toContain(`Cannot reach Ollama at ${target} (`);
+      expect(error.message).toContain(reason);
+      expect(error.message).toMatch(hint);
+      expect(error.hint).toMatch(hint);
+      expect(error.message).not.toContain(code);
+      expect(error.message).not.toContain('ollama serve');
+    });
+  });
+
+  it('a reset on an https:// host does not suggest https://', () => {
+    const error = mapOllamaError(fetchFailed(Object.assign(new Error('x'), { code: 'ECONNRESET' })), {
+      host: 'https://gpu-box:443',
+    });
+    expect(error.message).not.toContain('use https://');
+  });
+
+  it('a connection lost after the reply began streaming is a mid-reply failure, the partial kept', () => {
+    const partial = { content: 'Half an ans', thinking: '' };
+    const err = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    const error = mapOllamaError(err, { host, partial });
+    expect(error).toBeInstanceOf(StreamError);
+    expect(error.partial).toEqual(partial);
+    expect(error.message).toContain(`closed the connection without answering (${host})`);
   });
 
   it('finds the code inside an AggregateError cause (several addresses tried)', () => {
@@ -46,9 +145,9 @@ describe('mapOllamaError', () => {
   });
 
   it('still calls an unknown fetch failure unreachable, with what Node said', () => {
-    const error = mapOllamaError(fetchFailed(new Error('self-signed certificate')), { host });
+    const error = mapOllamaError(fetchFailed(new Error('something new broke')), { host });
     expect(error).toBeInstanceOf(ServerUnreachableError);
-    expect(error.message).toContain('(self-signed certificate)');
+    expect(error.message).toContain('(the connection failed: something new broke)');
   });
 
   it('maps 404 "model not found" to ModelNotFoundError listing the installed models', () => {

@@ -1,4 +1,7 @@
-import { createServer, type Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 
 /**
  * A port on 127.0.0.1 where nothing listens — "a server that is down". The OS hands out a free
@@ -49,6 +52,63 @@ export async function startSilentServer(): Promise<SilentServer> {
     get connections() {
       return connections;
     },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A local server for a connection fault, and how to end it. */
+export interface FaultServer {
+  /** Its address, with the scheme ochat should be told (`http://` even for the TLS server). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP server on 127.0.0.1 that answers each request with `behaviour`: `reset` (the connection is
+ * reset, ECONNRESET), `close` (closed without a byte), or `garbage` (bytes that are not HTTP).
+ */
+export async function startFaultyServer(behaviour: 'reset' | 'close' | 'garbage'): Promise<FaultServer> {
+  const server = createServer((socket) => {
+    socket.on('error', () => {});
+    socket.once('data', () => {
+      if (behaviour === 'reset') socket.resetAndDestroy();
+      else if (behaviour === 'close') socket.end();
+      else socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n');
+    });
+  });
+  return listening(server, 'http');
+}
+
+/** An HTTPS server with a self-signed certificate (test/support/tls/), answering every request with 200. */
+export async function startSelfSignedTlsServer(): Promise<FaultServer> {
+  const dir = join(import.meta.dirname, 'tls');
+  const server = createHttpsServer(
+    {
+      key: readFileSync(join(dir, 'self-signed-key.pem')),
+      cert: readFileSync(join(dir, 'self-signed-cert.pem')),
+    },
+    (_request, response) => response.end('Ollama is running'),
+  );
+  return listening(server, 'https');
+}
+
+async function listening(server: Server, scheme: 'http' | 'https'): Promise<FaultServer> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `${scheme}://127.0.0.1:${port}`,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
