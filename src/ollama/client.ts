@@ -12,16 +12,18 @@ import {
   type OllamaError,
 } from './errors.js';
 import { parseHost } from './host.js';
+import { httpFetch } from './http-fetch.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
 import { type ChatChunk, ReplyAccumulator } from './reply-accumulator.js';
 import { createTransportFetch } from './transport-fetch.js';
+import type { FetchLike } from './wire-response.js';
 
 /** How to reach the server. */
 export interface OllamaClientOptions {
   /** Any form `parseHost` accepts; normalised on construction. */
   host: string;
-  /** Replaces the global fetch (tests). */
-  fetch?: typeof fetch;
+  /** Replaces `httpFetch`, ochat's fetch over node:http (tests). */
+  fetch?: FetchLike;
   /** Every request ends when the server sends no byte for this long (config `request_timeout_s`). */
   requestTimeoutMs?: number;
 }
@@ -33,12 +35,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 export class OllamaClient implements ChatBackend {
   /** The normalised base URL, e.g. `http://127.0.0.1:11434`. */
   readonly host: string;
-  private readonly baseFetch: typeof fetch;
+  private readonly baseFetch: FetchLike;
   private readonly requestTimeoutMs: number;
 
   constructor(options: OllamaClientOptions) {
     this.host = parseHost(options.host);
-    this.baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.baseFetch = options.fetch ?? httpFetch;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
 
@@ -113,12 +115,13 @@ export class OllamaClient implements ChatBackend {
   private api(signal: AbortSignal | undefined, filterNdjson = false): Ollama {
     return new Ollama({
       host: this.host,
+      // The npm client reads only what `ResponseLike` has of a Response (see wire-response.ts).
       fetch: createTransportFetch({
         baseFetch: this.baseFetch,
         signal,
         filterNdjson,
         idleTimeoutMs: this.requestTimeoutMs,
-      }),
+      }) as unknown as typeof fetch,
     });
   }
 

@@ -9,12 +9,12 @@ export class IdleTimeoutError extends Error {
 /**
  * A timer that ends a request when the server goes silent: armed when the request starts, re-armed
  * by `touch()` on every byte, stopped at the end. When it fires, `signal` aborts with an
- * `IdleTimeoutError` and the body `transform()` errors with it, so every reader sees the same reason.
+ * `IdleTimeoutError` (the fetch given that signal ends the request and its body), and `watch()`
+ * turns whatever the body then fails with into that same reason, so every reader sees it.
  */
 export class IdleWatch {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
-  private body: TransformStreamDefaultController<Uint8Array> | undefined;
 
   constructor(private readonly ms: number) {
     this.touch();
@@ -45,26 +45,20 @@ export class IdleWatch {
   }
 
   /** Passes the body through, re-arming on each chunk and stopping at its end. */
-  transform(): TransformStream<Uint8Array, Uint8Array> {
-    return new TransformStream({
-      start: (controller) => {
-        this.body = controller;
-      },
-      transform: (chunk, controller) => {
+  async *watch(chunks: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+    try {
+      for await (const chunk of chunks) {
         this.touch();
-        controller.enqueue(chunk);
-      },
-      flush: () => this.stop(),
-    });
+        yield chunk;
+      }
+    } catch (error) {
+      throw this.fired ? this.signal.reason : error;
+    } finally {
+      this.stop();
+    }
   }
 
   private fire(): void {
-    const reason = new IdleTimeoutError(this.ms);
-    this.controller.abort(reason);
-    try {
-      this.body?.error(reason);
-    } catch {
-      // The body had already ended.
-    }
+    this.controller.abort(new IdleTimeoutError(this.ms));
   }
 }

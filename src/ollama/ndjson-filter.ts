@@ -10,57 +10,63 @@ export class OversizedLineError extends Error {
 }
 
 /**
- * A byte-stream transform that passes on only the NDJSON lines that are JSON objects. The npm
- * client `console.warn`s every malformed line (which would print over Ink's UI) and crashes on a
- * line that is valid JSON but not an object, so such lines are dropped before it sees them. Each
- * chunk is scanned once (linear time however long a line grows), and a line longer than
- * `maxLineChars` errors the stream with `OversizedLineError` instead of growing without bound.
+ * Passes on only the NDJSON lines of a byte stream that are JSON objects. The npm client
+ * `console.warn`s every malformed line (which would print over Ink's UI) and crashes on a line that
+ * is valid JSON but not an object, so such lines are dropped before it sees them. Each chunk is
+ * scanned once (linear time however long a line grows), the lines it completes go on as one chunk,
+ * and a line longer than `maxLineChars` fails with `OversizedLineError` instead of growing without bound.
  */
-export function ndjsonObjectFilter(
+export async function* ndjsonObjectLines(
+  chunks: AsyncIterable<Uint8Array>,
   onDropped?: (line: string) => void,
   maxLineChars = MAX_NDJSON_LINE_CHARS,
-): TransformStream<Uint8Array, Uint8Array> {
+): AsyncIterable<Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending: string[] = [];
   let pendingChars = 0;
-  const pass = (line: string, controller: TransformStreamDefaultController<Uint8Array>) => {
-    if (line.trim() === '') return;
-    if (isJsonObject(line)) controller.enqueue(encoder.encode(`${line}\n`));
-    else onDropped?.(line);
-  };
-  /** Adds a piece of the current line; false (and the stream errored) when the line is too long. */
-  const hold = (piece: string, controller: TransformStreamDefaultController<Uint8Array>): boolean => {
+  /** Adds a piece of the current line, refusing a line that grew too long. */
+  const hold = (piece: string) => {
     pendingChars += piece.length;
-    if (pendingChars > maxLineChars) {
-      pending = [];
-      controller.error(new OversizedLineError(maxLineChars));
-      return false;
-    }
+    if (pendingChars > maxLineChars) throw new OversizedLineError(maxLineChars);
     if (piece) pending.push(piece);
-    return true;
   };
   const takeLine = (): string => {
-    const line = pending.join('');
+    const line = pending.length === 1 ? pending[0] : pending.join('');
     pending = [];
     pendingChars = 0;
     return line;
   };
-  return new TransformStream({
-    transform(chunk, controller) {
-      const text = decoder.decode(chunk, { stream: true });
-      let start = 0;
+  const kept = (line: string): string => {
+    if (line.trim() === '') return '';
+    if (isJsonObject(line)) return `${line}\n`;
+    onDropped?.(line);
+    return '';
+  };
+  for await (const chunk of chunks) {
+    const text = decoder.decode(chunk, { stream: true });
+    let out = '';
+    let start = 0;
+    try {
       for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-        if (!hold(text.slice(start, newline), controller)) return;
-        pass(takeLine(), controller);
+        if (pending.length === 0) {
+          if (newline - start > maxLineChars) throw new OversizedLineError(maxLineChars);
+          out += kept(text.slice(start, newline));
+        } else {
+          hold(text.slice(start, newline));
+          out += kept(takeLine());
+        }
         start = newline + 1;
       }
-      hold(text.slice(start), controller);
-    },
-    flush(controller) {
-      if (hold(decoder.decode(), controller)) pass(takeLine(), controller);
-    },
-  });
+      hold(text.slice(start));
+    } finally {
+      // Lines completed before an oversized one still go on (the partial reply keeps them).
+      if (out) yield encoder.encode(out);
+    }
+  }
+  hold(decoder.decode());
+  const last = kept(takeLine());
+  if (last) yield encoder.encode(last);
 }
 
 function isJsonObject(line: string): boolean {

@@ -1,10 +1,11 @@
 import { IdleWatch } from './idle-timeout.js';
-import { ndjsonObjectFilter } from './ndjson-filter.js';
+import { ndjsonObjectLines } from './ndjson-filter.js';
+import { bodyChunks, type FetchLike, type ResponseLike, textChunks, WireResponse } from './wire-response.js';
 
 /** How the fetch handed to the npm client should behave for one call. */
 export interface TransportOptions {
-  /** The real fetch (or a test double). */
-  baseFetch: typeof fetch;
+  /** The fetch that sends the request: `httpFetch`, or a test double. */
+  baseFetch: FetchLike;
   /** The caller's signal: merged into every request so aborting works before the first byte too. */
   signal?: AbortSignal;
   /** Drop malformed NDJSON lines from successful bodies (for streamed endpoints). */
@@ -20,9 +21,10 @@ export interface TransportOptions {
  * The fetch ochat gives `new Ollama({fetch})`. The npm client only aborts a stream after its
  * headers arrived and logs to the console on odd bodies; this wrapper adds the caller's signal to
  * every request, and rewrites error bodies to `{"error": …}` JSON and filters stream lines so the
- * client never reaches its `console.log`/`console.warn` paths.
+ * client never reaches its `console.log`/`console.warn` paths. Its responses are `WireResponse`s,
+ * never fetch's `Response`, so nothing on this path loads undici.
  */
-export function createTransportFetch(options: TransportOptions): typeof fetch {
+export function createTransportFetch(options: TransportOptions): FetchLike {
   return async (input, init) => {
     const idle = options.idleTimeoutMs ? new IdleWatch(options.idleTimeoutMs) : undefined;
     const signals = [init?.signal, options.signal, idle?.signal].filter(
@@ -31,7 +33,7 @@ export function createTransportFetch(options: TransportOptions): typeof fetch {
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     // A caller that gives up (or finishes) stops the watch too.
     signal?.addEventListener('abort', () => idle?.stop(), { once: true });
-    let response: Response;
+    let response: ResponseLike;
     try {
       response = await options.baseFetch(input, { ...init, signal });
     } catch (error) {
@@ -50,25 +52,21 @@ export function createTransportFetch(options: TransportOptions): typeof fetch {
       idle?.stop();
       return response;
     }
-    let body: ReadableStream<Uint8Array> = response.body;
-    if (idle) body = body.pipeThrough(idle.transform());
-    if (options.filterNdjson) body = body.pipeThrough(ndjsonObjectFilter());
-    if (body === response.body) return response;
-    return new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
+    if (!idle && !options.filterNdjson) return response;
+    let body = bodyChunks(response.body);
+    if (idle) body = idle.watch(body);
+    if (options.filterNdjson) body = ndjsonObjectLines(body);
+    return new WireResponse(body, response.status, response.statusText, {
+      'content-type': response.headers.get('content-type') ?? undefined,
     });
   };
 }
 
-async function jsonErrorResponse(response: Response): Promise<Response> {
+async function jsonErrorResponse(response: ResponseLike): Promise<ResponseLike> {
   const text = await response.text().catch(() => '');
   const error = serverErrorText(text) || `${response.status} ${response.statusText}`.trim();
-  return new Response(JSON.stringify({ error }), {
-    status: response.status,
-    statusText: response.statusText,
-    headers: { 'content-type': 'application/json' },
+  return new WireResponse(textChunks(JSON.stringify({ error })), response.status, response.statusText, {
+    'content-type': 'application/json',
   });
 }
 

@@ -2,7 +2,7 @@
  * One-shot mode (`-p`) and the informational flags, end to end: the built CLI as a plain child
  * process (stdout and stderr apart, stdin piped) against the Ollama emulator.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -100,6 +100,29 @@ describe('ochat -p', () => {
       expect(body.messages[0]).toEqual({ role: 'system', content: 'Be terse.' });
     } finally {
       emu.setModels([{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }]);
+    }
+  });
+
+  test("never loads undici (Node's fetch): it talks over node:http, and undici costs more than the rest of a start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-e2e-modules-'));
+    try {
+      // Preloaded into ochat's process: writes the list of Node's own modules it loaded as it exits.
+      const listFile = join(dir, 'modules.txt');
+      const preload = join(dir, 'list-modules.cjs');
+      writeFileSync(
+        preload,
+        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));`,
+      );
+      emu.enqueue({ content: 'Over node:http.' });
+      const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], {
+        env: { ...env, NODE_OPTIONS: `--require ${preload}` },
+      });
+      expect(result.stdout).toBe('Over node:http.\n');
+      const modules = readFileSync(listFile, 'utf8');
+      expect(modules).toContain('NativeModule http');
+      expect(modules).not.toContain('undici');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_NDJSON_LINE_CHARS,
-  ndjsonObjectFilter,
+  ndjsonObjectLines,
   OversizedLineError,
 } from '../../src/ollama/ndjson-filter.js';
 
@@ -11,21 +11,20 @@ async function run(
   maxLineChars?: number,
 ): Promise<{ lines: string[]; dropped: string[] }> {
   const dropped: string[] = [];
-  const source = new ReadableStream<Uint8Array>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  });
-  const text = await new Response(
-    source.pipeThrough(ndjsonObjectFilter((line) => dropped.push(line), maxLineChars)),
-  ).text();
+  async function* source() {
+    yield* chunks;
+  }
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of ndjsonObjectLines(source(), (line) => dropped.push(line), maxLineChars)) {
+    text += decoder.decode(chunk, { stream: true });
+  }
   return { lines: text.split('\n').filter((line) => line !== ''), dropped };
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-describe('ndjsonObjectFilter', () => {
+describe('ndjsonObjectLines', () => {
   it('passes JSON object lines and drops malformed, non-object and blank lines', async () => {
     const body = '{"a":1}\nnot json\n42\nnull\n["x"]\n\n{"b":"é"}\n{"c":tru';
     const { lines, dropped } = await run([encode(body)]);
