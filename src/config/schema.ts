@@ -89,9 +89,9 @@ export const configSchema = z.strictObject(
   {
     model: unset(nonEmptyText('a model name or null')),
     host: z._default(nonEmptyText('a host URL').check(validHost), 'http://127.0.0.1:11434'),
-    // Node's fetch gives up by itself after 300 s without a byte, so a longer wait cannot be had.
+    // Up to an hour: a huge model on a slow disk can take minutes to load before its first byte.
     request_timeout_s: z._default(
-      z.number(mustBe('a number of seconds between 1 and 300')).check(z.minimum(1), z.maximum(300)),
+      z.number(mustBe('a number of seconds between 1 and 3600')).check(z.minimum(1), z.maximum(3600)),
       120,
     ),
     system: unset(z.string(mustBe('a text or null'))),

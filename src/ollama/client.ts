@@ -28,7 +28,7 @@ export interface OllamaClientOptions {
   requestTimeoutMs?: number;
 }
 
-/** `request_timeout_s`'s default: long enough for a cold model load, short of Node's own 300 s. */
+/** `request_timeout_s`'s default: long enough for a cold model load. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 /** ochat's only door to Ollama: every method throws `OllamaError`s (see errors.ts) and nothing else. */

@@ -148,7 +148,7 @@ export class AbortedError extends OllamaError {
   }
 }
 
-/** The server sent no byte for too long (config `request_timeout_s`, or Node's own 300 s limit). */
+/** The server sent no byte for too long (config `request_timeout_s`). */
 export class ServerSilentError extends OllamaError {
   readonly seconds: number;
 

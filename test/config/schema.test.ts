@@ -77,6 +77,12 @@ describe('configSchema', () => {
     expect(configSchema.safeParse({ compaction: { summary: { min_tokens: 1.5 } } }).success).toBe(false);
   });
 
+  it('takes request_timeout_s from 1 s up to an hour (node:http has no limit of its own)', () => {
+    expect(configSchema.parse({ request_timeout_s: 3600 }).request_timeout_s).toBe(3600);
+    expect(configSchema.safeParse({ request_timeout_s: 3601 }).success).toBe(false);
+    expect(configSchema.safeParse({ request_timeout_s: 0 }).success).toBe(false);
+  });
+
   it('rejects unknown tool names and out-of-range tool limits', () => {
     expect(configSchema.safeParse({ tools: { enabled: ['rm_rf'] } }).success).toBe(false);
     expect(configSchema.safeParse({ tools: { max_steps: 0 } }).success).toBe(false);
