@@ -1,7 +1,13 @@
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CompletionContext } from '../commands/command.js';
-import type { CommandHost, NoticeLevel, SessionCommands, ToolState } from '../commands/command-host.js';
+import type {
+  CommandHost,
+  NoticeLevel,
+  SessionCommands,
+  ToolApproval,
+  ToolState,
+} from '../commands/command-host.js';
 import { dispatchCommand, findCommand, parseCommandLine } from '../commands/dispatch.js';
 import { type ContextBreakdown, contextBreakdown } from '../compaction/context-breakdown.js';
 import { collectToolEntries } from '../compaction/tool-entries.js';
@@ -63,6 +69,7 @@ export class ChatController implements CommandHost {
     return {
       models: this.installedModels,
       tools: this.deps.tools.list().map((t) => ({ name: t.tool.name, description: t.tool.description })),
+      approvals: this.toolApprovals(),
     };
   }
 
@@ -324,6 +331,14 @@ export class ChatController implements CommandHost {
     this.parts.model.resetMeter();
     this.parts.model.refreshUsed();
     return changed;
+  }
+
+  toolApprovals(): ToolApproval[] {
+    return this.parts.toolRunner.approvals().map(({ tool, scope }) => ({ tool, scope }));
+  }
+
+  revokeToolApprovals(which: number | 'all'): ToolApproval[] {
+    return this.parts.toolRunner.revokeApprovals(which).map(({ tool, scope }) => ({ tool, scope }));
   }
 
   lastToolOutput(): { name: string; output: string } | undefined {

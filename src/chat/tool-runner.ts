@@ -1,7 +1,13 @@
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { ReceivedToolCall } from '../conversation/message.js';
-import { type ConfirmAnswer, createConfirmationPolicy, executeToolCall } from '../tools/execute.js';
+import {
+  type Approval,
+  type ConfirmAnswer,
+  type ConfirmRequest,
+  createConfirmationPolicy,
+  executeToolCall,
+} from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AskDialog } from './dialog-queue.js';
 import type { ScreenLog } from './screen-log.js';
@@ -32,9 +38,19 @@ export class ToolRunner {
     this.confirmation = createConfirmationPolicy(deps.config.confirm);
   }
 
-  /** Whether `name` asks before it runs (config `tools.confirm`, minus "always" answers). */
+  /** Whether `name` asks before it runs (config `tools.confirm`, unless approved whole with "always"). */
   needsConfirmation(name: string): boolean {
-    return this.confirmation.needsConfirmation(name);
+    return this.confirmation.asksFirst(name);
+  }
+
+  /** The "always" answers given this session, oldest first. */
+  approvals(): readonly Approval[] {
+    return this.confirmation.approvals();
+  }
+
+  /** Withdraws approval number `which` (from 1) or all of them; returns those withdrawn. */
+  revokeApprovals(which: number | 'all'): Approval[] {
+    return this.confirmation.revoke(which);
   }
 
   /** The full output of the last tool run, for `/last`. */
@@ -61,7 +77,8 @@ export class ToolRunner {
         commandTimeoutMs: config.command_timeout * 1000,
         now: this.deps.now,
       },
-      needsConfirmation: (name) => this.confirmation.needsConfirmation(name),
+      needsConfirmation: this.confirmation.needsConfirmation,
+      approve: this.confirmation.approve,
       confirm: (request) => this.confirm(request),
     });
     this.deps.conversation.append({
@@ -82,19 +99,19 @@ export class ToolRunner {
     });
   }
 
-  private async confirm(request: { tool: string; keyArgument: string }): Promise<ConfirmAnswer> {
+  private async confirm(request: ConfirmRequest): Promise<ConfirmAnswer> {
     if (this.deps.autoConfirm) return { kind: this.deps.autoConfirm };
     const key = await this.deps.ask({
       kind: 'confirm-tool',
       question: `Allow ${request.tool} ${request.keyArgument}?`,
-      choices: '[y]es / [n]o / [a]lways for this session / [i]nstruct',
+      choices: confirmChoices(request.approval),
+      keys: request.approval ? ['y', 'n', 'a', 'i'] : ['y', 'n', 'i'],
     });
     switch (key.toLowerCase()) {
       case 'y':
         return { kind: 'yes' };
       case 'a':
-        this.confirmation.allowAlways(request.tool);
-        return { kind: 'always' };
+        return request.approval ? { kind: 'always' } : { kind: 'yes' };
       case 'i': {
         const text = await this.deps.ask({
           kind: 'tool-instruction',
@@ -108,4 +125,11 @@ export class ToolRunner {
         return { kind: 'no' };
     }
   }
+}
+
+/** The answers offered, saying what "always" would cover, or why it is not offered. */
+export function confirmChoices(approval: Approval | null): string {
+  if (!approval) return '[y]es / [n]o / [i]nstruct · no "always" for this call';
+  const always = approval.scope ? `"${approval.scope}"` : `every ${approval.tool} call`;
+  return `[y]es / [n]o / [a]lways allow ${always} this session / [i]nstruct`;
 }

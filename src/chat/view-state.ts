@@ -12,6 +12,8 @@ export interface Dialog {
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;
+  /** The keys that answer it, when not the usual ones of its kind (e.g. no `a` without an "always"). */
+  keys?: readonly string[];
 }
 
 /** Everything the chat screen shows; the controller owns it, components only render it. */

@@ -15,6 +15,13 @@ export interface ToolState {
   needsConfirmation: boolean;
 }
 
+/** One "always" answer given this session, as `/tools` lists it. */
+export interface ToolApproval {
+  tool: string;
+  /** What it covers, e.g. `npm test …` or `notes/todo.md`; '' for every call of the tool. */
+  scope: string;
+}
+
 /** What the session commands (`/sessions`, `/resume`, …) may do; each reports its own outcome. */
 export interface SessionCommands {
   list(): void;
@@ -72,6 +79,10 @@ export interface CommandHost {
 
   tools(): ToolState[];
   setToolEnabled(name: string, enabled: boolean): boolean;
+  /** The "always" answers given this session, oldest first (`/tools` numbers them from 1). */
+  toolApprovals(): ToolApproval[];
+  /** Withdraws approval number `which` (from 1) or all of them; returns those withdrawn. */
+  revokeToolApprovals(which: number | 'all'): ToolApproval[];
   lastToolOutput(): { name: string; output: string } | undefined;
 
   /** Saved sessions: listing, resuming, exporting, history. */

@@ -40,6 +40,8 @@ export interface CompletionContext {
   readonly models: readonly string[];
   /** Every tool, with its description. */
   readonly tools: readonly { name: string; description: string }[];
+  /** The "always" answers given this session, oldest first. */
+  readonly approvals: readonly { tool: string; scope: string }[];
 }
 
 /** The words typed before the last one, e.g. `['on']` for `on rea`. */

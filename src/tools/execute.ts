@@ -1,13 +1,14 @@
 import type { ReceivedToolCall } from '../conversation/message.js';
 import { oneLine } from '../text/shorten.js';
-import type { Confirmer } from './confirmation.js';
+import { type Approval, type Confirmer, wholeToolApproval } from './confirmation.js';
 import type { SkipKind } from './failure-line.js';
 import type { ToolRegistry } from './registry.js';
 import { toolSummaryLine } from './summary-line.js';
-import type { ToolContext, ToolOutcome } from './tool.js';
+import type { Tool, ToolContext, ToolOutcome } from './tool.js';
 import { validateToolArguments } from './validate-args.js';
 
 export {
+  type Approval,
   autoApprove,
   autoDecline,
   type ConfirmAnswer,
@@ -34,10 +35,11 @@ export interface ToolExecution {
 export interface ExecuteDeps {
   registry: ToolRegistry;
   ctx: ToolContext;
-  needsConfirmation: (name: string) => boolean;
+  /** Whether this call must be asked about (e.g. `policy.needsConfirmation`). */
+  needsConfirmation: (name: string, args: Record<string, unknown>, ctx: ToolContext) => boolean;
   confirm: Confirmer;
-  /** Called on an `always` answer so the caller's policy stops asking (e.g. `policy.allowAlways`). */
-  allowAlways?: (name: string) => void;
+  /** Called on an `always` answer with what it approves, so the policy stops asking (`policy.approve`). */
+  approve?: (approval: Approval) => void;
 }
 
 /** Text the model receives when the user declines a call. */
@@ -92,10 +94,11 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
   const args = check.args;
   const keyArgument = keyArgumentOf(tool, args);
 
-  if (deps.needsConfirmation(name)) {
+  if (deps.needsConfirmation(name, args, deps.ctx)) {
+    const approval = approvalOf(tool, name, args, deps.ctx);
     let answer: Awaited<ReturnType<Confirmer>>;
     try {
-      answer = await deps.confirm({ tool: name, args, keyArgument });
+      answer = await deps.confirm({ tool: name, args, keyArgument, approval });
     } catch (error) {
       return finish(
         args,
@@ -111,7 +114,8 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
         details: instructed(answer.text),
       });
     }
-    if (answer.kind === 'always') deps.allowAlways?.(name);
+    // "always" on a call that can only be approved once (a compound command) is a plain yes.
+    if (answer.kind === 'always' && approval) deps.approve?.(approval);
   }
 
   if (deps.ctx.signal?.aborted) {
@@ -137,6 +141,22 @@ function parseArguments(raw: unknown): unknown {
     return JSON.parse(raw);
   } catch {
     return raw;
+  }
+}
+
+/** What "always" would approve for this call: the tool's own scope, else the whole tool. */
+function approvalOf(
+  tool: Pick<Tool, 'approvalScope'>,
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Approval | null {
+  if (!tool.approvalScope) return wholeToolApproval(name);
+  try {
+    const scope = tool.approvalScope(args, ctx);
+    return scope && { tool: name, scope: scope.scope, covers: scope.covers };
+  } catch {
+    return null;
   }
 }
 

@@ -22,6 +22,13 @@ export interface ToolOutcome {
   details?: Record<string, unknown>;
 }
 
+/** What an "always" answer to one call approves; see {@link Tool.approvalScope}. */
+export interface ApprovalScope<A = Record<string, unknown>> {
+  /** As the prompt and `/tools` show it, e.g. `npm test …` or `notes/todo.md`. */
+  scope: string;
+  covers(args: A, ctx: ToolContext): boolean;
+}
+
 /** A tool the model can call: its schema, how to run it and how to summarize a run in one line. */
 export interface Tool<A = Record<string, unknown>> {
   name: string;
@@ -30,6 +37,12 @@ export interface Tool<A = Record<string, unknown>> {
   /** The argument shown on the UI line and in confirmations, e.g. the path or the command. */
   keyArgument(args: A): string;
   run(args: A, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * How far an "always" answer to this call reaches (e.g. the command's leading words, the path):
+   * how it is shown and which later calls it covers. Null: only this one call can be approved.
+   * Without this method, "always" approves every call of the tool.
+   */
+  approvalScope?(args: A, ctx: ToolContext): ApprovalScope<A> | null;
   /** Deterministic one-line summary of a run, kept out-of-band through compaction. */
   summaryLine(args: A, outcome: ToolOutcome): string;
 }

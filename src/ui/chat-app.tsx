@@ -110,7 +110,7 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
       if (keyDialog) {
         // A chunk may carry the answer and what was typed after it: the first key answers.
         const answer = key.ctrl && input === 'c' ? 'n' : key.escape ? 'n' : input.charAt(0).toLowerCase();
-        if (DIALOG_KEYS[keyDialog.kind]?.includes(answer)) model.answerDialog(answer);
+        if ((keyDialog.keys ?? DIALOG_KEYS[keyDialog.kind])?.includes(answer)) model.answerDialog(answer);
         return;
       }
       if (key.ctrl && input === 't') model.toggleThinking();

@@ -129,7 +129,7 @@ describe('run_command confirmation', () => {
     expect(dialog).toMatchObject({
       kind: 'confirm-tool',
       question: `Allow run_command ${command}?`,
-      choices: '[y]es / [n]o / [a]lways for this session / [i]nstruct',
+      choices: '[y]es / [n]o / [i]nstruct · no "always" for this call',
     });
     expect(existsSync(join(h.cwd, 'made.txt'))).toBe(false);
     expect(await h.answer('y')).toBe('idle');
@@ -164,24 +164,49 @@ describe('run_command confirmation', () => {
     expect(h.items().at(-1)).toMatchObject({ kind: 'assistant', markdown: 'Okay.' });
   });
 
-  it('after a, a later call of the same tool in the session is not asked again', async () => {
+  it('after a, later calls with the same leading words run unasked; others and compound lines still ask', async () => {
     const h = await open();
     h.emu.enqueue(
-      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo one > one.txt' } }] },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo first > one.txt' } }] },
       { content: 'First done.' },
-      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo two > two.txt' } }] },
-      { content: 'Second done.' },
     );
     expect(await h.send('first')).toMatchObject({ kind: 'confirm-tool' });
-    expect(await h.answer('a')).toBe('idle');
-    expect(await h.send('second')).toBe('idle');
+    // A redirection: nothing beyond this run can be approved, so "always" is not offered.
+    expect(h.dialogs[0]).toMatchObject({ keys: ['y', 'n', 'i'] });
+    expect(h.dialogs[0].choices).toBe('[y]es / [n]o / [i]nstruct · no "always" for this call');
+    expect(await h.answer('y')).toBe('idle');
 
-    expect(h.dialogs).toHaveLength(1);
-    expect(existsSync(join(h.cwd, 'one.txt'))).toBe(true);
-    expect(existsSync(join(h.cwd, 'two.txt'))).toBe(true);
-    expect(h.controller.tools().find((t) => t.name === 'run_command')?.needsConfirmation).toBe(false);
-    // "always" is for run_command only: write_file still asks.
-    expect(h.controller.tools().find((t) => t.name === 'write_file')?.needsConfirmation).toBe(true);
+    h.emu.enqueue(
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo first' } }] },
+      { content: 'Second done.' },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo first again' } }] },
+      { content: 'Third done.' },
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'touch danger.txt' } }] },
+      { content: 'Fourth done.' },
+    );
+    expect(await h.send('second')).toMatchObject({
+      kind: 'confirm-tool',
+      choices: '[y]es / [n]o / [a]lways allow "echo first …" this session / [i]nstruct',
+    });
+    expect(await h.answer('a')).toBe('idle');
+    expect(await h.send('third')).toBe('idle');
+    expect(h.dialogs).toHaveLength(2);
+    expect(await h.send('fourth')).toMatchObject({
+      kind: 'confirm-tool',
+      question: 'Allow run_command touch danger.txt?',
+    });
+    expect(await h.answer('n')).toBe('idle');
+    expect(existsSync(join(h.cwd, 'danger.txt'))).toBe(false);
+
+    expect(h.controller.toolApprovals()).toEqual([{ tool: 'run_command', scope: 'echo first …' }]);
+    expect(h.controller.tools().find((t) => t.name === 'run_command')?.needsConfirmation).toBe(true);
+    h.controller.revokeToolApprovals('all');
+    h.emu.enqueue(
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'echo first' } }] },
+      { content: 'Asked again.' },
+    );
+    expect(await h.send('fifth')).toMatchObject({ kind: 'confirm-tool' });
+    expect(await h.answer('y')).toBe('idle');
   });
 
   it('after i, the typed instruction is returned to the model instead of running the tool', async () => {

@@ -428,7 +428,7 @@ describe('/tools', () => {
     expect(host.notices).toEqual([
       {
         level: 'error',
-        text: 'No tool named "rm_rf" (tools: read_file, run_command). Usage: /tools [on|off <name>]',
+        text: 'No tool named "rm_rf" (tools: read_file, run_command). Usage: /tools [on|off <name> | revoke <n|all>]',
       },
     ]);
   });
@@ -436,7 +436,51 @@ describe('/tools', () => {
   it('rejects other arguments with the usage', async () => {
     const host = await run('/tools enable read_file', withTools());
     expect(host.toolStates[0].enabled).toBe(true);
-    expect(host.notices[0].text).toBe('Expected "on <name>" or "off <name>". Usage: /tools [on|off <name>]');
+    expect(host.notices[0].text).toBe(
+      'Expected "on <name>", "off <name>" or "revoke <n|all>". Usage: /tools [on|off <name> | revoke <n|all>]',
+    );
+  });
+
+  it('lists the "always" approvals, numbered, and revokes one or all', async () => {
+    const host = withTools();
+    host.approvals = [
+      { tool: 'run_command', scope: 'npm test …' },
+      { tool: 'write_file', scope: 'notes.md' },
+      { tool: 'get_time', scope: '' },
+    ];
+    await run('/tools', host);
+    expect(host.onlyShown).toBe(
+      [
+        'Tools:',
+        '  ● read_file    Read a file',
+        '  ○ run_command  Run a command (asks first)',
+        'Allowed without asking this session ("always"; /tools revoke <n|all> to withdraw):',
+        '  1. run_command npm test …',
+        '  2. write_file notes.md',
+        '  3. every get_time call',
+      ].join('\n'),
+    );
+    await run('/tools revoke 2', host);
+    expect(host.notices).toEqual([
+      { level: 'success', text: 'Revoked write_file notes.md: it asks first again.' },
+    ]);
+    expect(host.approvals.map((a) => a.tool)).toEqual(['run_command', 'get_time']);
+    await run('/tools revoke 3', host);
+    expect(host.notices[1].text).toBe(
+      'Expected an approval number from 1 to 2, or "all" (/tools lists them). Usage: /tools [on|off <name> | revoke <n|all>]',
+    );
+    await run('/tools revoke', host);
+    expect(host.notices[2].level).toBe('error');
+    await run('/tools revoke all', host);
+    expect(host.notices[3]).toEqual({
+      level: 'success',
+      text: 'Revoked 2 approvals: those calls ask first again.',
+    });
+    await run('/tools revoke all', host);
+    expect(host.notices[4]).toEqual({
+      level: 'info',
+      text: 'No "always" approvals to revoke: every tool in tools.confirm asks first.',
+    });
   });
 });
 

@@ -10,12 +10,16 @@ const CONTEXT: CompletionContext = {
     { name: 'read_file', description: 'Read a file' },
     { name: 'run_command', description: 'Run a command' },
   ],
+  approvals: [
+    { tool: 'run_command', scope: 'npm test …' },
+    { tool: 'write_file', scope: 'notes.md' },
+  ],
 };
 
 /** The candidate values `/name args` offers for its last word. */
-function candidates(name: string, args: string): string[] {
+function candidates(name: string, args: string, context = CONTEXT): string[] {
   const command = findCommand(BUILTIN_COMMANDS, name);
-  return (command?.completion?.(CONTEXT, args) ?? []).map((entry) => entry.value);
+  return (command?.completion?.(context, args) ?? []).map((entry) => entry.value);
 }
 
 describe('argument completion', () => {
@@ -42,9 +46,15 @@ describe('argument completion', () => {
   });
 
   it('/tools: on|off, then the tool names; /think: its values; /show: its topics', () => {
-    expect(candidates('tools', '')).toEqual(['on', 'off']);
+    expect(candidates('tools', '')).toEqual(['on', 'off', 'revoke']);
     expect(candidates('tools', 'off re')).toEqual(['read_file', 'run_command']);
     expect(candidates('tools', 'maybe ')).toEqual([]);
+    expect(candidates('tools', 'revoke ')).toEqual(['1', '2', 'all']);
+    const summaries = findCommand(BUILTIN_COMMANDS, 'tools')
+      ?.completion?.(CONTEXT, 'revoke ')
+      .map((entry) => entry.summary);
+    expect(summaries).toEqual(['run_command npm test …', 'write_file notes.md', 'every approval']);
+    expect(candidates('tools', 'revoke ', { ...CONTEXT, approvals: [] })).toEqual([]);
     expect(candidates('think', '')).toEqual(['on', 'off', 'low', 'medium', 'high']);
     expect(candidates('show', '')).toEqual([
       'info',

@@ -64,7 +64,7 @@ describe('tool calls in the chat', () => {
     run = await startToolRun();
     const { emu, pty, cwd } = run;
     const question =
-      '? Allow run_command echo hi > made.txt? ([y]es / [n]o / [a]lways for this session / [i]nstruct)';
+      '? Allow run_command echo hi > made.txt? ([y]es / [n]o / [i]nstruct · no "always" for this call)';
     emu.enqueue(
       { toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi > made.txt' } }] },
       { content: 'Made it.' },

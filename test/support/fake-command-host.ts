@@ -3,6 +3,7 @@ import type {
   CommandHost,
   NoticeLevel,
   SessionCommands,
+  ToolApproval,
   ToolState,
 } from '../../src/commands/command-host.js';
 import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';
@@ -105,6 +106,14 @@ export class FakeHost implements CommandHost {
     if (!tool) return false;
     tool.enabled = enabled;
     return true;
+  }
+  /** What `toolApprovals()` returns; `revokeToolApprovals` removes from it. */
+  approvals: ToolApproval[] = [];
+  toolApprovals(): ToolApproval[] {
+    return [...this.approvals];
+  }
+  revokeToolApprovals(which: number | 'all'): ToolApproval[] {
+    return which === 'all' ? this.approvals.splice(0) : this.approvals.splice(which - 1, 1);
   }
   lastToolOutput(): { name: string; output: string } | undefined {
     return this.lastTool;

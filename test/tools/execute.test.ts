@@ -71,6 +71,7 @@ describe('executeToolCall', () => {
       tool: 'write_file',
       args: { path: 'notes.md', content: 'a\nb\n' },
       keyArgument: 'notes.md',
+      approval: expect.objectContaining({ tool: 'write_file', scope: 'notes.md' }),
     });
     expect(execution.outcome.ok).toBe(true);
     expect(execution.summary).toBe('wrote notes.md (2 lines)');
@@ -86,12 +87,41 @@ describe('executeToolCall', () => {
     expect(fs.existsSync(path.join(cwd, 'notes.md'))).toBe(false);
   });
 
-  it('runs on "always" and the policy stops asking for that tool', async () => {
-    const { deps, confirm, policy } = setup({ kind: 'always' });
+  it('runs on "always" and the policy stops asking for that path only', async () => {
+    const { cwd, deps, confirm, policy } = setup({ kind: 'always' });
     expect((await executeToolCall(writeCall, deps)).outcome.ok).toBe(true);
-    expect(policy.needsConfirmation('write_file')).toBe(false);
-    await executeToolCall(writeCall, deps);
+    expect(policy.approvals().map((a) => [a.tool, a.scope])).toEqual([['write_file', 'notes.md']]);
+    // The same file spelled another way is covered; another file is asked about.
+    await executeToolCall(call('write_file', { path: './notes.md', content: 'c\n' }), deps);
     expect(confirm).toHaveBeenCalledTimes(1);
+    expect(fs.readFileSync(path.join(cwd, 'notes.md'), 'utf8')).toBe('c\n');
+    await executeToolCall(call('write_file', { path: 'other.md', content: 'x' }), deps);
+    expect(confirm).toHaveBeenCalledTimes(2);
+  });
+
+  it('"always" on a command approves its leading words, never a compound line', async () => {
+    const cwd = makeTempDir();
+    const registry = createToolRegistry(BUILTIN_TOOLS, { enabled: ['run_command'] });
+    const policy = createConfirmationPolicy(['run_command']);
+    const confirm = vi.fn(async (): Promise<ConfirmAnswer> => ({ kind: 'always' }));
+    const deps = { registry, ctx: makeContext(cwd), confirm, ...policy };
+    await executeToolCall(call('run_command', { command: 'echo first' }), deps);
+    expect(confirm.mock.calls[0]).toMatchObject([
+      { approval: { tool: 'run_command', scope: 'echo first …' } },
+    ]);
+    await executeToolCall(call('run_command', { command: 'echo first again' }), deps);
+    expect(confirm).toHaveBeenCalledTimes(1);
+
+    await executeToolCall(call('run_command', { command: 'touch danger.txt' }), deps);
+    expect(confirm).toHaveBeenCalledTimes(2);
+    await executeToolCall(call('run_command', { command: 'echo first; touch danger2.txt' }), deps);
+    expect(confirm).toHaveBeenCalledTimes(3);
+    // A compound line has no approval to give: "always" runs it once and remembers nothing.
+    expect(confirm.mock.calls[2]).toMatchObject([{ approval: null }]);
+    expect(policy.approvals().map((a) => a.scope)).toEqual(['echo first …', 'touch …']);
+    expect(fs.existsSync(path.join(cwd, 'danger2.txt'))).toBe(true);
+    await executeToolCall(call('run_command', { command: 'echo first; touch danger3.txt' }), deps);
+    expect(confirm).toHaveBeenCalledTimes(4);
   });
 
   it("passes the user's instruction to the model instead of running", async () => {

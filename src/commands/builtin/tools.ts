@@ -1,34 +1,38 @@
 import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
+import type { CommandHost, ToolApproval } from '../command-host.js';
 
-/** `/tools [on|off <name>]`: lists the tools with their state, or turns one on or off. */
+/** `/tools [on|off <name> | revoke <n|all>]`: lists the tools and approvals, or changes them. */
 export const toolsCommand: SlashCommand = {
   name: 'tools',
-  summary: 'List tools, or turn one on/off',
-  usage: '/tools [on|off <name>]',
+  summary: 'List tools and "always" approvals; turn a tool on/off; revoke approvals',
+  usage: '/tools [on|off <name> | revoke <n|all>]',
   completion(context, args) {
     const before = wordsBefore(args);
-    if (before.length === 0) return [{ value: 'on' }, { value: 'off' }];
+    if (before.length === 0) return [{ value: 'on' }, { value: 'off' }, { value: 'revoke' }];
     if (before.length === 1 && (before[0] === 'on' || before[0] === 'off'))
       return context.tools.map((tool) => ({ value: tool.name, summary: tool.description }));
+    if (before.length === 1 && before[0] === 'revoke' && context.approvals.length > 0)
+      return [
+        ...context.approvals.map((approval, index) => ({
+          value: String(index + 1),
+          summary: describeApproval(approval),
+        })),
+        { value: 'all', summary: 'every approval' },
+      ];
     return [];
   },
   run(host, args) {
     if (!args) {
-      const tools = host.tools();
-      const width = Math.max(...tools.map((t) => t.name.length));
-      host.show(
-        [
-          'Tools:',
-          ...tools.map(
-            (t) =>
-              `  ${t.enabled ? '●' : '○'} ${t.name.padEnd(width)}  ${t.description}${t.needsConfirmation ? ' (asks first)' : ''}`,
-          ),
-        ].join('\n'),
-      );
+      listTools(host);
+      return;
+    }
+    const revoke = /^revoke(?:\s+(\S+))?$/.exec(args);
+    if (revoke) {
+      revokeApprovals(host, revoke[1]);
       return;
     }
     const match = /^(on|off)\s+(\S+)$/.exec(args);
-    if (!match) throw new CommandUsageError(`Expected "on <name>" or "off <name>".`);
+    if (!match) throw new CommandUsageError(`Expected "on <name>", "off <name>" or "revoke <n|all>".`);
     const on = match[1] === 'on';
     if (!host.setToolEnabled(match[2], on)) {
       const names = host
@@ -40,3 +44,50 @@ export const toolsCommand: SlashCommand = {
     host.notice('success', `${match[2]} ${on ? 'enabled' : 'disabled'}.`);
   },
 };
+
+/** `run_command "npm test …"`, `write_file notes.md`, or `every run_command call`. */
+function describeApproval({ tool, scope }: ToolApproval): string {
+  return scope ? `${tool} ${scope}` : `every ${tool} call`;
+}
+
+function listTools(host: CommandHost): void {
+  const tools = host.tools();
+  const width = Math.max(...tools.map((t) => t.name.length));
+  const approvals = host.toolApprovals();
+  host.show(
+    [
+      'Tools:',
+      ...tools.map(
+        (t) =>
+          `  ${t.enabled ? '●' : '○'} ${t.name.padEnd(width)}  ${t.description}${t.needsConfirmation ? ' (asks first)' : ''}`,
+      ),
+      ...(approvals.length === 0
+        ? []
+        : [
+            'Allowed without asking this session ("always"; /tools revoke <n|all> to withdraw):',
+            ...approvals.map((approval, index) => `  ${index + 1}. ${describeApproval(approval)}`),
+          ]),
+    ].join('\n'),
+  );
+}
+
+function revokeApprovals(host: CommandHost, which: string | undefined): void {
+  const count = host.toolApprovals().length;
+  if (count === 0) {
+    host.notice('info', 'No "always" approvals to revoke: every tool in tools.confirm asks first.');
+    return;
+  }
+  const number = which === undefined ? Number.NaN : Number(which);
+  if (which !== 'all' && !(Number.isInteger(number) && number >= 1 && number <= count)) {
+    throw new CommandUsageError(
+      `Expected an approval number from 1 to ${count}, or "all" (/tools lists them).`,
+    );
+  }
+  const revoked = host.revokeToolApprovals(which === 'all' ? 'all' : number);
+  host.notice(
+    'success',
+    revoked.length === 1
+      ? `Revoked ${describeApproval(revoked[0])}: it asks first again.`
+      : `Revoked ${revoked.length} approvals: those calls ask first again.`,
+  );
+}

@@ -1,4 +1,5 @@
 import { oneLine } from '../../text/shorten.js';
+import { commandApprovalPrefix, commandHasPrefix, describeCommandPrefix } from '../command-prefix.js';
 import { failureLine } from '../failure-line.js';
 import { runShell } from '../run-shell.js';
 import type { Tool } from '../tool.js';
@@ -20,6 +21,14 @@ export const runCommandTool: Tool<RunCommandArgs> = {
     required: ['command'],
   },
   keyArgument: (args) => args.command,
+  approvalScope(args) {
+    const prefix = commandApprovalPrefix(args.command);
+    if (!prefix) return null;
+    return {
+      scope: describeCommandPrefix(prefix),
+      covers: (later) => commandHasPrefix(later.command, prefix),
+    };
+  },
   async run(args, ctx) {
     const result = await runShell(args.command, {
       cwd: ctx.cwd,

@@ -26,6 +26,18 @@ export const writeFileTool: Tool<WriteFileArgs> = {
     required: ['path', 'content'],
   },
   keyArgument: (args) => args.path,
+  approvalScope(args, ctx) {
+    // The same file however the path is spelled (`./a.md`, `a.md`); a refused path is never remembered.
+    const resolved = resolveSandboxedPath(args.path, ctx);
+    if (!resolved.ok) return null;
+    return {
+      scope: args.path,
+      covers: (later, laterCtx) => {
+        const target = resolveSandboxedPath(later.path, laterCtx);
+        return target.ok && target.path === resolved.path;
+      },
+    };
+  },
   async run(args, ctx) {
     const resolved = resolveSandboxedPath(args.path, ctx);
     if (!resolved.ok) return toolFailure(resolved.error, 'access denied');

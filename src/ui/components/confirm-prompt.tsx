@@ -5,7 +5,7 @@ import { showControlCharacters } from '../../text/sanitize.js';
 export interface ConfirmPromptProps {
   /** The question, e.g. `Retry compaction?`. */
   question: string;
-  /** The accepted answers as shown after the question. Default `y/n`. */
+  /** The accepted answers as shown after the question (may quote a command). Default `y/n`. */
   choices?: string;
 }
 
@@ -20,7 +20,7 @@ export function ConfirmPrompt({ question, choices = 'y/n' }: ConfirmPromptProps)
       <Text color="yellow" bold>
         ?{' '}
       </Text>
-      {showControlCharacters(question)} <Text dimColor>({choices})</Text>
+      {showControlCharacters(question)} <Text dimColor>({showControlCharacters(choices)})</Text>
     </Text>
   );
 }
