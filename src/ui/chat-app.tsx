@@ -4,6 +4,7 @@ import type { Store } from '../chat/store.js';
 import type { ChatViewState } from '../chat/view-state.js';
 import { ChatScreen } from './components/chat-screen.js';
 import { NO_MODEL_LABEL } from './first-frame.js';
+import { createDialogKeyGate } from './input/dialog-key-gate.js';
 import type { SlashCommandInfo } from './input/slash-completion.js';
 import { useLineEditor } from './input/use-line-editor.js';
 
@@ -27,6 +28,8 @@ export interface ChatAppProps {
   commands: readonly SlashCommandInfo[];
   /** Earlier inputs for Up/Down, oldest first; may arrive after the first frame. */
   history: readonly string[];
+  /** The clock that times the pause before a dialog's answer key (injected by tests). */
+  now?: () => number;
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
@@ -58,7 +61,7 @@ function useTerminalSize(): { width: number; height: number } {
 }
 
 /** The interactive chat: renders the controller's state and turns keys into its intents. */
-export function ChatApp({ model, commands, history }: ChatAppProps) {
+export function ChatApp({ model, commands, history, now }: ChatAppProps) {
   const state = useSyncExternalStore(model.store.subscribe, model.store.get);
   const { width, height } = useTerminalSize();
   const { exit } = useApp();
@@ -66,6 +69,13 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
   const lastCtrlC = useRef(0);
   const dialog = state.dialog;
   const keyDialog = dialog && dialog.kind !== 'tool-instruction' ? dialog : undefined;
+  const [gate] = useState(() => createDialogKeyGate(now));
+  // Keys typed while the dialog is open went to the prompt: say so, and how to answer.
+  const [typedAhead, setTypedAhead] = useState(false);
+  useEffect(() => {
+    if (keyDialog) gate.open();
+    setTypedAhead(false);
+  }, [keyDialog, gate]);
 
   useEffect(() => {
     if (state.exiting) exit();
@@ -97,7 +107,21 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
       if (state.dialog?.kind === 'tool-instruction') model.answerDialog('');
       else editor.dispatch({ type: 'set-text', text: '' });
     },
-    isActive: !keyDialog,
+    // While a y/n dialog is open, only a deliberate key answers it; other keys are typing.
+    intercept: (input, key, pasting) => {
+      if (!keyDialog) {
+        gate.typed();
+        return false;
+      }
+      const outcome = gate.classify(
+        { input, key, pasting },
+        keyDialog.keys ?? DIALOG_KEYS[keyDialog.kind] ?? [],
+      );
+      if (outcome.kind === 'answer') model.answerDialog(outcome.key);
+      else if (outcome.kind === 'type') setTypedAhead(true);
+      return outcome.kind !== 'type';
+    },
+    holdSubmit: Boolean(keyDialog),
     commands,
   });
   const { dispatch } = editor;
@@ -107,12 +131,6 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
 
   useInput(
     (input, key) => {
-      if (keyDialog) {
-        // A chunk may carry the answer and what was typed after it: the first key answers.
-        const answer = key.ctrl && input === 'c' ? 'n' : key.escape ? 'n' : input.charAt(0).toLowerCase();
-        if ((keyDialog.keys ?? DIALOG_KEYS[keyDialog.kind])?.includes(answer)) model.answerDialog(answer);
-        return;
-      }
       if (key.ctrl && input === 't') model.toggleThinking();
     },
     { isActive: true },
@@ -138,9 +156,25 @@ export function ChatApp({ model, commands, history }: ChatAppProps) {
       }}
       input={editor.state}
       inputActive={!keyDialog}
-      dialog={dialog ? { question: dialog.question, choices: dialog.choices } : undefined}
+      dialog={
+        dialog
+          ? {
+              question: dialog.question,
+              choices: dialog.choices,
+              hint:
+                keyDialog && typedAhead
+                  ? typedAheadHint(keyDialog.keys ?? DIALOG_KEYS[keyDialog.kind])
+                  : undefined,
+            }
+          : undefined
+      }
       width={width}
       height={height}
     />
   );
+}
+
+/** Shown under a dialog once keys typed while it is open went to the prompt. */
+function typedAheadHint(keys: readonly string[] = []): string {
+  return `Typing goes to the prompt. To answer, pause, then press ${keys.join(', ')} on its own.`;
 }

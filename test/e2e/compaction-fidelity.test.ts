@@ -183,7 +183,7 @@ describe('a turn that alone does not fit', () => {
     expect(flat(pty.screen())).toContain(
       '⚠ This message is about 4.5k tokens; even after compaction the request carrying it would be about 4.5k tokens, more than num_ctx 4k. Sent as it is, Ollama would cut it without notice.',
     );
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Not sent. Shorten it');
     expect(flat(pty.screen())).toContain('/set num_ctx <tokens> (llama3.2 takes up to 128k)');
     expect(emu.chats).toHaveLength(0);
@@ -225,7 +225,7 @@ describe('a turn that alone does not fit', () => {
       await pty.waitFor(new RegExp(`Reply ${n} done\\.|Retry compaction\\?`));
     }
     await pty.waitFor('Retry compaction? (y/n)');
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Automatic compaction is paused until a /compact succeeds.');
     await pty.waitFor(/llama3\.2 · \S+\/2k \(\d+%\) · auto-compact paused/);
 

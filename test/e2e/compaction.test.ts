@@ -83,7 +83,7 @@ describe('compaction in the terminal', () => {
     expect(pty.screen()).toMatch(/^⚠ Compaction failed: Ollama answered HTTP 500: summarizer crashed/m);
     expect(pty.screen()).not.toMatch(REPORT);
 
-    pty.write('y');
+    await pty.answer('y');
     await pty.waitFor(REPORT);
     expect(summarizerChats(emu)).toHaveLength(2);
     expect(pty.screen()).not.toContain(RETRY);
@@ -97,7 +97,7 @@ describe('compaction in the terminal', () => {
     pty.write('/compact\r');
     await pty.waitFor(RETRY);
 
-    pty.write('n');
+    await pty.answer('n');
     await waitUntilGone(run!, RETRY);
     // The prompt has the keyboard again: the next message is typed and sent as usual.
     pty.write('Still there?\r');

@@ -60,7 +60,7 @@ describe('the interactive UI', () => {
     pty.write('run it\r');
     await pty.waitFor('? Allow run_command echo safe ␛]2;x;touch HIDDEN-PWNED;␇?');
     expect(actingSequencesIn(pty.raw())).toEqual([]);
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Declined, fine.');
     expect(existsSync(join(cwd, 'HIDDEN-PWNED'))).toBe(false);
   });
@@ -79,7 +79,7 @@ describe('the interactive UI', () => {
       expect(pty.screen().replace(/\n/g, '')).toContain(marker);
     // …and none of them acts.
     expect(actingSequencesIn(pty.raw())).toEqual([]);
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Declined again.');
   });
 });

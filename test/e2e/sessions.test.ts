@@ -227,12 +227,12 @@ describe('session commands in the terminal', () => {
     const originalId = original.replace('.jsonl', '');
     run.pty.write(`/delete ${originalId}\r`);
     await run.pty.waitFor(`Delete session ${originalId} (8 messages, "Question 1, FACT-q1?")? (y/n)`);
-    run.pty.write('n');
+    await run.pty.answer('n');
     await run.pty.waitFor('Kept.');
     expect(sessionFiles(where.sessions)).toHaveLength(2);
     run.pty.write(`/delete ${originalId}\r`);
     await run.pty.waitFor(`Delete session ${originalId} (8 messages`);
-    run.pty.write('y');
+    await run.pty.answer('y');
     await run.pty.waitFor(`Deleted session ${originalId}.`);
     expect(sessionFiles(where.sessions)).toEqual([expect.not.stringContaining(originalId)]);
   });

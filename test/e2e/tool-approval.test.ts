@@ -26,7 +26,7 @@ describe('"always" is scoped', () => {
     await pty.waitFor(
       '? Allow run_command echo first? ([y]es / [n]o / [a]lways allow "echo first …" this session / [i]nstruct)',
     );
-    pty.write('a');
+    await pty.answer('a');
     await pty.waitFor('First done.');
 
     // The same leading words run unasked.
@@ -45,7 +45,7 @@ describe('"always" is scoped', () => {
     );
     pty.write('danger\r');
     await pty.waitFor('? Allow run_command echo first; touch out/danger.txt? ([y]es / [n]o / [i]nstruct');
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Not run.');
     emu.enqueue(
       { toolCalls: [{ name: 'run_command', arguments: { command: 'touch danger.txt' } }] },
@@ -53,7 +53,7 @@ describe('"always" is scoped', () => {
     );
     pty.write('danger again\r');
     await pty.waitFor('? Allow run_command touch danger.txt? ([y]es / [n]o / [a]lways allow "touch …"');
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Still not run.');
     expect(existsSync(join(cwd, 'danger.txt'))).toBe(false);
     expect(existsSync(join(cwd, 'out'))).toBe(false);
@@ -69,7 +69,7 @@ describe('"always" is scoped', () => {
     );
     pty.write('first once more\r');
     await pty.waitFor('? Allow run_command echo first?');
-    pty.write('y');
+    await pty.answer('y');
     await pty.waitFor('Asked again.');
   });
 
@@ -86,15 +86,49 @@ describe('"always" is scoped', () => {
     );
     pty.write('write notes\r');
     await pty.waitFor('[a]lways allow "notes.md" this session');
-    pty.write('a');
+    await pty.answer('a');
     await pty.waitFor('Wrote it.');
     pty.write('rewrite notes\r');
     await pty.waitFor('Rewrote it.');
     expect(readFileSync(join(cwd, 'notes.md'), 'utf8')).toBe('two\n');
     pty.write('write other\r');
     await pty.waitFor('? Allow write_file other.md?');
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Declined.');
     expect(existsSync(join(cwd, 'other.md'))).toBe(false);
+  });
+});
+
+describe('keys typed while a question is open', () => {
+  test('stay in the prompt for afterwards; a y among them does not approve; a pause, then a key, answers', async () => {
+    run = await startToolRun();
+    const { emu, pty, cwd } = run;
+    emu.enqueue(
+      { toolCalls: [{ name: 'run_command', arguments: { command: 'touch typed.txt' } }] },
+      { content: 'Left alone.' },
+      { content: 'Reply to the typed text.' },
+    );
+    pty.write('make it\r');
+    await pty.waitFor('? Allow run_command touch typed.txt?');
+    pty.write('okay why not'); // typed ahead in one burst (over SSH, or fast)
+    for (const key of [' ', 'y', 'e', 's', '\r']) {
+      await new Promise((resolve) => setTimeout(resolve, 60)); // a fast typist, key by key
+      pty.write(key);
+    }
+    await pty.waitFor('Typing goes to the prompt. To answer, pause, then press y, n, a, i on its own.');
+    await pty.waitFor('okay why not yes');
+    // Give a wrongly taken y (or Enter) every chance to have run the command.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(existsSync(join(cwd, 'typed.txt'))).toBe(false);
+    expect(run.chatRequests()).toHaveLength(1);
+
+    await pty.answer('n');
+    await pty.waitFor('Left alone.');
+    expect(existsSync(join(cwd, 'typed.txt'))).toBe(false);
+    pty.write('\r');
+    await pty.waitFor('Reply to the typed text.');
+    const last = (await run.waitForRequests(3))[2];
+    const messages = last.body.messages as { role: string; content: string }[];
+    expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'okay why not yes' });
   });
 });

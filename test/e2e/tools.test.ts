@@ -72,7 +72,7 @@ describe('tool calls in the chat', () => {
     pty.write('make a file\r');
     await pty.waitFor(question);
     expect(existsSync(join(cwd, 'made.txt'))).toBe(false);
-    pty.write('y');
+    await pty.answer('y');
     await pty.waitFor('Made it.');
     expect(pty.screen()).toContain('⚙ run_command echo hi > made.txt — ✅ echo hi > made.txt (exit 0)');
     expect(readFileSync(join(cwd, 'made.txt'), 'utf8')).toBe('hi\n');
@@ -84,7 +84,7 @@ describe('tool calls in the chat', () => {
     );
     pty.write('remove it\r');
     await pty.waitFor('? Allow run_command rm made.txt?');
-    pty.write('n');
+    await pty.answer('n');
     await pty.waitFor('Left it alone.');
     expect(pty.screen()).toContain('✗ run_command rm made.txt — ❌ rm made.txt (declined by the user)');
     expect(existsSync(join(cwd, 'made.txt'))).toBe(true);
@@ -102,7 +102,7 @@ describe('tool calls in the chat', () => {
     );
     pty.write('remove it now\r');
     await pty.waitFor('? Allow run_command rm made.txt? ([y]es');
-    pty.write('i');
+    await pty.answer('i');
     await pty.waitFor('Type an instruction for the model instead');
     pty.write('keep the file\r');
     await pty.waitFor('Understood.');

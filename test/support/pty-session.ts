@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type IPty, spawn } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
+import { DIALOG_QUIET_MS } from '../../src/ui/input/dialog-key-gate.js';
 
 const OCHAT_BIN = resolve(import.meta.dirname, '../../bin/ochat');
 
@@ -15,6 +16,11 @@ const delay = (ms: number) => new Promise<false>((resolve) => setTimeout(() => r
 export interface PtySession {
   /** Types into the terminal, as a user would (e.g. "hello\r"). */
   write(data: string): void;
+  /**
+   * Answers an open y/n question as a person does: after a rest, one key on its own. (A key
+   * typed without a pause is typing: it goes to the prompt, see src/ui/input/dialog-key-gate.ts.)
+   */
+  answer(key: string): Promise<void>;
   /** The whole terminal text, scrollback included, one string per row joined by newlines. */
   screen(): string;
   /** Everything the program wrote, escape sequences included. */
@@ -96,6 +102,10 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
 
   return {
     write: (data) => pty.write(data),
+    async answer(key) {
+      await delay(DIALOG_QUIET_MS + 50);
+      pty.write(key);
+    },
     screen,
     raw: () => raw,
     async waitFor(pattern, timeoutMs = 10_000, { settle = true } = {}) {

@@ -38,8 +38,18 @@ afterEach(() => {
   unmount = undefined;
 });
 
+/** The clock the app times dialog answers by; tests move it forward with `clock.pause()`. */
+const clock = {
+  time: 1_000_000,
+  now: () => clock.time,
+  /** The keyboard rests long enough for the next key to answer a dialog. */
+  pause: () => {
+    clock.time += 10_000;
+  },
+};
+
 async function mount(model: ChatAppModel, history: string[] = []) {
-  const app = render(<ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} />);
+  const app = render(<ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} now={clock.now} />);
   unmount = app.unmount;
   await settle();
   return app;
@@ -193,28 +203,78 @@ describe('ChatApp dialogs', () => {
     choices: '[y]es / [n]o / [a]lways for this session / [i]nstruct',
   };
 
-  it('shows the question and routes y, n, a and i to answerDialog', async () => {
+  it('shows the question and routes y, n, a and i, each pressed alone after a pause, to answerDialog', async () => {
     const model = fakeModel({ dialog: confirmTool });
     const app = await mount(model);
     expect(app.lastFrame()).toContain('Allow run_command npm test?');
     expect(app.lastFrame()).toContain('[a]lways for this session');
     for (const key of ['y', 'N', 'a', 'i']) {
+      clock.pause();
       app.stdin.write(key);
       await settle();
     }
     expect(model.answerDialog.mock.calls.map((c) => c[0])).toEqual(['y', 'n', 'a', 'i']);
   });
 
-  it('blocks the editor while open: other keys do nothing, Enter submits nothing', async () => {
+  it('keeps keys typed while it is open in the prompt; a y among them does not answer; Enter sends nothing', async () => {
     const model = fakeModel({ dialog: confirmTool });
     const app = await mount(model);
-    app.stdin.write('xyz');
+    clock.pause();
+    app.stdin.write('okay'); // a burst: a y inside it is text
     await settle();
+    // Typed one key at a time, without a pause: still typing.
+    for (const key of [' ', 'w', 'h', 'y']) {
+      clock.time += 120;
+      app.stdin.write(key);
+      await settle();
+    }
+    clock.time += 120;
     app.stdin.write('\r');
     await settle();
     expect(model.answerDialog).not.toHaveBeenCalled();
     expect(model.submit).not.toHaveBeenCalled();
-    expect(app.lastFrame()).not.toContain('xyz');
+    expect(app.lastFrame()).toContain('okay why');
+    expect(app.lastFrame()).toContain(
+      'Typing goes to the prompt. To answer, pause, then press y, n, a, i on its own.',
+    );
+    // A pasted lone y is text too.
+    clock.pause();
+    app.stdin.write('\x1b[200~y\x1b[201~');
+    await settle();
+    expect(model.answerDialog).not.toHaveBeenCalled();
+    // After a pause, a key pressed alone answers; the typed text stays for after the dialog.
+    clock.pause();
+    app.stdin.write('n');
+    await settle();
+    expect(model.answerDialog).toHaveBeenCalledWith('n');
+    model.store.update({ dialog: undefined });
+    await settle();
+    app.stdin.write('\r');
+    await settle();
+    expect(model.submit).toHaveBeenCalledWith('okay whyy');
+  });
+
+  it('a key pressed right after the dialog appears is typing, not an answer', async () => {
+    const model = fakeModel();
+    const app = await mount(model);
+    model.store.update({ dialog: confirmTool });
+    await settle();
+    app.stdin.write('y');
+    await settle();
+    expect(model.answerDialog).not.toHaveBeenCalled();
+    clock.pause();
+    app.stdin.write('y');
+    await settle();
+    expect(model.answerDialog).toHaveBeenCalledWith('y');
+  });
+
+  it('a dialog without "always" does not take a', async () => {
+    const model = fakeModel({ dialog: { ...confirmTool, keys: ['y', 'n', 'i'] } });
+    const app = await mount(model);
+    clock.pause();
+    app.stdin.write('a');
+    await settle();
+    expect(model.answerDialog).not.toHaveBeenCalled();
   });
 
   it('Ctrl+C answers no, without interrupting or arming the exit', async () => {
@@ -233,11 +293,14 @@ describe('ChatApp dialogs', () => {
     });
     const app = await mount(model);
     expect(app.lastFrame()).toContain('Retry compaction? (y/n)');
+    clock.pause();
     app.stdin.write('a');
     await settle();
+    clock.pause();
     app.stdin.write('i');
     await settle();
     expect(model.answerDialog).not.toHaveBeenCalled();
+    clock.pause();
     app.stdin.write('y');
     await settle();
     expect(model.answerDialog).toHaveBeenCalledWith('y');
@@ -246,6 +309,7 @@ describe('ChatApp dialogs', () => {
   it('the editor works again once the dialog closes', async () => {
     const model = fakeModel({ dialog: confirmTool });
     const app = await mount(model);
+    clock.pause();
     app.stdin.write('y');
     await settle();
     model.store.update({ dialog: undefined });
@@ -296,6 +360,7 @@ describe('ChatApp on a real controller', () => {
       app.stdin.write('make the file\r');
       await vi.waitFor(() => expect(h.controller.store.get().dialog?.kind).toBe('confirm-tool'));
       expect(app.lastFrame()).toContain('Allow run_command touch made.txt?');
+      clock.pause();
       app.stdin.write('i');
       await vi.waitFor(() => expect(h.controller.store.get().dialog?.kind).toBe('tool-instruction'));
       app.stdin.write(CTRL_C);

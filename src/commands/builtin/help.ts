@@ -24,6 +24,7 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           '      ↑/↓ history · Tab complete commands and their arguments (models, options, tools)',
           '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
           '      Esc clear the prompt · Delete/Backspace delete after/before the cursor · // starts a message with /',
+          '      A question (y/n…) is answered by its key pressed alone after a short pause; other typing goes to the prompt',
         ].join('\n'),
       );
     },

@@ -41,7 +41,7 @@ function promptRows(input: EditorState | undefined, width: number): number {
 /** Rows left for the live reply once the prompt, dialog and status line have theirs. */
 export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'width' | 'height'>): number {
   const prompt = props.input ? promptRows(props.input, props.width) + 1 : 0; // + its top margin
-  const dialog = props.dialog ? 2 : 0;
+  const dialog = props.dialog ? 2 + (props.dialog.hint ? 1 : 0) : 0;
   // Status line, the live area's own top margin, and one spare row: Ink clears the whole screen
   // whenever its output is as tall as the terminal.
   const reserved = prompt + dialog + 3;

@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { showControlCharacters } from '../../text/sanitize.js';
 
 /** Props of {@link ConfirmPrompt}. */
@@ -7,6 +7,8 @@ export interface ConfirmPromptProps {
   question: string;
   /** The accepted answers as shown after the question (may quote a command). Default `y/n`. */
   choices?: string;
+  /** A line under the question, e.g. how to answer once keys went to the prompt. */
+  hint?: string;
 }
 
 /**
@@ -14,13 +16,16 @@ export interface ConfirmPromptProps {
  * about to run, so control characters are shown, not removed or obeyed: the person answering
  * sees exactly what will run.
  */
-export function ConfirmPrompt({ question, choices = 'y/n' }: ConfirmPromptProps) {
+export function ConfirmPrompt({ question, choices = 'y/n', hint }: ConfirmPromptProps) {
   return (
-    <Text>
-      <Text color="yellow" bold>
-        ?{' '}
+    <Box flexDirection="column">
+      <Text>
+        <Text color="yellow" bold>
+          ?{' '}
+        </Text>
+        {showControlCharacters(question)} <Text dimColor>({showControlCharacters(choices)})</Text>
       </Text>
-      {showControlCharacters(question)} <Text dimColor>({showControlCharacters(choices)})</Text>
-    </Text>
+      {hint && <Text dimColor>{`  ${hint}`}</Text>}
+    </Box>
   );
 }

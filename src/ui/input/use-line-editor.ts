@@ -2,7 +2,7 @@
  * The prompt's input hook: Ink's `useInput` → {@link keyToActions} → {@link editorReducer}, with
  * the intents (Ctrl+C, Ctrl+D, Esc) and submissions handed to the app's callbacks.
  */
-import { useInput, useStdin } from 'ink';
+import { type Key, useInput, useStdin } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPasteState } from './bracketed-paste.js';
 import { createEditorState, type EditorAction, type EditorState, editorReducer } from './editor-state.js';
@@ -21,8 +21,15 @@ export interface LineEditorOptions {
   onExit?: () => void;
   /** Esc, unless it closed an open completion list. */
   onEscape?: () => void;
-  /** Whether keys are read at all (false while a dialog owns the keyboard). Default true. */
+  /** Whether keys are read at all. Default true. */
   isActive?: boolean;
+  /**
+   * Sees each input event first (`pasting`: it falls inside a bracketed paste); returning true
+   * takes it from the editor, e.g. the key that answers an open dialog.
+   */
+  intercept?: (input: string, key: Key, pasting: boolean) => boolean;
+  /** Enter does not send (a dialog is open: text typed ahead waits in the prompt). */
+  holdSubmit?: boolean;
   /** Slash commands offered by Tab completion. */
   commands?: readonly SlashCommandInfo[];
   /** Earlier inputs for Up/Down, oldest first (read once, at mount). */
@@ -88,8 +95,10 @@ export function useLineEditor(options: LineEditorOptions): LineEditor {
   }, [inputEvents]);
 
   const handleInput = useCallback(
-    (input: string, key: Parameters<typeof keyToActions>[1]) => {
+    (input: string, key: Key) => {
+      if (optionsRef.current.intercept?.(input, key, pasteRef.current.active)) return;
       for (const action of keyToActions(input, key, pasteRef.current, rawRef.current)) {
+        if (action.type === 'submit' && optionsRef.current.holdSubmit) continue;
         if (isKeyIntent(action)) handleIntent(action);
         else dispatch(action);
       }
