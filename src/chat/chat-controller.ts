@@ -171,13 +171,14 @@ export class ChatController implements CommandHost {
   }
 
   clearConversation(): void {
+    // First: what follows belongs to the new session, not to the one just closed.
+    this.parts.keeper.startNew();
     this.parts.conversation.clear();
     this.parts.turns.forgetFailure();
     this.parts.compactions.reset();
     this.parts.toolRunner.reset();
     this.parts.model.resetMeter();
     this.store.update({ used: 0 });
-    this.parts.keeper.startNew();
     this.notice('success', 'New conversation.');
   }
 
@@ -277,6 +278,33 @@ export class ChatController implements CommandHost {
     this.parts.model.setThink(value);
   }
 
+  async retryReply(): Promise<void> {
+    const { conversation, model, turns, compactions, screen } = this.parts;
+    if (!model.session) {
+      screen.notice('error', 'Not connected to a model yet.');
+      return;
+    }
+    const user = conversation.lastUserMessage();
+    if (!user) {
+      screen.notice('info', 'Nothing to retry: no message has been sent yet.');
+      return;
+    }
+    const replaced = conversation.replaceLastReplies();
+    turns.forgetFailure();
+    // The server's last count included the reply that is now left out.
+    model.resetMeter();
+    const line = user.content.trim().split('\n')[0];
+    const quoted = line.length > 60 ? `${line.slice(0, 59)}…` : line;
+    screen.notice(
+      'info',
+      replaced.length
+        ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
+        : `Asking again for a reply to "${quoted}".`,
+    );
+    if (compactions.due()) await compactions.run('auto', undefined);
+    await turns.run();
+  }
+
   async compact(focus: string | undefined): Promise<void> {
     // Called from a command, which already runs inside the work queue.
     await this.parts.compactions.run('manual', focus);
@@ -326,11 +354,7 @@ export class ChatController implements CommandHost {
   }
 
   setToolEnabled(name: string, enabled: boolean): boolean {
-    const changed = this.deps.tools.setEnabled(name, enabled);
-    // The server's last count included the old tool definitions: estimate the new request instead.
-    this.parts.model.resetMeter();
-    this.parts.model.refreshUsed();
-    return changed;
+    return this.parts.model.setToolEnabled(name, enabled);
   }
 
   toolApprovals(): ToolApproval[] {

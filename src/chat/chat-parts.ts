@@ -146,7 +146,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       turns.forgetFailure();
       compactions.reset();
       toolRunner.reset();
-      model.resetMeter();
+      // The meter is not reset here: the resumed session's saved state is put back instead.
     },
   });
   return {

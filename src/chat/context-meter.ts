@@ -21,12 +21,29 @@ export interface Truncation {
   evaluatedTokens: number;
 }
 
+/** The server's count of the last reply's request and reply, and where in the chat it was taken. */
+export interface MeterAnchor {
+  tokens: number;
+  /** Transcript length once the reply was appended: later messages are estimated on top. */
+  transcriptLength: number;
+  /** Compaction records in force when sent: a different count invalidates the anchor. */
+  recordCount: number;
+}
+
+/** Everything the meter knows: saved with the session, so a resume measures as the original did. */
+export interface MeterState {
+  charsPerToken: number;
+  anchor?: MeterAnchor;
+}
+
 /**
  * Tracks how full the context window is: the server's real counts of the last reply, plus an
  * estimate of what was added since, with a chars-per-token ratio calibrated from those counts.
  */
 export class ContextMeter {
-  private anchor: { tokens: number; transcriptLength: number; recordCount: number } | undefined;
+  private anchor: MeterAnchor | undefined;
+  /** Told of every change of state (the session recorder saves it); not of `restore`. */
+  onChange: ((state: MeterState) => void) | undefined;
 
   constructor(
     /** Learned chars per token of the current model. */
@@ -37,6 +54,20 @@ export class ContextMeter {
   reset(charsPerToken: number): void {
     this.charsPerToken = charsPerToken;
     this.anchor = undefined;
+    this.onChange?.(this.state);
+  }
+
+  /** The meter's state, as saved. */
+  get state(): MeterState {
+    return this.anchor
+      ? { charsPerToken: this.charsPerToken, anchor: { ...this.anchor } }
+      : { charsPerToken: this.charsPerToken };
+  }
+
+  /** Puts a saved state back (a resume): not a change, so nobody is told. */
+  restore(state: MeterState): void {
+    this.charsPerToken = state.charsPerToken;
+    this.anchor = state.anchor && { ...state.anchor };
   }
 
   /**
@@ -55,12 +86,12 @@ export class ContextMeter {
       transcriptLength: counts.transcriptLength,
       recordCount: counts.recordCount,
     };
-    if (truncated) return { sentTokens, evaluatedTokens: counts.promptEvalCount };
-    if (counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
+    if (!truncated && counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
       const sample = calibrationSampleFor(counts.view, counts.promptEvalCount, counts.tools);
       this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, sample);
     }
-    return undefined;
+    this.onChange?.(this.state);
+    return truncated ? { sentTokens, evaluatedTokens: counts.promptEvalCount } : undefined;
   }
 
   /**

@@ -6,6 +6,7 @@ import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
 import { describeError } from '../text/describe-error.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
+import type { MeterState } from './context-meter.js';
 import type { ModelContext } from './model-context.js';
 import { chooseModel, openModelSession } from './model-selection.js';
 import { resolveNumCtx } from './num-ctx.js';
@@ -31,12 +32,18 @@ export interface ModelConnectorDeps {
 export class ModelConnector {
   /** A resumed session's model and window: used unless `-m` / `--num-ctx` say otherwise. */
   private resumed: { model?: string; numCtx?: number } = {};
+  /** The resumed session's meter, put back by the next `open` of its model and window (once). */
+  private resumedMeter: MeterState | undefined;
 
   constructor(private readonly deps: ModelConnectorDeps) {}
 
-  /** A resumed session's model and `num_ctx`: connecting opens them, so its requests stay the same. */
-  resumeWith(resumed: { model?: string; numCtx?: number }): void {
-    this.resumed = resumed;
+  /**
+   * A resumed session's model and `num_ctx`: connecting opens them, so its requests stay the same.
+   * `meter`: its saved meter, for the `open` that follows (none when the model is open already).
+   */
+  resumeWith(resumed: { model?: string; numCtx?: number; meter?: MeterState }): void {
+    this.resumed = { model: resumed.model, numCtx: resumed.numCtx };
+    this.resumedMeter = resumed.meter;
   }
 
   /**
@@ -93,7 +100,12 @@ export class ModelConnector {
     );
     model.setSession(session);
     this.deps.compaction.modelChanged();
-    model.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
+    const meter = this.resumedMeter;
+    this.resumedMeter = undefined;
+    // The resumed session's own model and window: it measures as it did when it was saved.
+    if (meter && name === this.resumed.model && session.numCtx === this.resumed.numCtx)
+      model.meter.restore(meter);
+    else model.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
     appState.lastModel = name;
     screen.store.update({ model: name, numCtx: session.numCtx });
     model.refreshUsed();

@@ -12,13 +12,13 @@ import {
 } from '../conversation/token-estimate.js';
 import { capToolOutput } from '../tools/cap-output.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { ContextMeter } from './context-meter.js';
+import { ContextMeter, type MeterState } from './context-meter.js';
 import type { ModelSession } from './model-selection.js';
 import type { Store } from './store.js';
 import type { ChatViewState } from './view-state.js';
 
 /** What a request carries that can change during a chat; the session recorder writes each change down. */
-export type ModelSetting = 'model' | 'num_ctx' | 'system' | 'options' | 'think';
+export type ModelSetting = 'model' | 'num_ctx' | 'system' | 'options' | 'think' | 'tools';
 
 /** Told of every change to what the next request carries. */
 export type ModelSettingsListener = (setting: ModelSetting, value: unknown) => void;
@@ -64,16 +64,41 @@ export class ModelContext {
     this.#listener = listener;
   }
 
-  /** A resumed session's settings, put back as they were (not a change: nothing is told). */
+  /**
+   * A resumed session's settings, put back as they were (not a change: nothing is told). Tools it
+   * does not name take the config's default; without a saved meter, the request is estimated afresh.
+   */
   restoreSettings(settings: {
     system?: string;
     options: Record<string, unknown>;
     think?: ThinkSetting;
+    tools?: Record<string, boolean>;
+    meter?: MeterState;
   }): void {
     this.#system = settings.system;
     this.#options = { ...settings.options };
     this.#think = settings.think;
+    const enabledByDefault = new Set<string>(this.config.tools.enabled);
+    for (const { name } of this.tools.list())
+      this.tools.setEnabled(name, settings.tools?.[name] ?? enabledByDefault.has(name));
+    this.meter.restore(settings.meter ?? { charsPerToken: this.meter.charsPerToken });
+  }
+
+  /** Which tools are on, by name: what a session records, so a resume sends the same tool list. */
+  toolStates(): Record<string, boolean> {
+    return Object.fromEntries(this.tools.list().map((t) => [t.name, t.enabled]));
+  }
+
+  /**
+   * `/tools on|off`: false when no tool has that name. The server's last count included the old
+   * tool definitions, so the next request is estimated afresh.
+   */
+  setToolEnabled(name: string, enabled: boolean): boolean {
+    if (!this.tools.setEnabled(name, enabled)) return false;
+    this.#listener?.('tools', this.toolStates());
     this.resetMeter();
+    this.refreshUsed();
+    return true;
   }
 
   /** The server refused a capability /api/show claimed: stop asking the model for it. */

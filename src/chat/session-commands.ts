@@ -84,13 +84,17 @@ export class ChatSessions implements SessionCommands {
         'warning',
         `Read-only: ${opened.readOnly}. What you send now is not saved; /new starts a saved session.`,
       );
-    connector.resumeWith({ model: settings.model, numCtx: settings.numCtx });
     const session = model.session;
-    if (
-      session &&
-      settings.model &&
-      (session.name !== settings.model || session.numCtx !== settings.numCtx)
-    ) {
+    const reopen =
+      !session ||
+      Boolean(settings.model && (session.name !== settings.model || session.numCtx !== settings.numCtx));
+    // A model opened for it starts from its saved meter; one open already has it (restoreSettings).
+    connector.resumeWith({
+      model: settings.model,
+      numCtx: settings.numCtx,
+      meter: reopen ? settings.meter : undefined,
+    });
+    if (session && reopen && settings.model) {
       try {
         await connector.open(settings.model);
       } catch (error) {

@@ -41,7 +41,9 @@ export class SessionKeeper {
     deps.conversation.listen({
       messageAppended: (message) => this.recorder?.recordMessage(message),
       recordAdded: (record) => this.recorder?.recordCompaction(record),
+      repliesReplaced: (ids) => this.recorder?.recordReplaced(ids),
     });
+    deps.model.meter.onChange = (state) => this.recorder?.recordSetting('meter', state);
     deps.model.listen((setting, value) => {
       if (setting === 'model' || setting === 'num_ctx') {
         const session = deps.model.session;
@@ -53,7 +55,7 @@ export class SessionKeeper {
   private newRecorder(resumed?: OpenedSession): SessionRecorder | undefined {
     const { store, cwd, now, model, onError } = this.deps;
     if (!store) return undefined;
-    return new SessionRecorder(
+    const recorder = new SessionRecorder(
       {
         store,
         cwd,
@@ -67,6 +69,9 @@ export class SessionKeeper {
       },
       resumed,
     );
+    // The tool list is part of every request: a new session starts with the one in force.
+    if (!resumed) recorder.recordSetting('tools', model.toolStates());
+    return recorder;
   }
 
   /** Whether sessions are saved at all. */

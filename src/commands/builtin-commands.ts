@@ -6,6 +6,7 @@ import { lastToolCommand } from './builtin/last-tool.js';
 import { loadCommand } from './builtin/load.js';
 import { modelCommand } from './builtin/model.js';
 import { quitCommand } from './builtin/quit.js';
+import { retryCommand } from './builtin/retry.js';
 import {
   deleteCommand,
   historyCommand,
@@ -32,6 +33,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   systemCommand,
   setCommand,
   thinkCommand,
+  retryCommand,
   compactCommand,
   summaryCommand,
   uncompactCommand,

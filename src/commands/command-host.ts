@@ -71,6 +71,9 @@ export interface CommandHost {
   readonly supportsThinking: boolean;
   setThink(value: ThinkSetting): void;
 
+  /** `/retry`: regenerates the reply to the last message; the old one is kept, marked replaced. */
+  retryReply(): Promise<void>;
+
   compact(focus: string | undefined): Promise<void>;
   readonly compaction: CompactionRecord | undefined;
   /** The exact one-line summary of every tool call the compaction in force summarized, oldest first. */

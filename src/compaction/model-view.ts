@@ -18,7 +18,8 @@ export interface ModelViewInput {
 /**
  * What is sent to Ollama: one system message (the system prompt with the summary folded in as
  * a delimited section), then `transcript[record.upto..]` as wire messages. Never two system
- * messages, never a leading orphan `tool` message, thinking never sent back.
+ * messages, never a leading orphan `tool` message, thinking never sent back, replies replaced by
+ * `/retry` (a whole turn's assistant and tool messages) never sent.
  */
 export function buildModelView(input: ModelViewInput): WireMessage[] {
   const { record, transcript, toolContent } = input;
@@ -34,6 +35,8 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
       if (message.content.trim()) systemParts.push(message.content);
       continue;
     }
+    // `/retry` replaced it: the new reply stands in its place (the history keeps the old one).
+    if (message.replaced) continue;
     // Results whose call is not in the view would be orphans every template mishandles.
     if (message.role === 'tool' && tail.length === 0) continue;
     if (isRetriedReply(message, transcript[i + 1])) continue;

@@ -98,15 +98,18 @@ function systemOf(rules: string | undefined): string {
  * index (`firstIndex` is the slice's start), whitespace collapsed, each message capped at
  * `maxMessageChars` with a marker; tool-call-only assistant messages as `(tool calls: a, b)`;
  * tool results by their one-line summary then the head of their output (capped like any
- * message), so facts that exist only in a tool's output can be summarized; thinking omitted.
+ * message), so facts that exist only in a tool's output can be summarized; thinking and replies
+ * replaced by `/retry` omitted.
  */
 export function renderSliceLines(
   slice: readonly Message[],
   options: { maxMessageChars: number; firstIndex?: number },
 ): string[] {
   const first = options.firstIndex ?? 0;
-  return slice.map(
-    (message, k) => `[${first + k}] ${message.role}: ${lineText(message, options.maxMessageChars)}`,
+  // A reply `/retry` replaced was rejected: its text is not the conversation's (its tool calls ran,
+  // and the tool log keeps them).
+  return slice.flatMap((message, k) =>
+    message.replaced ? [] : [`[${first + k}] ${message.role}: ${lineText(message, options.maxMessageChars)}`],
   );
 }
 

@@ -8,6 +8,8 @@ export type NewMessage = Omit<Message, 'id' | 'turn' | 'at'>;
 export interface ConversationListener {
   messageAppended(message: Message): void;
   recordAdded(record: CompactionRecord): void;
+  /** `/retry` marked these messages replaced. */
+  repliesReplaced(ids: number[]): void;
 }
 
 /**
@@ -71,6 +73,32 @@ export class Conversation {
     };
     this.messages.push(full);
     this.listener?.messageAppended(full);
+  }
+
+  /**
+   * `/retry`: marks the replies of the newest turn (every assistant and tool message after its
+   * user message) replaced, so the turn can be answered again. Returns their ids (empty when the
+   * turn has none, or there is no turn yet). Nothing is removed: the history keeps them, marked.
+   */
+  replaceLastReplies(): number[] {
+    let start = this.messages.length;
+    while (start > 0 && this.messages[start - 1].role !== 'user') start--;
+    if (start === 0) return [];
+    const ids: number[] = [];
+    for (let i = start; i < this.messages.length; i++) {
+      const m = this.messages[i];
+      if ((m.role === 'assistant' || m.role === 'tool') && !m.replaced) {
+        this.messages[i] = { ...m, replaced: true };
+        ids.push(m.id);
+      }
+    }
+    if (ids.length) this.listener?.repliesReplaced(ids);
+    return ids;
+  }
+
+  /** The newest user message: the one `/retry` answers again. */
+  lastUserMessage(): Message | undefined {
+    return this.messages.findLast((m) => m.role === 'user');
   }
 
   /** Appends a compaction record: from now on the model view starts at its summary. */

@@ -48,6 +48,11 @@ export interface Message {
   at: string;
   /** The reply was cut short (Ctrl+C or a stream error); its text is what arrived. */
   interrupted?: boolean;
+  /**
+   * `/retry` replaced this reply (or tool call or result) with a new one: kept for the history,
+   * never sent. Set in memory only; the session file records it as a separate `replaced` line.
+   */
+  replaced?: boolean;
 }
 
 /** A message as it travels on the wire to /api/chat. */

@@ -89,6 +89,8 @@ export function exportMarkdown(header: SessionHeader, entries: readonly SessionE
         out.push(`> **Uncompacted** (${entry.at}): the previous view was restored.`, '');
         break;
       case 'setting':
+        // The meter's state is bookkeeping for an exact resume, not something a reader wants.
+        if (entry.key === 'meter') break;
         out.push(`> Setting \`${entry.key}\` = ${JSON.stringify(entry.value)} (${entry.at})`, '');
         break;
       case 'replaced':

@@ -18,8 +18,14 @@ export interface SessionHeader {
   options: Record<string, unknown>;
 }
 
-/** A setting that changes what the next request sends (or the session's name). */
-export type SettingKey = 'model' | 'num_ctx' | 'system' | 'options' | 'think' | 'name';
+/**
+ * A setting that changes what the next request sends (or the session's name). `tools`: which
+ * tools are on (`/tools on|off`), as `{name: enabled}`. `meter`: the context meter's state (the
+ * server's last counts and the calibrated chars per token), so a resumed session decides on
+ * compaction exactly as the original would. Both were added without a format change: a reader
+ * that does not know a key skips it.
+ */
+export type SettingKey = 'model' | 'num_ctx' | 'system' | 'options' | 'think' | 'name' | 'tools' | 'meter';
 
 /**
  * Every line after the header. Records are plain serialized objects (the compaction record may grow

@@ -50,7 +50,7 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
         lines.push(`── uncompacted at ${entry.at}: the previous view is back in force`);
         break;
       case 'setting':
-        if (entry.key !== 'num_ctx')
+        if (entry.key !== 'num_ctx' && entry.key !== 'meter')
           lines.push(`── ${entry.key} set to ${oneLine(JSON.stringify(entry.value), 80)}`);
         break;
       case 'replaced':

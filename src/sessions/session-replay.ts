@@ -1,3 +1,4 @@
+import type { MeterState } from '../chat/context-meter.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
 import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
@@ -30,6 +31,34 @@ export interface SessionSettings {
   options: Record<string, unknown>;
   think?: boolean | 'low' | 'medium' | 'high';
   name?: string;
+  /** Which tools `/tools on|off` left on or off, by name (tools not named keep their default). */
+  tools?: Record<string, boolean>;
+  /** The context meter's last state (undefined in sessions saved before it was recorded). */
+  meter?: MeterState;
+}
+
+const isCount = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
+/** A saved meter state, or undefined when the value is not one (then the meter estimates afresh). */
+function meterState(value: unknown): MeterState | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { charsPerToken, anchor } = value as Record<string, unknown>;
+  if (!isCount(charsPerToken) || charsPerToken === 0) return undefined;
+  if (anchor === undefined) return { charsPerToken };
+  const a = anchor as Record<string, unknown> | null;
+  if (!a || !isCount(a.tokens) || !isCount(a.transcriptLength) || !isCount(a.recordCount))
+    return { charsPerToken };
+  return {
+    charsPerToken,
+    anchor: { tokens: a.tokens, transcriptLength: a.transcriptLength, recordCount: a.recordCount },
+  };
+}
+
+/** A saved tools state: the boolean entries of an object. */
+function toolsState(value: unknown): Record<string, boolean> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  return Object.fromEntries(Object.entries(value).filter(([, on]) => typeof on === 'boolean'));
 }
 
 /** Applies one setting line (unknown keys from a newer ochat are ignored). */
@@ -56,6 +85,12 @@ function applySetting(settings: SessionSettings, key: SettingKey, value: unknown
       break;
     case 'name':
       settings.name = typeof value === 'string' && value ? value : undefined;
+      break;
+    case 'tools':
+      settings.tools = toolsState(value);
+      break;
+    case 'meter':
+      settings.meter = meterState(value);
       break;
   }
 }
@@ -102,5 +137,9 @@ export function replaySession(header: SessionHeader, entries: readonly SessionEn
         break;
     }
   }
-  return { messages, records, attempts, replaced, settings, uncompacted };
+  // Replaced replies stay in the transcript, marked, so the model view leaves them out.
+  const marked = replaced.size
+    ? messages.map((m) => (replaced.has(m.id) ? { ...m, replaced: true } : m))
+    : messages;
+  return { messages: marked, records, attempts, replaced, settings, uncompacted };
 }

@@ -90,6 +90,10 @@ export class FakeHost implements CommandHost {
   async compact(focus: string | undefined): Promise<void> {
     this.compactCalls.push(focus);
   }
+  retryCalls = 0;
+  async retryReply(): Promise<void> {
+    this.retryCalls++;
+  }
   /** What `compactedToolCalls()` returns: the exact lines. */
   toolCalls: string[] = [];
   compactedToolCalls(): string[] {

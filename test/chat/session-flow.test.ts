@@ -1,0 +1,221 @@
+/**
+ * The controller with a session store: `/retry`, `/tools` and the context meter are recorded as
+ * they happen and put back by a resume, so the resumed chat sends and decides as the original would.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelInfo } from '../../src/backend/interfaces.js';
+import { ChatController } from '../../src/chat/chat-controller.js';
+import { AppState } from '../../src/config/app-state.js';
+import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { SessionStore } from '../../src/sessions/session-store.js';
+import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import { FakeBackend } from '../support/fake-backend.js';
+
+const dirs: string[] = [];
+const controllers: ChatController[] = [];
+afterEach(() => {
+  for (const controller of controllers.splice(0)) controller.exit();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function place(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ochat-session-flow-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const TOOL_MODEL: Record<string, Partial<ModelInfo>> = {
+  'fake:latest': { capabilities: ['completion', 'tools', 'thinking'] },
+};
+
+async function start(dir: string, backend: FakeBackend, resume?: true): Promise<ChatController> {
+  const config = structuredClone(DEFAULT_CONFIG) as Config;
+  const controller = new ChatController({
+    backend,
+    config,
+    appState: new AppState({ cwd: dir }),
+    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+    cwd: dir,
+    flags: { model: 'fake:latest' },
+    onExit: () => {},
+    sessions: new SessionStore(join(dir, 'sessions')),
+    resume,
+  });
+  controllers.push(controller);
+  await controller.start();
+  return controller;
+}
+
+async function say(controller: ChatController, text: string): Promise<void> {
+  controller.submit(text);
+  await controller.idle();
+}
+
+function quit(controller: ChatController): void {
+  controllers.splice(controllers.indexOf(controller), 1);
+  controller.exit();
+}
+
+/** The session file's lines, parsed. */
+function sessionLines(dir: string): Record<string, unknown>[] {
+  const files = readdirSync(join(dir, 'sessions')).filter((f) => f.endsWith('.jsonl'));
+  expect(files).toHaveLength(1);
+  return readFileSync(join(dir, 'sessions', files[0]), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+const wire = (messages: { role: string; content: string }[]) => messages.map((m) => [m.role, m.content]);
+
+describe('/retry', () => {
+  it('asks again without the old reply, keeps it marked replaced, and records that', async () => {
+    const dir = place();
+    const backend = new FakeBackend(TOOL_MODEL).enqueue(
+      { content: 'First answer.' },
+      { content: 'Second answer.' },
+      { content: 'More.' },
+    );
+    const chat = await start(dir, backend);
+    await say(chat, 'hello');
+    await say(chat, '/retry');
+    expect(wire(backend.requests[1].messages)).toEqual([['user', 'hello']]);
+    expect(chat.transcript.map((m) => [m.content, m.replaced ?? false])).toEqual([
+      ['hello', false],
+      ['First answer.', true],
+      ['Second answer.', false],
+    ]);
+    const shown = chat.store.get().items.map((item) => ('text' in item ? item.text : ''));
+    expect(shown.join('\n')).toContain(
+      'Regenerating the reply to "hello"; the old one stays in /history, marked replaced.',
+    );
+    await say(chat, 'more');
+    expect(wire(backend.requests[2].messages)).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'Second answer.'],
+      ['user', 'more'],
+    ]);
+    const firstId = chat.transcript[1].id;
+    expect(sessionLines(dir)).toContainEqual(expect.objectContaining({ type: 'replaced', ids: [firstId] }));
+  });
+
+  it('replaces a whole turn with tool calls: the new request ends with the user message', async () => {
+    const dir = place();
+    const backend = new FakeBackend(TOOL_MODEL).enqueue(
+      { toolCalls: [{ function: { name: 'get_time', arguments: {} } }] },
+      { content: 'It is late.' },
+      { content: 'Again: late.' },
+    );
+    const chat = await start(dir, backend);
+    await say(chat, 'time?');
+    expect(chat.transcript.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    await say(chat, '/retry');
+    expect(wire(backend.requests[2].messages)).toEqual([['user', 'time?']]);
+    expect(chat.transcript.filter((m) => m.replaced).map((m) => m.role)).toEqual([
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+  });
+
+  it('works after a resume: the resumed view leaves the replaced reply out, and /retry replaces the resumed one', async () => {
+    const dir = place();
+    const first = await start(
+      dir,
+      new FakeBackend(TOOL_MODEL).enqueue({ content: 'First answer.' }, { content: 'Second answer.' }),
+    );
+    await say(first, 'hello');
+    await say(first, '/retry');
+    quit(first);
+
+    const backend = new FakeBackend(TOOL_MODEL).enqueue({ content: 'More.' }, { content: 'More, again.' });
+    const second = await start(dir, backend, true);
+    expect(second.transcript.map((m) => m.replaced ?? false)).toEqual([false, true, false]);
+    await say(second, 'more');
+    expect(wire(backend.requests[0].messages)).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'Second answer.'],
+      ['user', 'more'],
+    ]);
+    await say(second, '/retry');
+    expect(backend.requests[1].messages).toEqual(backend.requests[0].messages);
+    expect(second.transcript.at(-1)?.content).toBe('More, again.');
+    expect(second.transcript.filter((m) => m.replaced).map((m) => m.content)).toEqual([
+      'First answer.',
+      'More.',
+    ]);
+  });
+
+  it('says so when there is nothing to retry', async () => {
+    const chat = await start(place(), new FakeBackend(TOOL_MODEL));
+    await say(chat, '/retry');
+    expect(JSON.stringify(chat.store.get().items)).toContain('Nothing to retry');
+  });
+});
+
+describe('/tools on|off in a session', () => {
+  it('is recorded, and a resume sends the same tool list', async () => {
+    const dir = place();
+    const backend = new FakeBackend(TOOL_MODEL).enqueue({ content: 'ok' }, { content: 'ok' });
+    const first = await start(dir, backend);
+    await say(first, '/tools off run_command');
+    await say(first, 'hi');
+    await say(first, 'probe');
+    const names = (request: (typeof backend.requests)[number]) =>
+      (request.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
+    expect(names(backend.requests[1])).not.toContain('run_command');
+    expect(names(backend.requests[1])).toContain('read_file');
+    quit(first);
+
+    const resumedBackend = new FakeBackend(TOOL_MODEL).enqueue({ content: 'ok' });
+    const second = await start(dir, resumedBackend, true);
+    expect(second.tools().find((t) => t.name === 'run_command')?.enabled).toBe(false);
+    // The same probe again: the request after the resume carries the same tools.
+    second.submit('probe');
+    await second.idle();
+    expect(resumedBackend.requests[0].tools).toEqual(backend.requests[1].tools);
+  });
+});
+
+describe('the context meter in a session', () => {
+  it('is put back by a resume: the server counts, not an estimate, so `used` is what the original had', async () => {
+    const dir = place();
+    // A thinking reply: its eval count (thinking included) is far more than its text suggests.
+    const backend = new FakeBackend(TOOL_MODEL).enqueue({
+      content: 'Short.',
+      thinking: 'hmm',
+      promptEvalCount: 3000,
+      evalCount: 2500,
+    });
+    const first = await start(dir, backend);
+    await say(first, 'hello');
+    const used = first.store.get().used;
+    expect(used).toBe(5500);
+    quit(first);
+
+    const second = await start(dir, new FakeBackend(TOOL_MODEL), true);
+    expect(second.store.get().used).toBe(used);
+    const meter = sessionLines(dir).filter((l) => l.type === 'setting' && l.key === 'meter');
+    expect(meter.at(-1)).toMatchObject({ value: { anchor: { tokens: 5500, transcriptLength: 2 } } });
+  });
+
+  it('a change that invalidates the server count (/tools off) is recorded too', async () => {
+    const dir = place();
+    const backend = new FakeBackend(TOOL_MODEL).enqueue({
+      content: 'Short.',
+      promptEvalCount: 3000,
+      evalCount: 2500,
+    });
+    const first = await start(dir, backend);
+    await say(first, 'hello');
+    await say(first, '/tools off run_command');
+    const used = first.store.get().used;
+    expect(used).toBeLessThan(5500);
+    quit(first);
+    const second = await start(dir, new FakeBackend(TOOL_MODEL), true);
+    expect(second.store.get().used).toBe(used);
+  });
+});
