@@ -21,7 +21,9 @@ export interface TranscriptItemsInput {
 export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
   const { entries, itemId } = input;
   const shown = input.shown ?? RESUME_SHOWN_MESSAGES;
-  const messageCount = entries.filter((e) => e.type === 'message').length;
+  // Replies `/retry` replaced are not shown again (as the chat showed the new one): /history has them.
+  const replaced = new Set(entries.flatMap((e) => (e.type === 'replaced' ? e.ids : [])));
+  const messageCount = entries.filter((e) => e.type === 'message' && !replaced.has(e.message.id)).length;
   const hidden = Math.max(0, messageCount - shown);
   const items: DisplayItem[] = [];
   if (hidden > 0)
@@ -65,7 +67,7 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
       });
       continue;
     }
-    if (entry.type !== 'message') continue;
+    if (entry.type !== 'message' || replaced.has(entry.message.id)) continue;
     seen++;
     if (seen <= hidden) continue;
     const m = entry.message;

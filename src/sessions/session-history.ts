@@ -54,6 +54,9 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
           lines.push(`── ${entry.key} set to ${oneLine(JSON.stringify(entry.value), 80)}`);
         break;
       case 'replaced':
+        lines.push(
+          `── /retry at ${entry.at}: ${entry.ids.length === 1 ? 'the reply above was' : `${entry.ids.length} messages above were`} replaced by a new reply`,
+        );
         break;
     }
   }

@@ -166,4 +166,30 @@ describe('ContextMeter.used', () => {
       estimateMessagesTokens(view, 2),
     );
   });
+
+  describe('ContextMeter state', () => {
+    it('tells every change (a reply, a reset) and restores a saved state without telling', () => {
+      const meter = new ContextMeter(4);
+      const told: unknown[] = [];
+      meter.onChange = (state) => told.push(state);
+      meter.recordReply(counts([user('hi')], 100, { transcriptLength: 2 }), NUM_CTX);
+      const saved = meter.state;
+      expect(saved.anchor).toEqual({ tokens: 150, transcriptLength: 2, recordCount: 0 });
+      expect(told).toEqual([saved]);
+      const later = [user('hi'), assistant('x'), user('next question')];
+      const original = meter.used(() => 0, later, 0);
+      expect(original).toBeGreaterThan(150);
+
+      const resumed = new ContextMeter(9);
+      resumed.onChange = () => told.push('restore');
+      resumed.restore(saved);
+      expect(resumed.state).toEqual(saved);
+      expect(told).not.toContain('restore');
+      // The same figure as the original: the server's count plus what was added since.
+      expect(resumed.used(() => 0, later, 0)).toBe(original);
+
+      meter.reset(3);
+      expect(told.at(-1)).toEqual({ charsPerToken: 3 });
+    });
+  });
 });

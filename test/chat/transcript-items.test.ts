@@ -45,4 +45,18 @@ describe('transcriptItems', () => {
     });
     expect(items.slice(1).map((i) => (i.kind === 'user' ? i.text : ''))).toEqual(['m8', 'm9', 'm10']);
   });
+
+  test('a reply /retry replaced is not shown again (/history has it)', () => {
+    const items = transcriptItems({
+      entries: [
+        message(1, 'user', 'q'),
+        message(2, 'assistant', 'old'),
+        { type: 'replaced', at: 'T', ids: [2] },
+        message(3, 'assistant', 'new'),
+      ],
+      itemId,
+      keyArgument: () => '',
+    });
+    expect(items.map((i) => (i.kind === 'assistant' ? i.markdown : i.kind))).toEqual(['user', 'new']);
+  });
 });

@@ -190,4 +190,14 @@ describe('buildModelView: what each wire message carries', () => {
     });
     expect(view.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
+
+  it('leaves out messages /retry replaced: the new reply stands in their place', () => {
+    const replaced = transcript.map((m, i) => (i === 1 || i === 2 ? { ...m, replaced: true } : m));
+    const view = buildModelView({ transcript: replaced });
+    expect(view.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'read a.ts'],
+      ['user', 'thanks'],
+      ['assistant', 'You are welcome.'],
+    ]);
+  });
 });

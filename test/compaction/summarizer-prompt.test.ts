@@ -172,4 +172,16 @@ describe('renderSliceLines: attachments', () => {
       '[0] user: look (2 images attached)',
     ]);
   });
+
+  it('leaves out replies /retry replaced, keeping the transcript indices of the rest', () => {
+    const slice = buildTranscript([
+      { user: 'Q', steps: [{ reply: 'Rejected answer.' }] },
+      { user: 'R', steps: [{ reply: 'Kept.' }] },
+    ]).map((m) => (m.content === 'Rejected answer.' ? { ...m, replaced: true } : m));
+    expect(renderSliceLines(slice, { maxMessageChars: 100 })).toEqual([
+      '[0] user: Q',
+      '[2] user: R',
+      '[3] assistant: Kept.',
+    ]);
+  });
 });

@@ -60,4 +60,40 @@ describe('Conversation', () => {
       { role: 'user', content: 'new', id: 2, turn: 1, at: AT.toISOString() },
     ]);
   });
+
+  it("replaceLastReplies() marks the newest turn's assistant and tool messages, once, and tells the listener", () => {
+    const conversation = new Conversation(() => AT);
+    const told: number[][] = [];
+    conversation.listen({
+      messageAppended: () => {},
+      recordAdded: () => {},
+      repliesReplaced: (ids) => told.push(ids),
+    });
+    expect(conversation.replaceLastReplies()).toEqual([]);
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'old' });
+    conversation.append({ role: 'assistant', content: 'kept' });
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'q' });
+    conversation.append({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ function: { name: 't', arguments: {} } }],
+    });
+    conversation.append({ role: 'tool', content: 'out', tool_name: 't' });
+    conversation.append({ role: 'assistant', content: 'a' });
+    expect(conversation.replaceLastReplies()).toEqual([4, 5, 6]);
+    expect(conversation.transcript.map((m) => m.replaced ?? false)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    expect(conversation.lastUserMessage()?.content).toBe('q');
+    conversation.append({ role: 'assistant', content: 'b' });
+    expect(conversation.replaceLastReplies()).toEqual([7]);
+    expect(told).toEqual([[4, 5, 6], [7]]);
+  });
 });

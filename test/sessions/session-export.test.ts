@@ -50,4 +50,17 @@ describe('session export', () => {
     expect(md).toContain('> **Compaction** (');
     expect(md).toContain('> **Compaction failed** (T): server down');
   });
+
+  test('Markdown marks a reply /retry replaced and leaves the meter bookkeeping out', () => {
+    const md = exportMarkdown(HEADER, [
+      message(1, 'user', 'q'),
+      message(2, 'assistant', 'old'),
+      { type: 'replaced', at: 'T', ids: [2] },
+      message(3, 'assistant', 'new'),
+      { type: 'setting', at: 'T', key: 'meter', value: { charsPerToken: 3 } },
+    ]);
+    expect(md).toContain('## Assistant (replaced)\n\nold');
+    expect(md).toContain('## Assistant\n\nnew');
+    expect(md).not.toContain('meter');
+  });
 });

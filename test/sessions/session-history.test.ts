@@ -23,6 +23,17 @@ describe('formatHistory', () => {
     );
     expect(lines).toContain('[3] user: second');
     expect(lines).toContain('[4] (replaced, interrupted) assistant: cut');
+    expect(lines.at(-1)).toBe('── /retry at T2: the reply above was replaced by a new reply');
+  });
+
+  test('the meter is bookkeeping, not shown; a /tools change is', () => {
+    const text = formatHistory(HEADER, [
+      message(1, 'user', 'first'),
+      { type: 'setting', at: 'T', key: 'meter', value: { charsPerToken: 3 } },
+      { type: 'setting', at: 'T', key: 'tools', value: { run_command: false } },
+    ]);
+    expect(text).not.toContain('meter');
+    expect(text).toContain('── tools set to {"run_command":false}');
   });
 
   test('after /uncompact nothing is marked summarized', () => {

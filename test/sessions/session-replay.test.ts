@@ -44,4 +44,42 @@ describe('replaySession', () => {
     const state = replaySession(HEADER, [{ type: 'replaced', at, ids: [2, 3] }]);
     expect([...state.replaced]).toEqual([2, 3]);
   });
+
+  test('marks replaced messages, so the model view leaves them out after a resume', () => {
+    const state = replaySession(HEADER, [
+      message(1, 'user', 'q'),
+      message(2, 'assistant', 'old'),
+      { type: 'replaced', at, ids: [2] },
+      message(3, 'assistant', 'new'),
+    ]);
+    expect(state.messages.map((m) => [m.content, m.replaced ?? false])).toEqual([
+      ['q', false],
+      ['old', true],
+      ['new', false],
+    ]);
+  });
+
+  test('the tools and the meter: the last valid line wins; a malformed meter is dropped', () => {
+    const meter = { charsPerToken: 3.5, anchor: { tokens: 900, transcriptLength: 4, recordCount: 1 } };
+    const state = replaySession(HEADER, [
+      { type: 'setting', at, key: 'tools', value: { run_command: false, read_file: true, odd: 'x' } },
+      { type: 'setting', at, key: 'meter', value: meter },
+    ]);
+    expect(state.settings.tools).toEqual({ run_command: false, read_file: true });
+    expect(state.settings.meter).toEqual(meter);
+    const reset = replaySession(HEADER, [
+      { type: 'setting', at, key: 'meter', value: meter },
+      { type: 'setting', at, key: 'meter', value: { charsPerToken: 3 } },
+    ]);
+    expect(reset.settings.meter).toEqual({ charsPerToken: 3 });
+    for (const bad of [null, { charsPerToken: 0 }, { charsPerToken: 'x' }, 5])
+      expect(
+        replaySession(HEADER, [{ type: 'setting', at, key: 'meter', value: bad }]).settings.meter,
+      ).toBeUndefined();
+    expect(
+      replaySession(HEADER, [
+        { type: 'setting', at, key: 'meter', value: { charsPerToken: 3, anchor: { tokens: -1 } } },
+      ]).settings.meter,
+    ).toEqual({ charsPerToken: 3 });
+  });
 });
