@@ -17,7 +17,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
 import { type ChatRun, exitCode, startChat } from '../support/e2e-chat.js';
-import type { ChatRequestRecord } from '../support/emulator.js';
+import {
+  type ChatRequestRecord,
+  countPromptTokens,
+  countTokens,
+  countToolTokens,
+} from '../support/emulator.js';
 import { spawnOchat } from '../support/pty-session.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
@@ -121,13 +126,15 @@ async function chatTurns(run: ChatRun, from: number, to: number) {
 }
 
 describe('sessions', () => {
-  test('a resumed session sends the byte-identical request: system, options, tool results, tail, num_ctx', async () => {
+  test('a resumed session sends the byte-identical request: system, options, /tools, tool results, tail, num_ctx', async () => {
     const { original, resumed, second } = await probeBeforeAndAfterResume(
       async (run) => {
         run.pty.write('/system Answer in FACT-style.\r');
         await run.pty.waitFor('System prompt set.');
         run.pty.write('/set temperature 0.3\r');
         await run.pty.waitFor('temperature');
+        run.pty.write('/tools off run_command\r');
+        await run.pty.waitFor('run_command disabled.');
         run.pty.write('Question 1, FACT-q1?\r');
         await run.pty.waitFor('Reply 2 done.');
         await chatTurns(run, 3, 3);
@@ -137,6 +144,10 @@ describe('sessions', () => {
     expect(original.body.messages[0]).toEqual({ role: 'system', content: 'Answer in FACT-style.' });
     expect(original.body.messages.some((m: { role: string }) => m.role === 'tool')).toBe(true);
     expect(original.body.options).toEqual({ temperature: 0.3, num_ctx: 4096 });
+    const toolNames = (chat: ChatRequestRecord) =>
+      (chat.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(toolNames(original)).toContain('read_file');
+    expect(toolNames(original)).not.toContain('run_command');
     expect(bytes(resumed)).toBe(bytes(original));
     // The screen shows the conversation it continues.
     expect(second.pty.screen()).toContain('Question 1, FACT-q1?');
@@ -252,5 +263,100 @@ describe('session commands in the terminal', () => {
     await pty.waitFor('ochat: No session "nope". ochat --list-sessions lists them.');
     expect(await exitCode(pty)).toBe(2);
     await pty.dispose();
+  });
+});
+
+describe('/retry', () => {
+  test('regenerates the last reply: the screen shows the new one, /history both; after a resume too', async () => {
+    const where = place();
+    const first = await start(where, ['-m', 'chat']);
+    await chatTurns(first, 1, 1);
+    first.pty.write('/retry\r');
+    await first.pty.waitFor('Regenerating the reply to "Question 1, FACT-q1?"');
+    await first.pty.waitFor('Reply 2 done.');
+    // Asked again with the question alone: the old reply is not sent.
+    const retried = conversationChats(first.emu)[1].body.messages;
+    expect(retried).toEqual([{ role: 'user', content: 'Question 1, FACT-q1?' }]);
+    first.pty.write('/history\r');
+    await first.pty.waitFor('── /retry at');
+    expect(first.pty.screen()).toMatch(/\[2\] \(replaced\) assistant: lorem ipsum/);
+    expect(first.pty.screen()).toMatch(/\[3\] assistant: lorem ipsum/);
+    await quit(first);
+
+    const second = await start(where, ['-r'], 'Resumed session');
+    await second.pty.waitFor('num_ctx');
+    // The resumed screen shows the reply that stands, not the replaced one.
+    expect(second.pty.screen()).toContain('Reply 2 done.');
+    expect(second.pty.screen()).not.toContain('Reply 1 done.');
+    second.pty.write('Question 3, FACT-q3?\r');
+    await second.pty.waitFor('Reply 1 done.');
+    const sent = conversationChats(second.emu)[0].body.messages.map((m: { content: string }) => m.content);
+    expect(sent).toHaveLength(3);
+    expect(sent[1]).toContain('Reply 2 done.');
+    second.pty.write('/retry\r');
+    await second.pty.waitFor(/Regenerating the reply to "Question 3, FACT-q3\?"[\s\S]*Reply 2 done\./);
+    expect(conversationChats(second.emu)[1].body).toEqual(conversationChats(second.emu)[0].body);
+  });
+});
+
+describe('the context meter across a resume', () => {
+  const THINKING = [{ name: 'think:latest', capabilities: ['completion', 'thinking'] }];
+  const NUM_CTX = 4096;
+  // Compaction is due when used + reserve (25% of 4096 = 1024) > num_ctx.
+  const LIMIT = NUM_CTX - 1024;
+
+  /** Long replies; the one to "FACT-fill" thinks until the server's count is just under the limit. */
+  async function startThinking(where: ReturnType<typeof place>, args: string[], readyText?: string) {
+    const run = await startChat({
+      models: THINKING,
+      args,
+      pty: { home: where.home, cwd: where.cwd },
+      readyText,
+    });
+    run.emu.respondWith(
+      compactionResponder({
+        chat: (req, n) => {
+          const messages = req.body.messages as { role: string; content: string }[];
+          if (!messages.at(-1)?.content.includes('FACT-fill')) return chatReplies(req, n);
+          const content = `Filled. Reply ${n} done.`;
+          const prompt = countPromptTokens(messages) + countToolTokens(req.body.tools);
+          const thinking = 'hmm '.repeat(LIMIT - 40 - prompt - countTokens(content));
+          return { content, thinking };
+        },
+      }),
+    );
+    runs.push(run);
+    return run;
+  }
+
+  test('near the threshold, a resumed session decides on compaction as the original would (server counts kept)', async () => {
+    const where = place();
+    const args = ['-m', 'think', '--num-ctx', String(NUM_CTX)];
+    const first = await startThinking(where, args);
+    await chatTurns(first, 1, 3);
+    first.pty.write('Think hard, FACT-fill.\r');
+    await first.pty.waitFor('Filled. Reply 4 done.');
+    expect(first.pty.screen()).not.toMatch(/Compacted \d+ messages/);
+    const [file] = sessionFiles(where.sessions);
+    const saved = join(where.home, 'saved.jsonl');
+    copyFileSync(join(where.sessions, file), saved);
+
+    // The thinking is not sent back, so an estimate of the next request is far under the limit;
+    // the server's count (thinking included) says a ~200-token message crosses it.
+    const probe = `Probe FACT-probe ${'word '.repeat(160)}`;
+    first.pty.write(`${probe}\r`);
+    await first.pty.waitFor(/Compacted \d+ messages/);
+    await waitForConversationChats(first, 5);
+    const original = conversationChats(first.emu)[4];
+    expect(original.body.messages[0].role).toBe('system');
+    await first.pty.waitFor('Reply 5 done.');
+    await quit(first);
+
+    copyFileSync(saved, join(where.sessions, file));
+    const second = await startThinking(where, ['-r'], 'Resumed session');
+    await second.pty.waitFor('num_ctx');
+    second.pty.write(`${probe}\r`);
+    await waitForConversationChats(second, 1);
+    expect(bytes(conversationChats(second.emu)[0])).toBe(bytes(original));
   });
 });
