@@ -51,8 +51,9 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
       complete: (args: string) => (controller ? completion(controller.completionContext(), args) : []),
     };
   });
+  const completePath = (partial: string) => controller?.completeAttachmentPath(partial) ?? [];
   const app = <T extends readonly string[]>(history: T) => (
-    <ChatApp model={model} commands={commands} history={history} />
+    <ChatApp model={model} commands={commands} completePath={completePath} history={history} />
   );
   firstFrame?.handOver();
   // Ctrl+C must reach the app: it cancels a reply before it quits.

@@ -9,3 +9,8 @@ export function supportsTools(info: Pick<ModelInfo, 'capabilities'>): boolean {
 export function supportsThinking(info: Pick<ModelInfo, 'capabilities'>): boolean {
   return info.capabilities.includes('thinking');
 }
+
+/** Whether the model sees `images` (otherwise Ollama refuses them, or older servers drop them unseen). */
+export function supportsVision(info: Pick<ModelInfo, 'capabilities'>): boolean {
+  return info.capabilities.includes('vision');
+}

@@ -1,6 +1,8 @@
+import { completeAttachmentPath } from '../attachments/path-completion.js';
+import { prepareUserMessage } from '../attachments/prepare-message.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
-import type { CompletionContext } from '../commands/command.js';
+import type { CompletionContext, CompletionEntry } from '../commands/command.js';
 import type {
   CommandHost,
   NoticeLevel,
@@ -13,7 +15,7 @@ import { type ContextBreakdown, contextBreakdown } from '../compaction/context-b
 import { collectToolEntries } from '../compaction/tool-entries.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { formatTokens } from '../conversation/format-tokens.js';
-import type { Message } from '../conversation/message.js';
+import type { Message, WireMessage } from '../conversation/message.js';
 import { estimateMessageTokens } from '../conversation/token-estimate.js';
 import { describeError } from '../text/describe-error.js';
 import { assembleChat, type ChatControllerDeps, type ChatParts } from './chat-parts.js';
@@ -71,6 +73,14 @@ export class ChatController implements CommandHost {
       tools: this.deps.tools.list().map((t) => ({ name: t.tool.name, description: t.tool.description })),
       approvals: this.toolApprovals(),
     };
+  }
+
+  /** Paths for Tab after `@`, inside the directories attachments may come from. */
+  completeAttachmentPath(partial: string): CompletionEntry[] {
+    return completeAttachmentPath(partial, {
+      cwd: this.deps.cwd,
+      allowedPaths: this.deps.config.tools.allowed_paths,
+    });
   }
 
   /** Earlier inputs, oldest first, for Up/Down. */
@@ -379,12 +389,12 @@ export class ChatController implements CommandHost {
    * A message that cannot fit the window even after compaction is never sent silently to be cut
    * by Ollama: the user is told the numbers and chooses to send it anyway, edit it or grow the window.
    */
-  private async fitsOrSendAnyway(text: string): Promise<boolean> {
+  private async fitsOrSendAnyway(user: WireMessage): Promise<boolean> {
     const { model, screen, dialogs } = this.parts;
     const session = model.session!;
-    const smallest = model.smallestRequestWith(text);
+    const smallest = model.smallestRequestWith(user);
     if (smallest <= session.numCtx) return true;
-    const message = estimateMessageTokens({ role: 'user', content: text }, model.meter.charsPerToken);
+    const message = estimateMessageTokens(user, model.meter.charsPerToken);
     const interactive = this.deps.interactive ?? true;
     screen.notice(
       interactive ? 'warning' : 'error',
@@ -412,15 +422,36 @@ export class ChatController implements CommandHost {
       if (!this.parts.model.session) return;
     }
     this.unsent = undefined;
-    if (!(await this.fitsOrSendAnyway(text))) return;
+    const user = await this.withAttachments(text);
+    if (!user) return;
+    const { content, images } = user.message;
+    if (!(await this.fitsOrSendAnyway({ role: 'user', content, images }))) return;
     this.parts.conversation.startTurn();
-    this.parts.conversation.append({ role: 'user', content: text });
+    this.parts.conversation.append({ role: 'user', ...user.message });
     this.parts.turns.forgetFailure();
     // Pre-flight: make room before sending, so Ollama never has to drop anything silently. The
     // message is appended first so the plan keeps it as the newest turn and may summarize the one before.
     if (this.parts.compactions.due()) await this.parts.compactions.run('auto', undefined);
-    this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text });
+    const { attachments } = user.message;
+    this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text, attachments });
+    for (const warning of user.warnings) this.parts.screen.notice('warning', warning);
     await this.parts.turns.run();
+  }
+
+  /** The message with the files its `@path`s name; undefined, each reason shown, when one cannot go. */
+  private async withAttachments(text: string) {
+    const session = this.parts.model.session!;
+    const { tools, attachments } = this.deps.config;
+    const prepared = await prepareUserMessage(text, {
+      cwd: this.deps.cwd,
+      allowedPaths: tools.allowed_paths,
+      limits: { maxTextBytes: attachments.max_file_bytes, maxImageBytes: attachments.max_image_bytes },
+      model: { name: session.name, capabilities: session.info.capabilities },
+    });
+    if (prepared.ok) return prepared;
+    for (const error of prepared.errors) this.parts.screen.notice('error', error);
+    if (this.deps.interactive ?? true) this.parts.screen.notice('info', 'Not sent (↑ brings it back).');
+    return undefined;
   }
 }
 

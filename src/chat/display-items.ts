@@ -4,6 +4,7 @@
  */
 
 import type { NoticeLevel } from '../commands/command-host.js';
+import type { Attachment } from '../conversation/message.js';
 
 /** The start-of-session header: which model, on which server, with which context window. */
 export interface BannerItem {
@@ -18,7 +19,10 @@ export interface BannerItem {
 export interface UserItem {
   kind: 'user';
   id: string;
+  /** What the user typed (attached files are not shown whole). */
   text: string;
+  /** Files attached with `@path`, each shown as one chip line. */
+  attachments?: Attachment[];
 }
 
 /** One committed markdown block of an assistant reply (a reply is usually several). */

@@ -198,20 +198,17 @@ export class ModelContext {
   }
 
   /**
-   * The smallest request a new user message `text` can go out in: the system message (prompt and
+   * The smallest request a new user message can go out in: the system message (prompt and
    * summary in force), the message alone and the tool definitions — what is left once compaction
    * has summarized everything before it.
    */
-  smallestRequestWith(text: string): number {
+  smallestRequestWith(user: WireMessage): number {
     const head = buildModelView({
       system: this.systemInForce(),
       record: this.conversation.latestRecord,
       transcript: [],
     });
-    return (
-      estimateMessagesTokens([...head, { role: 'user', content: text }], this.meter.charsPerToken) +
-      this.toolDefinitionTokens()
-    );
+    return estimateMessagesTokens([...head, user], this.meter.charsPerToken) + this.toolDefinitionTokens();
   }
 
   /** The tool definitions every request carries (none for a model without tool support). */

@@ -1,6 +1,7 @@
 import { formatTokens } from '../conversation/format-tokens.js';
+import type { Message } from '../conversation/message.js';
 import type { SessionEntry } from '../sessions/session-format.js';
-import type { DisplayItem } from './display-items.js';
+import type { DisplayItem, UserItem } from './display-items.js';
 
 /** Messages shown on screen after a resume; `/history` shows all of them. */
 export const RESUME_SHOWN_MESSAGES = 40;
@@ -71,7 +72,7 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
     seen++;
     if (seen <= hidden) continue;
     const m = entry.message;
-    if (m.role === 'user') items.push({ kind: 'user', id: itemId(), text: m.content });
+    if (m.role === 'user') items.push(userItem(m, itemId()));
     else if (m.role === 'assistant') {
       if (m.thinking) items.push({ kind: 'thinking', id: itemId(), text: m.thinking, collapsed: true });
       if (m.content || m.interrupted)
@@ -89,4 +90,13 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
     }
   }
   return items;
+}
+
+/** A user message as it was shown: typed text and attachment chips (a hand-edited file may lack them). */
+function userItem(m: Message, id: string): UserItem {
+  const attachments = Array.isArray(m.attachments)
+    ? m.attachments.filter((a) => typeof a?.path === 'string' && typeof a.size === 'number')
+    : [];
+  if (typeof m.typed !== 'string' || attachments.length === 0) return { kind: 'user', id, text: m.content };
+  return { kind: 'user', id, text: m.typed, attachments };
 }

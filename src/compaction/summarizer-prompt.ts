@@ -126,8 +126,13 @@ function lineText(message: Message, maxChars: number): string {
   if (message.tool_calls?.length) {
     parts.push(`(tool calls: ${message.tool_calls.map((call) => call.function.name).join(', ')})`);
   }
+  // The summarizer reads text only: an image is named, so the summary can say what was shown.
+  const named = (message.attachments ?? [])
+    .filter((a) => a.kind === 'image')
+    .map((a) => `[image: ${a.path}]`);
   const images = message.images?.length ?? 0;
-  if (images) parts.push(`(${images} image${images === 1 ? '' : 's'} attached)`);
+  if (named.length) parts.push(named.join(' '));
+  else if (images) parts.push(`(${images} image${images === 1 ? '' : 's'} attached)`);
   if (message.interrupted) parts.push('(reply interrupted)');
   return parts.length ? parts.join(' ') : '(empty)';
 }

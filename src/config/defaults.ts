@@ -37,4 +37,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     max_output_chars: 20_000,
     command_timeout: 60,
   },
+  attachments: {
+    max_file_bytes: 100_000,
+    max_image_bytes: 20_000_000,
+  },
 });

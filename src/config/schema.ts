@@ -81,6 +81,12 @@ const toolsSchema = section({
   ),
 });
 
+/** The `attachments:` section: how much of a file `@path` may bring into a message. */
+const attachmentsSchema = section({
+  max_file_bytes: z._default(positiveInt(), 100_000),
+  max_image_bytes: z._default(positiveInt(), 20_000_000),
+});
+
 /**
  * The whole config file. Every key is optional and strict: an unknown key anywhere is an
  * error, so a typo never silently falls back to a default.
@@ -99,6 +105,7 @@ export const configSchema = z.strictObject(
     options: preprocess(nullAsUnset, z._default(ollamaOptionsSchema, {})),
     compaction: compactionSchema,
     tools: toolsSchema,
+    attachments: attachmentsSchema,
   },
   mustBe('a mapping of config keys'),
 );

@@ -43,7 +43,15 @@ export interface Message {
    * (the tool's own template, or "was called."). Compaction carries these out-of-band.
    */
   tool_summary?: string;
+  /** Base64 images (PNG, JPEG, WebP) for vision models, as /api/chat takes them. */
   images?: string[];
+  /**
+   * For a user message that attached files (`@path`): what the user typed, shown instead of
+   * `content` (which carries the text files as sent).
+   */
+  typed?: string;
+  /** For a user message: the files it attached, in `content` (text) or `images`. */
+  attachments?: Attachment[];
   /** ISO timestamp of when the message was appended. */
   at: string;
   /** The reply was cut short (Ctrl+C or a stream error); its text is what arrived. */
@@ -53,6 +61,17 @@ export interface Message {
    * never sent. Set in memory only; the session file records it as a separate `replaced` line.
    */
   replaced?: boolean;
+}
+
+/** A file a user message attached with `@path`, as the screen and the summarizer name it. */
+export interface Attachment {
+  /** The path as the user wrote it. */
+  path: string;
+  kind: 'text' | 'image';
+  /** The file's size in bytes. */
+  size: number;
+  /** For text over the size cap: how many of its bytes were attached (its head). */
+  attachedBytes?: number;
 }
 
 /** A message as it travels on the wire to /api/chat. */

@@ -26,6 +26,36 @@ export async function readRegularFile(file: string, maxBytes: number): Promise<R
   }
 }
 
+/** The head of a regular file, or why it was not read. */
+export type RegularFileHead =
+  | { kind: 'ok'; content: Buffer; size: number }
+  | { kind: 'not-regular'; what: string };
+
+/**
+ * Reads at most the first `maxBytes` of a regular file, and tells its whole size: for content
+ * that is used capped rather than refused when large. Refuses and throws as `readRegularFile`.
+ */
+export async function readRegularFileHead(file: string, maxBytes: number): Promise<RegularFileHead> {
+  const refusal = checkRegular(await fs.stat(file), Number.POSITIVE_INFINITY);
+  if (refusal?.kind === 'not-regular') return refusal;
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    const again = checkRegular(stat, Number.POSITIVE_INFINITY);
+    if (again?.kind === 'not-regular') return again;
+    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes));
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { kind: 'ok', content: buffer.subarray(0, filled), size: stat.size };
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Why a path that exists must not be opened as a file (for writing too), or undefined if it may. */
 export function nonRegularKind(stat: Stats): string | undefined {
   if (stat.isFile()) return undefined;

@@ -5,7 +5,7 @@ import type { ChatViewState } from '../chat/view-state.js';
 import { ChatScreen } from './components/chat-screen.js';
 import { NO_MODEL_LABEL } from './first-frame.js';
 import { createDialogKeyGate } from './input/dialog-key-gate.js';
-import type { SlashCommandInfo } from './input/slash-completion.js';
+import type { PathCompleter, SlashCommandInfo } from './input/slash-completion.js';
 import { useLineEditor } from './input/use-line-editor.js';
 
 /** What the chat screen drives: the controller's state and its intents (no I/O happens here). */
@@ -26,6 +26,8 @@ export interface ChatAppProps {
   model: ChatAppModel;
   /** Slash commands offered by Tab completion. */
   commands: readonly SlashCommandInfo[];
+  /** Lists paths for Tab after `@` (attachments). */
+  completePath?: PathCompleter;
   /** Earlier inputs for Up/Down, oldest first; may arrive after the first frame. */
   history: readonly string[];
   /** The clock that times the pause before a dialog's answer key (injected by tests). */
@@ -61,7 +63,7 @@ function useTerminalSize(): { width: number; height: number } {
 }
 
 /** The interactive chat: renders the controller's state and turns keys into its intents. */
-export function ChatApp({ model, commands, history, now }: ChatAppProps) {
+export function ChatApp({ model, commands, completePath, history, now }: ChatAppProps) {
   const state = useSyncExternalStore(model.store.subscribe, model.store.get);
   const { width, height } = useTerminalSize();
   const { exit } = useApp();
@@ -123,6 +125,7 @@ export function ChatApp({ model, commands, history, now }: ChatAppProps) {
     },
     holdSubmit: Boolean(keyDialog),
     commands,
+    completePath,
   });
   const { dispatch } = editor;
   useEffect(() => {

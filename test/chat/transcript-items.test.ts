@@ -36,6 +36,26 @@ describe('transcriptItems', () => {
     expect(items[4]).toMatchObject({ level: 'success', text: 'Compacted 4 messages: 1k → 200 tokens' });
   });
 
+  test('a message with attachments shows what was typed and one chip per file, not the file', () => {
+    const items = transcriptItems({
+      entries: [
+        message(1, 'user', 'see @a.md\n\na.md\n```\nsecret body\n```', {
+          typed: 'see @a.md',
+          attachments: [{ path: 'a.md', kind: 'text', size: 12 }],
+        }),
+        // A hand-edited file with a broken field falls back to the content as sent.
+        message(2, 'user', 'plain', { typed: 'x', attachments: 'broken' as never }),
+      ],
+      itemId,
+      keyArgument: () => '',
+    });
+    expect(items).toMatchObject([
+      { kind: 'user', text: 'see @a.md', attachments: [{ path: 'a.md', kind: 'text', size: 12 }] },
+      { kind: 'user', text: 'plain' },
+    ]);
+    expect(items[1]).not.toHaveProperty('attachments');
+  });
+
   test('a long session shows its newest messages after one line pointing to /history', () => {
     const entries = Array.from({ length: 10 }, (_, i) => message(i + 1, 'user', `m${i + 1}`));
     const items = transcriptItems({ entries, itemId, keyArgument: () => '', shown: 3 });

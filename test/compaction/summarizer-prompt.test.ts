@@ -184,4 +184,23 @@ describe('renderSliceLines: attachments', () => {
       '[3] assistant: Kept.',
     ]);
   });
+
+  it('names the images the user attached, since the summarizer reads text only', () => {
+    const attached: Message = {
+      id: 1,
+      turn: 1,
+      role: 'user',
+      content: 'what is @a.png and @b.jpg',
+      at: '',
+      images: ['aGk=', 'aGk='],
+      typed: 'what is @a.png and @b.jpg',
+      attachments: [
+        { path: 'a.png', kind: 'image', size: 3 },
+        { path: 'b.jpg', kind: 'image', size: 3 },
+      ],
+    };
+    expect(renderSliceLines([attached], { maxMessageChars: 100 })).toEqual([
+      '[0] user: what is @a.png and @b.jpg [image: a.png] [image: b.jpg]',
+    ]);
+  });
 });

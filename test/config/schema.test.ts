@@ -26,6 +26,7 @@ describe('DEFAULT_CONFIG', () => {
         max_output_chars: 20000,
         command_timeout: 60,
       },
+      attachments: { max_file_bytes: 100_000, max_image_bytes: 20_000_000 },
     });
     expect(DEFAULT_CONFIG.model).toBeUndefined();
     expect(DEFAULT_CONFIG.compaction.model).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isClosed, sendError, sendJson, waitForClose, waitUnlessClosed } from './emulator-http.js';
+import { countImages, IMAGE_TOKENS, NO_VISION_ERROR } from './emulator-images.js';
 import { messageShapeError } from './emulator-message-shape.js';
 import { doneMetrics } from './emulator-metrics.js';
 import type { ResolvedModel } from './emulator-models.js';
@@ -73,10 +74,11 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
       ? [{ role: 'system', content: model.system }, ...sent]
       : sent;
   const toolTokens = countToolTokens(request.tools);
+  const imageTokens = model?.capabilities.includes('vision') ? IMAGE_TOKENS : 0;
   const numCtx = state.numCtxFor(model, options.num_ctx);
   const record: ChatRequestRecord = {
     body,
-    promptTokens: countPromptTokens(messages) + toolTokens,
+    promptTokens: countPromptTokens(messages, imageTokens) + toolTokens,
     promptEvalCount: 0,
     truncated: false,
     numCtx,
@@ -105,10 +107,12 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
     return sendJson(res, 200, finalObject(request.model, 'load'));
   }
 
-  const fitted = fitToContext(messages, numCtx, toolTokens);
+  const fitted = fitToContext(messages, numCtx, toolTokens, imageTokens);
   record.keptMessages = fitted.kept;
   record.promptEvalCount = fitted.promptEvalCount;
   record.truncated = fitted.truncated;
+  // The runner is handed the images of what survived truncation; one without a projector refuses them.
+  if (imageTokens === 0 && countImages(fitted.kept) > 0) return reject(400, NO_VISION_ERROR);
   const accepted = { ...request, model: request.model };
   await generate(state, { request: accepted, model, record, res, startedAt, reject });
 }

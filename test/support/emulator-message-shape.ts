@@ -1,3 +1,5 @@
+import { base64Error } from './emulator-images.js';
+
 /**
  * The type checks Ollama's `c.ShouldBindJSON(&api.ChatRequest)` makes on `messages`: Go's JSON
  * decoder refuses a value of the wrong type (HTTP 400 with its own wording), so a client that sends
@@ -13,6 +15,8 @@ export function messageShapeError(messages: readonly unknown[]): string | undefi
         return unmarshalError(value, `messages.${field}`, 'string', 'Message');
       }
     }
+    const imagesError = imagesShapeError(message.images);
+    if (imagesError) return imagesError;
     const calls = message.tool_calls;
     if (calls === undefined || calls === null) continue;
     if (!Array.isArray(calls))
@@ -37,6 +41,20 @@ export function messageShapeError(messages: readonly unknown[]): string | undefi
         );
       }
     }
+  }
+  return undefined;
+}
+
+/** `images` is `[]api.ImageData`: a list of base64 strings, each decoded as Go decodes `[]byte`. */
+function imagesShapeError(images: unknown): string | undefined {
+  if (images === undefined || images === null) return undefined;
+  if (!Array.isArray(images)) return unmarshalError(images, 'messages.images', '[]api.ImageData', 'Message');
+  for (const image of images) {
+    if (image === null) continue;
+    if (typeof image !== 'string')
+      return unmarshalError(image, 'messages.images', 'api.ImageData', 'Message');
+    const error = base64Error(image);
+    if (error) return error;
   }
   return undefined;
 }

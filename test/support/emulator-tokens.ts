@@ -14,10 +14,19 @@ export function countTokens(text: string): number {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
 }
 
-/** Prompt tokens of a message list: the sum of countTokens(content) plus 4 per message. */
-export function countPromptTokens(messages: readonly { role: string; content?: string }[]): number {
+/**
+ * Prompt tokens of a message list: the sum of countTokens(content) plus 4 per message, plus
+ * `imageTokens` per image (a vision model's: Ollama counts images only where there is a projector).
+ */
+export function countPromptTokens(
+  messages: readonly { role: string; content?: string; images?: unknown }[],
+  imageTokens = 0,
+): number {
   let total = 0;
-  for (const message of messages) total += countTokens(message.content ?? '') + TOKENS_PER_MESSAGE;
+  for (const message of messages) {
+    const images = Array.isArray(message.images) ? message.images.length : 0;
+    total += countTokens(message.content ?? '') + TOKENS_PER_MESSAGE + images * imageTokens;
+  }
   return total;
 }
 

@@ -21,16 +21,18 @@ export function fitToContext(
   numCtx: number,
   /** Tokens in every candidate prompt besides the messages: the tool definitions. */
   fixedTokens = 0,
+  /** Tokens each image costs: IMAGE_TOKENS for a vision model, 0 for others (as in Ollama). */
+  imageTokens = 0,
 ): FittedPrompt {
   const kept = [...messages];
   let truncated = false;
-  let tokens = fixedTokens + countPromptTokens(kept);
+  let tokens = fixedTokens + countPromptTokens(kept, imageTokens);
   while (tokens > numCtx) {
     const oldest = kept.findIndex((message, i) => message.role !== 'system' && i < kept.length - 1);
     if (oldest < 0) break;
     kept.splice(oldest, 1);
     truncated = true;
-    tokens = fixedTokens + countPromptTokens(kept);
+    tokens = fixedTokens + countPromptTokens(kept, imageTokens);
   }
   if (tokens > numCtx) return { kept, promptEvalCount: numCtx, truncated: true };
   return { kept, promptEvalCount: tokens, truncated };

@@ -21,10 +21,12 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           ...lines,
           '',
           'Keys: Enter send · Alt+Enter or a trailing \\ new line · """ starts and ends a multi-line message',
-          '      ↑/↓ history · Tab complete commands and their arguments (models, options, tools)',
+          '      ↑/↓ history · Tab complete commands and their arguments (models, options, tools), and @paths',
           '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
           '      Esc clear the prompt · Delete/Backspace delete after/before the cursor · // starts a message with /',
           '      A question (y/n…) is answered by its key pressed alone after a short pause; other typing goes to the prompt',
+          '',
+          'Attach: @path sends a file with the message (text, or a PNG/JPEG/WebP image for a vision model); Tab after @ completes paths',
         ].join('\n'),
       );
     },

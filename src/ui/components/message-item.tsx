@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
+import { attachmentChip } from '../../attachments/attachment-chip.js';
 import type { DisplayItem } from '../../chat/display-items.js';
 import type { NoticeLevel } from '../../commands/command-host.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
@@ -78,7 +79,14 @@ function ItemBody({ item, width }: MessageItemProps) {
     case 'user':
       return (
         <Prefixed marker="›" color="gray">
-          <Text>{clean(item.text)}</Text>
+          <Box flexDirection="column">
+            <Text>{clean(item.text)}</Text>
+            {item.attachments?.map((attachment) => (
+              <Text key={attachment.path} color="cyan" wrap="truncate-middle">
+                {clean(attachmentChip(attachment))}
+              </Text>
+            ))}
+          </Box>
         </Prefixed>
       );
     case 'assistant':

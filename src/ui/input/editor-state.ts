@@ -7,6 +7,7 @@ import { sanitizeTerminalText } from '../../text/sanitize.js';
 import {
   type CompletionState,
   completionFor,
+  type PathCompleter,
   type SlashCommandInfo,
   stepCompletion,
 } from './slash-completion.js';
@@ -21,7 +22,7 @@ import {
 } from './text-position.js';
 import { isOpenTripleQuote, unwrapTripleQuote } from './triple-quote.js';
 
-export type { CompletionState, SlashCommandInfo } from './slash-completion.js';
+export type { CompletionState, PathCompleter, SlashCommandInfo } from './slash-completion.js';
 
 /** Everything the prompt shows and remembers. */
 export interface EditorState {
@@ -38,6 +39,8 @@ export interface EditorState {
   completion?: CompletionState;
   /** The commands Tab completes. */
   commands: readonly SlashCommandInfo[];
+  /** Lists the paths Tab completes after `@` (attachments); none without it. */
+  completePath?: PathCompleter;
   /** Set only on the state right after a `submit`: the text that was sent. */
   submitted?: string;
 }
@@ -68,7 +71,11 @@ export type EditorAction =
 
 /** An empty editor, optionally with earlier history and the commands to complete. */
 export function createEditorState(
-  options: { history?: readonly string[]; commands?: readonly SlashCommandInfo[] } = {},
+  options: {
+    history?: readonly string[];
+    commands?: readonly SlashCommandInfo[];
+    completePath?: PathCompleter;
+  } = {},
 ): EditorState {
   const history = (options.history ?? []).slice(-INPUT_HISTORY_LIMIT);
   return {
@@ -78,12 +85,15 @@ export function createEditorState(
     historyIndex: history.length,
     draft: '',
     commands: options.commands ?? [],
+    completePath: options.completePath,
   };
 }
 
 /** Replaces the text (and so the completion list), putting the cursor at `cursor`. */
 function withText(state: EditorState, text: string, cursor: number): EditorState {
-  return { ...state, text, cursor, completion: completionFor(text, state.commands) };
+  const { completePath } = state;
+  const paths = completePath && { cursor, completePath };
+  return { ...state, text, cursor, completion: completionFor(text, state.commands, paths) };
 }
 
 function replaceRange(state: EditorState, from: number, to: number, insert: string): EditorState {
@@ -172,7 +182,10 @@ function applyAction(state: EditorState, action: EditorAction): EditorState {
     case 'complete': {
       if (!state.completion) return state;
       const step = stepCompletion(state.completion, action.direction ?? 1);
-      return { ...state, text: step.text, cursor: step.text.length, completion: step.completion };
+      // A directory completed after `@`: its entries are listed next.
+      if (!step.completion && state.completion.kind === 'path')
+        return withText(state, step.text, step.cursor);
+      return { ...state, text: step.text, cursor: step.cursor, completion: step.completion };
     }
     case 'dismiss-completion':
       return { ...state, completion: undefined };

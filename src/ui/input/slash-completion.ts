@@ -24,10 +24,13 @@ export interface SlashCommandInfo {
   complete?(args: string): readonly CompletionEntry[];
 }
 
+/** Candidates for the path typed after an `@` so far (quick and synchronous; prefix-filtered again). */
+export type PathCompleter = (partial: string) => readonly CompletionEntry[];
+
 /** The completion list under the prompt. */
 export interface CompletionState {
-  /** Command names (shown as `/name`) or argument words. */
-  kind: 'command' | 'argument';
+  /** Command names (shown as `/name`), argument words, or paths after `@`. */
+  kind: 'command' | 'argument' | 'path';
   /** The text before the word being completed: `/` for a name, e.g. `/tools on ` for an argument. */
   head: string;
   /** The word typed so far, from which `matches` were computed. */
@@ -35,6 +38,8 @@ export interface CompletionState {
   matches: readonly CompletionEntry[];
   /** Index in `matches` that Tab cycling has put into the text; -1 before cycling. */
   selected: number;
+  /** The text after the cursor, kept as it is (an `@path` is completed anywhere in the text). */
+  tail?: string;
 }
 
 function startsWithIgnoringCase(text: string, prefix: string): boolean {
@@ -76,15 +81,42 @@ function argumentCompletion(
   };
 }
 
+/** Matches for the `@path` word that ends at the cursor, if the cursor is at the end of one. */
+function pathCompletion(
+  text: string,
+  cursor: number,
+  completePath: PathCompleter,
+): CompletionState | undefined {
+  const before = text.slice(0, cursor);
+  // Only the last word is looked at: a 100 kB paste must not be scanned on every key.
+  const wordStart = Math.max(before.lastIndexOf(' '), before.lastIndexOf('\n'), before.lastIndexOf('\t')) + 1;
+  if (before[wordStart] !== '@') return undefined;
+  const prefix = before.slice(wordStart + 1);
+  const matches = completePath(prefix).filter((entry) => startsWithIgnoringCase(entry.value, prefix));
+  if (matches.length === 0 || (matches.length === 1 && matches[0].value === prefix)) return undefined;
+  return {
+    kind: 'path',
+    head: before.slice(0, wordStart + 1),
+    prefix,
+    matches,
+    selected: -1,
+    tail: text.slice(cursor),
+  };
+}
+
 /**
  * Matches for a one-line text starting with `/`: command names while it is a bare `/word`, then the
- * command's own argument candidates; undefined otherwise or when nothing matches.
+ * command's own argument candidates; in any other text, paths for an `@word` at the cursor (when
+ * `completePath` is given); undefined otherwise or when nothing matches.
  */
 export function completionFor(
   text: string,
   commands: readonly SlashCommandInfo[],
+  paths?: { cursor: number; completePath: PathCompleter },
 ): CompletionState | undefined {
-  if (!text.startsWith('/') || text.includes('\n')) return undefined;
+  if (!text.startsWith('/'))
+    return paths ? pathCompletion(text, paths.cursor, paths.completePath) : undefined;
+  if (text.includes('\n')) return undefined;
   return /\s/.test(text) ? argumentCompletion(text, commands) : commandCompletion(text, commands);
 }
 
@@ -99,6 +131,8 @@ function commonPrefix(words: readonly string[]): string {
 /** What Tab does: the new text and completion list (undefined completion closes the list). */
 export interface CompletionStep {
   text: string;
+  /** Where the cursor goes: after the completed word. */
+  cursor: number;
   completion: CompletionState | undefined;
 }
 
@@ -108,13 +142,24 @@ export interface CompletionStep {
  */
 export function stepCompletion(completion: CompletionState, direction: 1 | -1): CompletionStep {
   const { matches, prefix, head } = completion;
-  if (matches.length === 1) return { text: `${head}${matches[0].value} `, completion: undefined };
+  const tail = completion.tail ?? '';
+  const step = (word: string, next: CompletionState | undefined): CompletionStep => ({
+    text: `${head}${word}${tail}`,
+    cursor: head.length + word.length,
+    completion: next,
+  });
+  if (matches.length === 1) {
+    const value = matches[0].value;
+    // A directory is completed without the space: its entries come next.
+    const separator = value.endsWith('/') || /^\s/.test(tail) ? '' : ' ';
+    return step(`${value}${separator}`, undefined);
+  }
   const values = matches.map((entry) =>
     completion.kind === 'command' ? entry.value.toLowerCase() : entry.value,
   );
   const shared = commonPrefix(values);
   if (completion.selected === -1 && shared.length > prefix.length && startsWithIgnoringCase(shared, prefix)) {
-    return { text: `${head}${shared}`, completion: { ...completion, prefix: shared } };
+    return step(shared, { ...completion, prefix: shared });
   }
   const count = matches.length;
   const selected =
@@ -123,5 +168,5 @@ export function stepCompletion(completion: CompletionState, direction: 1 | -1): 
         ? 0
         : count - 1
       : (completion.selected + direction + count) % count;
-  return { text: `${head}${matches[selected].value}`, completion: { ...completion, selected } };
+  return step(matches[selected].value, { ...completion, selected });
 }

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPasteState } from './bracketed-paste.js';
 import { createEditorState, type EditorAction, type EditorState, editorReducer } from './editor-state.js';
 import { isKeyIntent, type KeyIntent, keyToActions } from './key-map.js';
-import type { SlashCommandInfo } from './slash-completion.js';
+import type { PathCompleter, SlashCommandInfo } from './slash-completion.js';
 
 /** Callbacks and settings of {@link useLineEditor}. */
 export interface LineEditorOptions {
@@ -32,6 +32,8 @@ export interface LineEditorOptions {
   holdSubmit?: boolean;
   /** Slash commands offered by Tab completion. */
   commands?: readonly SlashCommandInfo[];
+  /** Lists paths for Tab after `@` (attachments). */
+  completePath?: PathCompleter;
   /** Earlier inputs for Up/Down, oldest first (read once, at mount). */
   initialHistory?: readonly string[];
 }
@@ -45,7 +47,11 @@ export interface LineEditor {
 /** Runs the line editor on Ink's input; render `state` with `<PromptInput />`. */
 export function useLineEditor(options: LineEditorOptions): LineEditor {
   const stateRef = useRef<EditorState>(
-    createEditorState({ history: options.initialHistory, commands: options.commands }),
+    createEditorState({
+      history: options.initialHistory,
+      commands: options.commands,
+      completePath: options.completePath,
+    }),
   );
   const [state, setState] = useState(stateRef.current);
   const pasteRef = useRef(createPasteState());
@@ -56,6 +62,9 @@ export function useLineEditor(options: LineEditorOptions): LineEditor {
   useEffect(() => {
     stateRef.current = { ...stateRef.current, commands: options.commands ?? [] };
   }, [options.commands]);
+  useEffect(() => {
+    stateRef.current = { ...stateRef.current, completePath: options.completePath };
+  }, [options.completePath]);
 
   const dispatch = useCallback((action: EditorAction) => {
     const blankSubmit = action.type === 'submit' && stateRef.current.text.trim() === '';

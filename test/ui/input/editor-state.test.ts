@@ -294,3 +294,56 @@ describe('editorReducer: argument completion', () => {
     expect(state.completion?.matches).toHaveLength(2);
   });
 });
+
+describe('editorReducer: @path completion', () => {
+  const files: Record<string, string[]> = {
+    '': ['notes.md', 'node_modules/', 'src/'],
+    'src/': ['src/app.ts', 'src/api/'],
+  };
+  const completePath = (partial: string) => {
+    const dir = partial.slice(0, partial.lastIndexOf('/') + 1);
+    return (files[dir] ?? []).map((value) => ({ value }));
+  };
+  /** `before` typed with the cursor after it and `after` behind the cursor. */
+  const typed = (before: string, after = '') =>
+    run(
+      createEditorState({ completePath }),
+      { type: 'insert', text: after },
+      { type: 'home' },
+      {
+        type: 'insert',
+        text: before,
+      },
+    );
+
+  it('lists paths for the @word at the cursor, anywhere in the text', () => {
+    expect(typed('see @no').completion).toMatchObject({ kind: 'path', head: 'see @', prefix: 'no' });
+    expect(typed('see @no').completion?.matches.map((e) => e.value)).toEqual(['notes.md', 'node_modules/']);
+    expect(typed('@s', ' and more').completion).toMatchObject({ prefix: 's', tail: ' and more' });
+    // Not after a word without @, not in a slash command, not for a complete name, not without a lister.
+    expect(typed('see no').completion).toBeUndefined();
+    expect(typed('me@no').completion).toBeUndefined();
+    expect(typed('/compact @no').completion).toBeUndefined();
+    expect(typed('@notes.md').completion).toBeUndefined();
+    expect(run(createEditorState(), { type: 'insert', text: '@no' }).completion).toBeUndefined();
+  });
+
+  it('Tab completes a file with a space, a directory without one and then lists its entries', () => {
+    const file = run(typed('read @notes'), { type: 'complete' });
+    expect(show(file)).toBe('read @notes.md |');
+    expect(file.completion).toBeUndefined();
+    const dir = run(typed('@sr'), { type: 'complete' });
+    expect(show(dir)).toBe('@src/|');
+    expect(dir.completion?.matches.map((e) => e.value)).toEqual(['src/app.ts', 'src/api/']);
+    expect(show(run(dir, { type: 'complete' }))).toBe('@src/ap|');
+  });
+
+  it('keeps the text after the cursor when completing in the middle', () => {
+    expect(show(run(typed('compare @notes', ' with the plan'), { type: 'complete' }))).toBe(
+      'compare @notes.md| with the plan',
+    );
+    const cycled = run(typed('@no', ' x'), { type: 'complete' });
+    expect(show(cycled)).toBe('@notes.md| x');
+    expect(show(run(cycled, { type: 'complete' }))).toBe('@node_modules/| x');
+  });
+});
