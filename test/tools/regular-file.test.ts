@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readRegularFile } from '../../src/tools/regular-file.js';
+import { readRegularFile, readRegularFileHead } from '../../src/tools/regular-file.js';
 import { makeFifo, makeTempDir, writeTree } from './temp-sandbox.js';
 
 const servers: net.Server[] = [];
@@ -40,5 +40,23 @@ describe('readRegularFile', () => {
 
   it('throws fs errors as they are (ENOENT)', async () => {
     await expect(readRegularFile('/nonexistent/x', 10)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('readRegularFileHead', () => {
+  it('reads at most the first bytes of a file of any size and tells its whole size', async () => {
+    const dir = makeTempDir();
+    writeTree(dir, { 'a.txt': 'hello world' });
+    const head = await readRegularFileHead(path.join(dir, 'a.txt'), 5);
+    expect(head.kind === 'ok' && [head.content.toString(), head.size]).toEqual(['hello', 11]);
+    const whole = await readRegularFileHead(path.join(dir, 'a.txt'), 100);
+    expect(whole.kind === 'ok' && whole.content.toString()).toBe('hello world');
+  });
+
+  it('refuses a FIFO and a directory without opening them', async () => {
+    const dir = makeTempDir();
+    const fifo = makeFifo(dir);
+    expect(await readRegularFileHead(fifo, 10)).toEqual({ kind: 'not-regular', what: 'a named pipe (FIFO)' });
+    expect(await readRegularFileHead(dir, 10)).toEqual({ kind: 'not-regular', what: 'a directory' });
   });
 });
