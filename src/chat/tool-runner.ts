@@ -106,6 +106,7 @@ export class ToolRunner {
       question: `Allow ${request.tool} ${request.keyArgument}?`,
       choices: confirmChoices(request.approval),
       keys: request.approval ? ['y', 'n', 'a', 'i'] : ['y', 'n', 'i'],
+      ...(request.preview && { preview: request.preview }),
     });
     switch (key.toLowerCase()) {
       case 'y':

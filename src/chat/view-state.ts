@@ -1,3 +1,4 @@
+import type { ToolPreview } from '../tools/tool.js';
 import type { DisplayItem } from './display-items.js';
 
 /** The reply being streamed: the part not yet committed to the finished conversation. */
@@ -14,6 +15,8 @@ export interface Dialog {
   choices: string;
   /** The keys that answer it, when not the usual ones of its kind (e.g. no `a` without an "always"). */
   keys?: readonly string[];
+  /** What the call asked about will do, e.g. the diff of a write. */
+  preview?: ToolPreview;
 }
 
 /** Everything the chat screen shows; the controller owns it, components only render it. */

@@ -1,4 +1,4 @@
-import type { ToolContext } from './tool.js';
+import type { ToolContext, ToolPreview } from './tool.js';
 
 /** The user's answer to "run this tool?": `always` = yes, and remember the call's approval. */
 export type ConfirmAnswer =
@@ -26,6 +26,8 @@ export interface ConfirmRequest {
   keyArgument: string;
   /** What "always" would approve; null when this call can only be approved once (e.g. `a; b`). */
   approval: Approval | null;
+  /** What the call will do (e.g. the diff of a write), when its tool can tell. */
+  preview?: ToolPreview;
 }
 
 /** Asks the user (or decides for them) whether a tool call may run. */

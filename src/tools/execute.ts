@@ -4,7 +4,7 @@ import { type Approval, type Confirmer, wholeToolApproval } from './confirmation
 import type { SkipKind } from './failure-line.js';
 import type { ToolRegistry } from './registry.js';
 import { toolSummaryLine } from './summary-line.js';
-import type { Tool, ToolContext, ToolOutcome } from './tool.js';
+import type { Tool, ToolContext, ToolOutcome, ToolPreview } from './tool.js';
 import { validateToolArguments } from './validate-args.js';
 
 export {
@@ -96,9 +96,10 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
 
   if (deps.needsConfirmation(name, args, deps.ctx)) {
     const approval = approvalOf(tool, name, args, deps.ctx);
+    const preview = await previewOf(tool, args, deps.ctx);
     let answer: Awaited<ReturnType<Confirmer>>;
     try {
-      answer = await deps.confirm({ tool: name, args, keyArgument, approval });
+      answer = await deps.confirm({ tool: name, args, keyArgument, approval, ...(preview && { preview }) });
     } catch (error) {
       return finish(
         args,
@@ -157,6 +158,19 @@ function approvalOf(
     return scope && { tool: name, scope: scope.scope, covers: scope.covers };
   } catch {
     return null;
+  }
+}
+
+/** The tool's preview of the call; none when it has none or fails to make one. */
+async function previewOf(
+  tool: Pick<Tool, 'preview'>,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<ToolPreview | undefined> {
+  try {
+    return await tool.preview?.(args, ctx);
+  } catch {
+    return undefined;
   }
 }
 

@@ -22,6 +22,22 @@ export interface ToolOutcome {
   details?: Record<string, unknown>;
 }
 
+/** One line of a {@link ToolPreview}: its kind picks the colour (a diff's `+`, `-`, `@@`). */
+export interface PreviewLine {
+  kind: 'add' | 'remove' | 'context' | 'hunk';
+  text: string;
+}
+
+/** What a call will do, shown under its confirmation question (e.g. the diff of a write). */
+export interface ToolPreview {
+  /** One line saying what it is, e.g. `new file, 12 lines` or `+3 −1 lines`. */
+  title: string;
+  /** The first lines of the preview. */
+  lines: PreviewLine[];
+  /** Lines of the preview left out after `lines`. */
+  more: number;
+}
+
 /** What an "always" answer to one call approves; see {@link Tool.approvalScope}. */
 export interface ApprovalScope<A = Record<string, unknown>> {
   /** As the prompt and `/tools` show it, e.g. `npm test …` or `notes/todo.md`. */
@@ -43,6 +59,8 @@ export interface Tool<A = Record<string, unknown>> {
    * Without this method, "always" approves every call of the tool.
    */
   approvalScope?(args: A, ctx: ToolContext): ApprovalScope<A> | null;
+  /** What the call will do, for its confirmation question (read-only: nothing changes yet). */
+  preview?(args: A, ctx: ToolContext): Promise<ToolPreview | undefined>;
   /** Deterministic one-line summary of a run, kept out-of-band through compaction. */
   summaryLine(args: A, outcome: ToolOutcome): string;
 }

@@ -164,6 +164,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
           ? {
               question: dialog.question,
               choices: dialog.choices,
+              preview: dialog.preview,
               hint:
                 keyDialog && typedAhead
                   ? typedAheadHint(keyDialog.keys ?? DIALOG_KEYS[keyDialog.kind])

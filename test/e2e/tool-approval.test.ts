@@ -2,7 +2,7 @@
  * Tool approval end to end: the built CLI in a PTY against the emulator scripting tool calls.
  * "always" is scoped (a command's leading words, a file's path), listed and revocable in /tools.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
@@ -130,5 +130,59 @@ describe('keys typed while a question is open', () => {
     const last = (await run.waitForRequests(3))[2];
     const messages = last.body.messages as { role: string; content: string }[];
     expect(messages.at(-1)).toMatchObject({ role: 'user', content: 'okay why not yes' });
+  });
+});
+
+describe('the write_file question shows what will be written', () => {
+  test('a diff of a changed file, the first lines of a new one, each cut with a count of the rest', async () => {
+    run = await startToolRun();
+    const { emu, pty, cwd } = run;
+    const old = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    writeFileSync(join(cwd, 'notes.md'), `${old.join('\n')}\n`);
+    const changed = old.map((line) => (line === 'line 3' ? 'line three \x1b[31mred' : line));
+    const fresh = Array.from({ length: 50 }, (_, i) => `row ${i + 1}`);
+    emu.enqueue(
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'notes.md', content: `${changed.join('\n')}\n` } },
+        ],
+      },
+      { content: 'Changed it.' },
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'fresh.md', content: `${fresh.join('\n')}\n` } },
+        ],
+      },
+      { content: 'Created it.' },
+    );
+    pty.write('change line 3\r');
+    await pty.waitFor('? Allow write_file notes.md?');
+    await pty.waitFor('changes 1 line added, 1 line removed (30 lines');
+    const diff = pty.screen();
+    expect(diff).toContain(
+      [
+        '  @@ -1,6 +1,6 @@',
+        '   line 1',
+        '   line 2',
+        '  -line 3',
+        '  +line three ␛[31mred',
+        '   line 4',
+      ].join('\n'),
+    );
+    expect(diff).not.toContain('line 10');
+    await pty.answer('y');
+    await pty.waitFor('Changed it.');
+    expect(readFileSync(join(cwd, 'notes.md'), 'utf8')).toContain('line three \x1b[31mred');
+
+    pty.write('make a new file\r');
+    await pty.waitFor('? Allow write_file fresh.md?');
+    await pty.waitFor('… 30 more lines');
+    const screen = pty.screen();
+    expect(screen).toContain('  new file, 50 lines, 341 bytes\n  +row 1\n  +row 2\n');
+    expect(screen).toContain('  +row 20\n  … 30 more lines');
+    expect(screen).not.toContain('row 21');
+    await pty.answer('n');
+    await pty.waitFor('Created it.');
+    expect(existsSync(join(cwd, 'fresh.md'))).toBe(false);
   });
 });

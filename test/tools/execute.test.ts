@@ -72,6 +72,14 @@ describe('executeToolCall', () => {
       args: { path: 'notes.md', content: 'a\nb\n' },
       keyArgument: 'notes.md',
       approval: expect.objectContaining({ tool: 'write_file', scope: 'notes.md' }),
+      preview: {
+        title: 'new file, 2 lines, 4 bytes',
+        lines: [
+          { kind: 'add', text: 'a' },
+          { kind: 'add', text: 'b' },
+        ],
+        more: 0,
+      },
     });
     expect(execution.outcome.ok).toBe(true);
     expect(execution.summary).toBe('wrote notes.md (2 lines)');

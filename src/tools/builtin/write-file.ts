@@ -2,10 +2,14 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { failureLine, toolFailure } from '../failure-line.js';
-import { nonRegularKind } from '../regular-file.js';
+import { nonRegularKind, readRegularFile } from '../regular-file.js';
 import { resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
+import { type ExistingFile, existingFileOf, previewWrite } from '../write-preview.js';
+
+/** Largest existing file the confirmation diffs against. */
+const PREVIEW_MAX_BYTES = 1024 * 1024;
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
 
@@ -37,6 +41,21 @@ export const writeFileTool: Tool<WriteFileArgs> = {
         return target.ok && target.path === resolved.path;
       },
     };
+  },
+  async preview(args, ctx) {
+    const resolved = resolveSandboxedPath(args.path, ctx);
+    // A path the run will refuse gets no preview: the refusal is what the user will see.
+    if (!resolved.ok) return undefined;
+    let existing: ExistingFile;
+    try {
+      const read = await readRegularFile(resolved.path, PREVIEW_MAX_BYTES);
+      if (read.kind === 'not-regular') return undefined;
+      existing = read.kind === 'ok' ? existingFileOf(read.content) : { kind: 'too-large', bytes: read.size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+      existing = { kind: 'none' };
+    }
+    return previewWrite(existing, args.content);
   },
   async run(args, ctx) {
     const resolved = resolveSandboxedPath(args.path, ctx);

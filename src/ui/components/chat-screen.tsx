@@ -7,6 +7,7 @@ import { LiveReply, type LiveReplyProps } from './live-reply.js';
 import { MessageItem } from './message-item.js';
 import { PromptInput } from './prompt-input.js';
 import { StatusLine, type StatusLineProps } from './status-line.js';
+import { toolPreviewRows } from './tool-preview.js';
 
 /** The streaming reply shown in the live area. */
 export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking'>;
@@ -38,10 +39,24 @@ function promptRows(input: EditorState | undefined, width: number): number {
   return wrapToRows(input.text, Math.max(1, width - 2)).length + completion;
 }
 
+/** Most lines a dialog's preview shows, however tall the terminal. */
+const PREVIEW_MAX_LINES = 20;
+
+/** Lines of a dialog's preview that fit beside the prompt, the question and the status line. */
+function previewLineBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'width' | 'height'>): number {
+  const prompt = props.input ? promptRows(props.input, props.width) + 1 : 0;
+  // Question + its margin, the preview's title and "more" line, the hint, and the reserve below.
+  const around = 2 + 2 + (props.dialog?.hint ? 1 : 0) + 3;
+  return Math.max(3, Math.min(PREVIEW_MAX_LINES, props.height - prompt - around));
+}
+
 /** Rows left for the live reply once the prompt, dialog and status line have theirs. */
 export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'width' | 'height'>): number {
   const prompt = props.input ? promptRows(props.input, props.width) + 1 : 0; // + its top margin
-  const dialog = props.dialog ? 2 + (props.dialog.hint ? 1 : 0) : 0;
+  const preview = props.dialog?.preview;
+  const dialog = props.dialog
+    ? 2 + (props.dialog.hint ? 1 : 0) + (preview ? toolPreviewRows(preview, previewLineBudget(props)) : 0)
+    : 0;
   // Status line, the live area's own top margin, and one spare row: Ink clears the whole screen
   // whenever its output is as tall as the terminal.
   const reserved = prompt + dialog + 3;
@@ -75,7 +90,10 @@ export function ChatScreen({
         )}
         {dialog && (
           <Box marginTop={1}>
-            <ConfirmPrompt {...dialog} />
+            <ConfirmPrompt
+              {...dialog}
+              maxPreviewLines={previewLineBudget({ input, dialog, width, height })}
+            />
           </Box>
         )}
         {input && (

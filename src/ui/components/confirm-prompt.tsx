@@ -1,5 +1,7 @@
 import { Box, Text } from 'ink';
 import { showControlCharacters } from '../../text/sanitize.js';
+import type { ToolPreview } from '../../tools/tool.js';
+import { ToolPreviewBlock } from './tool-preview.js';
 
 /** Props of {@link ConfirmPrompt}. */
 export interface ConfirmPromptProps {
@@ -9,6 +11,10 @@ export interface ConfirmPromptProps {
   choices?: string;
   /** A line under the question, e.g. how to answer once keys went to the prompt. */
   hint?: string;
+  /** What the call asked about will do (e.g. a diff), shown under the question. */
+  preview?: ToolPreview;
+  /** Most rows the preview's lines may take. */
+  maxPreviewLines?: number;
 }
 
 /**
@@ -16,7 +22,13 @@ export interface ConfirmPromptProps {
  * about to run, so control characters are shown, not removed or obeyed: the person answering
  * sees exactly what will run.
  */
-export function ConfirmPrompt({ question, choices = 'y/n', hint }: ConfirmPromptProps) {
+export function ConfirmPrompt({
+  question,
+  choices = 'y/n',
+  hint,
+  preview,
+  maxPreviewLines = 20,
+}: ConfirmPromptProps) {
   return (
     <Box flexDirection="column">
       <Text>
@@ -25,6 +37,7 @@ export function ConfirmPrompt({ question, choices = 'y/n', hint }: ConfirmPrompt
         </Text>
         {showControlCharacters(question)} <Text dimColor>({showControlCharacters(choices)})</Text>
       </Text>
+      {preview && <ToolPreviewBlock preview={preview} maxLines={maxPreviewLines} />}
       {hint && <Text dimColor>{`  ${hint}`}</Text>}
     </Box>
   );

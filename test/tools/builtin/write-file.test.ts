@@ -56,3 +56,26 @@ describe('write_file', () => {
     expect(outcome.output).toBe('pipe is a named pipe (FIFO), not a regular file; it was not written.');
   });
 });
+
+describe('write_file preview and approval scope', () => {
+  it('previews a change as a diff of the file on disk, a new file as its lines; writes nothing', async () => {
+    const cwd = makeTempDir();
+    writeTree(cwd, { 'a.txt': 'one\ntwo\n' });
+    const ctx = makeContext(cwd);
+    const change = await writeFileTool.preview?.({ path: 'a.txt', content: 'one\n2\n' }, ctx);
+    expect(change?.lines.map((l) => l.kind)).toEqual(['hunk', 'context', 'remove', 'add']);
+    expect(fs.readFileSync(path.join(cwd, 'a.txt'), 'utf8')).toBe('one\ntwo\n');
+    const fresh = await writeFileTool.preview?.({ path: 'new/b.txt', content: 'x\n' }, ctx);
+    expect(fresh?.title).toBe('new file, 1 line, 2 bytes');
+    expect(fs.existsSync(path.join(cwd, 'new'))).toBe(false);
+  });
+
+  it('has no preview and no "always" for a path it will refuse; a directory gets no preview', async () => {
+    const cwd = makeTempDir();
+    fs.mkdirSync(path.join(cwd, 'dir'));
+    const ctx = makeContext(cwd);
+    expect(await writeFileTool.preview?.({ path: '../outside.txt', content: 'x' }, ctx)).toBeUndefined();
+    expect(writeFileTool.approvalScope?.({ path: '../outside.txt', content: 'x' }, ctx)).toBeNull();
+    expect(await writeFileTool.preview?.({ path: 'dir', content: 'x' }, ctx)).toBeUndefined();
+  });
+});
