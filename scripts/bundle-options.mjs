@@ -1,7 +1,7 @@
 // esbuild options shared by the CLI build and the benchmarks' reference programs, so that a
 // comparison measures the same kind of bundle.
 import { fileURLToPath } from 'node:url';
-import { ollamaHeadersPlugin } from './ollama-headers-plugin.mjs';
+import { dependencyPatchesPlugin } from './dependency-patches-plugin.mjs';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.mjs';
 
 /** Options for an ESM Node bundle of `entryPoints` into `outdir`. */
@@ -28,7 +28,7 @@ export function bundleOptions({ entryPoints, outdir, define = {} }) {
       'react-devtools-core': './scripts/devtools-stub.mjs',
       'cli-highlight': './scripts/cli-highlight-stub.mjs',
     },
-    plugins: [yogaWasmPlugin, ollamaHeadersPlugin],
+    plugins: [yogaWasmPlugin, dependencyPatchesPlugin],
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __ochatCreateRequire } from 'node:module'; const require = __ochatCreateRequire(import.meta.url);",

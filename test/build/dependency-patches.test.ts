@@ -1,0 +1,119 @@
+/**
+ * The bundle-time patches of dependencies (scripts/dependency-patches-plugin.mjs) must not change
+ * what the patched code computes: the patched modules, bundled as the CLI's build bundles them,
+ * against the originals on random styled text.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as original from '@alcalzone/ansi-tokenize';
+import { Chalk } from 'chalk';
+import { build } from 'esbuild';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OriginalOutput from '../../node_modules/ink/build/output.js';
+// @ts-expect-error: a plain .mjs build script without type declarations.
+import { dependencyPatchesPlugin } from '../../scripts/dependency-patches-plugin.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+const dir = mkdtempSync(join(tmpdir(), 'ochat-patches-'));
+// biome-ignore lint/suspicious/noExplicitAny: the bundled modules' exports, untyped.
+let patched: any;
+
+beforeAll(async () => {
+  const result = await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: `export { styledCharsToString, styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
+export { default as Output } from './node_modules/ink/build/output.js';`,
+      resolveDir: root,
+      loader: 'js',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+    plugins: [dependencyPatchesPlugin],
+  });
+  const file = join(dir, 'patched.mjs');
+  writeFileSync(file, result.outputFiles[0].text);
+  patched = await import(pathToFileURL(file).href);
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const chalk = new Chalk({ level: 3 });
+const styles = [
+  (s: string) => s,
+  chalk.bold,
+  chalk.dim,
+  chalk.italic,
+  chalk.underline,
+  chalk.inverse,
+  chalk.cyan,
+  chalk.bgBlue,
+  chalk.bold.red,
+  chalk.dim.underline,
+  chalk.hex('#ff8800'),
+  chalk.bgAnsi256(22).white,
+  (s: string) => chalk.bold(`a${chalk.dim(s)}b`),
+];
+const text = fc.constantFrom('x', 'word ', '  ', '漢字', '🌍', 'é', '`code`', '│', '›');
+/** A line of pieces of text, each in one of the styles (some nested). */
+const styledLine = fc
+  .array(fc.tuple(fc.nat(styles.length - 1), fc.array(text, { minLength: 1, maxLength: 4 })), {
+    maxLength: 8,
+  })
+  .map((pieces) => pieces.map(([style, words]) => styles[style](words.join(''))).join(''));
+
+describe('dependency patches', () => {
+  it('ansi-tokenize: a line renders to the same text as the original', () => {
+    fc.assert(
+      fc.property(styledLine, (line) => {
+        const render = (lib: typeof original) =>
+          lib.styledCharsToString(lib.styledCharsFromTokens(lib.tokenize(line)));
+        expect(render(patched)).toBe(render(original));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("Ink's Output: a frame of writes (some clipped) is the same text as the original's", () => {
+    const write = fc.record({
+      x: fc.nat(30),
+      y: fc.nat(6),
+      lines: fc.array(styledLine, { minLength: 1, maxLength: 3 }),
+      clip: fc.option(
+        fc.record({
+          x1: fc.nat(10),
+          x2: fc.integer({ min: 10, max: 30 }),
+          y1: fc.nat(2),
+          y2: fc.integer({ min: 2, max: 8 }),
+        }),
+      ),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.array(write, { maxLength: 6 }),
+        (width, height, writes) => {
+          // biome-ignore lint/suspicious/noExplicitAny: Ink's Output class, untyped.
+          const frame = (OutputClass: any) => {
+            const output = new OutputClass({ width, height });
+            for (const { x, y, lines, clip } of writes) {
+              if (clip) output.clip(clip);
+              output.write(x, y, lines.join('\n'), { transformers: [] });
+              if (clip) output.unclip();
+            }
+            return output.get();
+          };
+          expect(frame(patched.Output)).toEqual(frame(OriginalOutput));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
