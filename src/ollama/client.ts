@@ -14,9 +14,10 @@ import {
 import { parseHost } from './host.js';
 import { httpFetch } from './http-fetch.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
+import { ndjsonObjects } from './ndjson-objects.js';
 import { type ChatChunk, ReplyAccumulator } from './reply-accumulator.js';
-import { createTransportFetch } from './transport-fetch.js';
-import type { FetchLike } from './wire-response.js';
+import { createTransportFetch, HttpStatusError } from './transport-fetch.js';
+import { bodyChunks, type FetchLike } from './wire-response.js';
 
 /** How to reach the server. */
 export interface OllamaClientOptions {
@@ -70,10 +71,8 @@ export class OllamaClient implements ChatBackend {
     let handlerFailure: { error: unknown } | undefined;
 
     const stream = async (): Promise<ChatReply> => {
-      const chunks = await this.api(transportSignal, true).chat(toNpmChatRequest(request));
-      for await (const received of chunks) {
+      for await (const chunk of this.chatChunks(request, transportSignal)) {
         transportSignal.throwIfAborted(); // no delta may reach the caller after it cancelled
-        const chunk = received as unknown as ChatChunk;
         const delta = reply.add(chunk);
         if (delta && onDelta) {
           try {
@@ -85,7 +84,6 @@ export class OllamaClient implements ChatBackend {
         }
         if (chunk.done) return reply.finish(chunk);
       }
-      // The npm client throws before this when the stream ends without `done`; kept for safety.
       throw new IncompleteStreamError({ partial: reply.partial() });
     };
 
@@ -96,6 +94,26 @@ export class OllamaClient implements ChatBackend {
       throw await this.failure(err, { model: request.model, partial: reply.partial() }, signal);
     } finally {
       finished.abort();
+    }
+  }
+
+  /**
+   * POST /api/chat, streamed, each line parsed once. Not through the npm client: it parses every
+   * line itself, after the parse that keeps malformed lines from reaching it (its console.warn
+   * would print over the UI) — twice the JSON work for every token. What it adds is kept: an HTTP
+   * error is its `ResponseError` shape, an `{"error"}` line a plain Error with that text.
+   */
+  private async *chatChunks(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
+    const response = await this.transport(signal)(`${this.host}/api/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(toNpmChatRequest(request)),
+    });
+    if (!response.ok) throw await HttpStatusError.of(response);
+    if (!response.body) return;
+    for await (const line of ndjsonObjects(bodyChunks(response.body))) {
+      if ('error' in line) throw new Error(String(line.error));
+      yield line as unknown as ChatChunk;
     }
   }
 
@@ -112,17 +130,14 @@ export class OllamaClient implements ChatBackend {
   }
 
   /** A fresh npm client per call, so its fetch carries this call's signal. */
-  private api(signal: AbortSignal | undefined, filterNdjson = false): Ollama {
-    return new Ollama({
-      host: this.host,
-      // The npm client reads only what `ResponseLike` has of a Response (see wire-response.ts).
-      fetch: createTransportFetch({
-        baseFetch: this.baseFetch,
-        signal,
-        filterNdjson,
-        idleTimeoutMs: this.requestTimeoutMs,
-      }) as unknown as typeof fetch,
-    });
+  private api(signal: AbortSignal | undefined): Ollama {
+    // The npm client reads only what `ResponseLike` has of a Response (see wire-response.ts).
+    return new Ollama({ host: this.host, fetch: this.transport(signal) as unknown as typeof fetch });
+  }
+
+  /** The fetch of one call: its signal, the idle timeout, error bodies as `{"error"}` JSON. */
+  private transport(signal: AbortSignal | undefined): FetchLike {
+    return createTransportFetch({ baseFetch: this.baseFetch, signal, idleTimeoutMs: this.requestTimeoutMs });
   }
 
   private async failure(

@@ -16,7 +16,7 @@ import {
   UnsupportedCapabilityError,
 } from './error-types.js';
 import { IdleTimeoutError } from './idle-timeout.js';
-import { OversizedLineError } from './ndjson-filter.js';
+import { OversizedLineError } from './ndjson-objects.js';
 import { describeNetworkFailure } from './network-failure.js';
 
 /** undici's own limits (300 s for the headers, and between body chunks), when they fire first. */

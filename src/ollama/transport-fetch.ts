@@ -1,5 +1,4 @@
 import { IdleWatch } from './idle-timeout.js';
-import { ndjsonObjectLines } from './ndjson-filter.js';
 import { bodyChunks, type FetchLike, type ResponseLike, textChunks, WireResponse } from './wire-response.js';
 
 /** How the fetch handed to the npm client should behave for one call. */
@@ -8,8 +7,6 @@ export interface TransportOptions {
   baseFetch: FetchLike;
   /** The caller's signal: merged into every request so aborting works before the first byte too. */
   signal?: AbortSignal;
-  /** Drop malformed NDJSON lines from successful bodies (for streamed endpoints). */
-  filterNdjson?: boolean;
   /**
    * End a request that receives no byte for this long, before or after the headers, with an
    * `IdleTimeoutError` (config `request_timeout_s`). The one timeout policy of every request.
@@ -20,9 +17,9 @@ export interface TransportOptions {
 /**
  * The fetch ochat gives `new Ollama({fetch})`. The npm client only aborts a stream after its
  * headers arrived and logs to the console on odd bodies; this wrapper adds the caller's signal to
- * every request, and rewrites error bodies to `{"error": …}` JSON and filters stream lines so the
- * client never reaches its `console.log`/`console.warn` paths. Its responses are `WireResponse`s,
- * never fetch's `Response`, so nothing on this path loads undici.
+ * every request, and rewrites error bodies to `{"error": …}` JSON so the client never reaches its
+ * `console.log` paths. Its responses are `WireResponse`s, never fetch's `Response`, so nothing on
+ * this path loads undici. (Streamed chats do not go through the npm client: see `OllamaClient.chat`.)
  */
 export function createTransportFetch(options: TransportOptions): FetchLike {
   return async (input, init) => {
@@ -52,11 +49,8 @@ export function createTransportFetch(options: TransportOptions): FetchLike {
       idle?.stop();
       return response;
     }
-    if (!idle && !options.filterNdjson) return response;
-    let body = bodyChunks(response.body);
-    if (idle) body = idle.watch(body);
-    if (options.filterNdjson) body = ndjsonObjectLines(body);
-    return new WireResponse(body, response.status, response.statusText, {
+    if (!idle) return response;
+    return new WireResponse(idle.watch(bodyChunks(response.body)), response.status, response.statusText, {
       'content-type': response.headers.get('content-type') ?? undefined,
     });
   };
@@ -87,4 +81,29 @@ function serverErrorText(text: string): string {
         .replace(/\s+/g, ' ')
         .trim()
     : trimmed;
+}
+
+/**
+ * An HTTP error status before the first byte, in the shape of the npm client's `ResponseError`
+ * (`name`, `error`, `status_code`), so that one mapping (map-error.ts) reads both.
+ */
+export class HttpStatusError extends Error {
+  readonly error: string;
+
+  constructor(
+    message: string,
+    readonly status_code: number,
+  ) {
+    super(message);
+    this.name = 'ResponseError';
+    this.error = message;
+  }
+
+  /** From a response of this transport, whose error body is always `{"error": …}`. */
+  static async of(response: ResponseLike): Promise<HttpStatusError> {
+    const body = (await response.json().catch(() => ({}))) as { error?: unknown };
+    const message =
+      typeof body?.error === 'string' ? body.error : `${response.status} ${response.statusText}`;
+    return new HttpStatusError(message, response.status);
+  }
 }

@@ -11,7 +11,7 @@ import {
   UnsupportedCapabilityError,
 } from '../../src/ollama/errors.js';
 import { IdleTimeoutError } from '../../src/ollama/idle-timeout.js';
-import { OversizedLineError } from '../../src/ollama/ndjson-filter.js';
+import { OversizedLineError } from '../../src/ollama/ndjson-objects.js';
 
 const host = 'http://127.0.0.1:11434';
 

@@ -62,10 +62,10 @@ describe('createTransportFetch', () => {
     expect(await (await transport('http://h:1/x')).json()).toEqual({ error: '503 Service Unavailable' });
   });
 
-  it('filters malformed stream lines only when asked', async () => {
+  it('passes a body through as it came, with the idle watch or without', async () => {
     const body = () => new Response('{"a":1}\ngarbage\n{"b":2}\n');
-    const filtered = createTransportFetch({ baseFetch: baseReturning(body()), filterNdjson: true });
-    expect(await (await filtered('http://h:1/api/chat')).text()).toBe('{"a":1}\n{"b":2}\n');
+    const watched = createTransportFetch({ baseFetch: baseReturning(body()), idleTimeoutMs: 1000 });
+    expect(await (await watched('http://h:1/api/chat')).text()).toBe('{"a":1}\ngarbage\n{"b":2}\n');
     const raw = createTransportFetch({ baseFetch: baseReturning(body()) });
     expect(await (await raw('http://h:1/api/tags')).text()).toContain('garbage');
   });

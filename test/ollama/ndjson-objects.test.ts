@@ -1,10 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_NDJSON_LINE_CHARS,
-  ndjsonObjectLines,
-  OversizedLineError,
-} from '../../src/ollama/ndjson-filter.js';
+import { MAX_NDJSON_LINE_CHARS, ndjsonObjects, OversizedLineError } from '../../src/ollama/ndjson-objects.js';
 
 async function run(
   chunks: Uint8Array[],
@@ -14,17 +10,16 @@ async function run(
   async function* source() {
     yield* chunks;
   }
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of ndjsonObjectLines(source(), (line) => dropped.push(line), maxLineChars)) {
-    text += decoder.decode(chunk, { stream: true });
+  const lines: string[] = [];
+  for await (const object of ndjsonObjects(source(), (line) => dropped.push(line), maxLineChars)) {
+    lines.push(JSON.stringify(object));
   }
-  return { lines: text.split('\n').filter((line) => line !== ''), dropped };
+  return { lines, dropped };
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
-describe('ndjsonObjectLines', () => {
+describe('ndjsonObjects', () => {
   it('passes JSON object lines and drops malformed, non-object and blank lines', async () => {
     const body = '{"a":1}\nnot json\n42\nnull\n["x"]\n\n{"b":"é"}\n{"c":tru';
     const { lines, dropped } = await run([encode(body)]);
