@@ -1,8 +1,7 @@
-import { CommanderError } from 'commander';
 import { exitQuietlyWhenOutputCloses } from './closed-output.js';
 import { ConfigError } from './config/config-error.js';
 import { InvalidHostError } from './ollama/host.js';
-import { type RunSettings, resolveSettings } from './settings.js';
+import { CommandLineExit, type RunSettings, resolveSettings } from './settings.js';
 import { describeError } from './text/describe-error.js';
 import { guardTerminalOutput } from './text/sanitize.js';
 
@@ -16,7 +15,7 @@ async function main(): Promise<void> {
   try {
     settings = await resolveSettings(process.argv, process.env);
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (error instanceof CommandLineExit) {
       // --help and --version end here too, with code 0; usage errors were already printed.
       process.exit(error.exitCode === 0 ? 0 : 2);
     }

@@ -1,9 +1,8 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { parseCommonArgs } from './common-args.js';
 import { loadConfig } from './config/load.js';
 import { configPath } from './config/paths.js';
 import type { Config } from './config/schema.js';
 import { resolveHost } from './ollama/host.js';
-import { VERSION } from './version.js';
 
 /** The command-line flags, as commander parses them. */
 export interface CliFlags {
@@ -31,72 +30,24 @@ export interface RunSettings {
   prompt?: string;
 }
 
-/** `-c ""` names no file: a usage error, not a silent fall-back to the default config. */
-function nonEmptyPath(value: string): string {
-  if (value.trim() === '') throw new InvalidArgumentError('expected a file name, e.g. ~/ochat.yml.');
-  return value;
-}
-
-function positiveInteger(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new InvalidArgumentError('expected a positive whole number, e.g. 8192.');
-  return n;
-}
-
-function buildProgram(): Command {
-  return new Command('ochat')
-    .description('Chat with local Ollama models in the terminal, with built-in conversation compaction.')
-    .version(VERSION, '-v, --version', 'print the version')
-    .option(
-      '-m, --model <name>',
-      'model to chat with (default: config `model`, the last used, or the only installed)',
-    )
-    .option('--host <url>', 'Ollama server (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)')
-    .option(
-      '-c, --config <file>',
-      'config file (default: $OCHAT_CONFIG or ~/.config/ochat/config.yml)',
-      nonEmptyPath,
-    )
-    .option('-s, --system <text>', 'system prompt')
-    .option('--num-ctx <n>', 'context window in tokens (overrides config and Modelfile)', positiveInteger)
-    .argument('[message...]', 'start the chat with this first message (with -p: the prompt)')
-    .option(
-      '-p, --print [prompt]',
-      'one-shot: send the prompt (and piped stdin; "-" for stdin alone), print the reply, exit',
-    )
-    .option('-y, --yes', 'one-shot: run tools that ask for confirmation without asking')
-    .option(
-      '-r, --resume [id|name]',
-      'continue a saved session (default: the newest one started in this directory)',
-    )
-    .option('--continue', 'continue the newest session of this directory (the same as -r)')
-    .option('--list-sessions', 'list the saved sessions and exit')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  ochat -m llama3.2                 chat interactively
-  ochat "why is the sky blue?"      chat, starting with this message
-  ochat -p "explain this" < err.log one-shot, reading stdin
-  git diff | ochat -p -             one-shot, the prompt from stdin
-  ochat -r                          continue this directory's last session
-  ochat --list-sessions             list the saved sessions
-                                    (kept in $XDG_DATA_HOME/ochat/sessions)
-  OLLAMA_HOST=gpu-box:11434 ochat   use another server
-
-In the chat, /help lists the slash commands.`,
-    )
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+/** The command line asked to end the run: --help or --version (code 0), or a usage error already printed. */
+export class CommandLineExit extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CommandLineExit';
+  }
 }
 
 /** Parses the command line and resolves the settings; usage and config errors exit with code 2. */
 export async function resolveSettings(argv: string[], env: NodeJS.ProcessEnv): Promise<RunSettings> {
-  const program = buildProgram();
-  program.parse(argv);
-  const flags = program.opts<CliFlags>();
-  const words = program.args.join(' ').trim();
+  // The common command lines skip loading commander: a few ms of every start.
+  const common = parseCommonArgs(argv.slice(2));
+  const { flags, words } = common
+    ? { flags: common, words: '' }
+    : (await import('./command-line.js')).parseCommandLine(argv);
   const { path, explicit } = configPath({ flag: flags.config, env });
   const config = await loadConfig(path, { explicit });
   if (flags.system !== undefined) config.system = flags.system;

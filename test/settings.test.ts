@@ -1,11 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../src/config/config-error.js';
 import { InvalidHostError } from '../src/ollama/host.js';
-import { type RunSettings, resolveSettings } from '../src/settings.js';
+import { CommandLineExit, type RunSettings, resolveSettings } from '../src/settings.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -145,13 +144,13 @@ describe('resolveSettings: flags', () => {
 
   it.each(['0', '-5', '1.5', 'lots'])('--num-ctx %s is a usage error', async (value) => {
     const error = await failure(['--num-ctx', value]);
-    expect(error).toBeInstanceOf(CommanderError);
-    expect((error as CommanderError).exitCode).not.toBe(0);
+    expect(error).toBeInstanceOf(CommandLineExit);
+    expect((error as CommandLineExit).exitCode).not.toBe(0);
     expect(stderr.join('')).toContain('expected a positive whole number');
   });
 
   it('an unknown flag is a usage error', async () => {
-    expect(await failure(['--nope'])).toBeInstanceOf(CommanderError);
+    expect(await failure(['--nope'])).toBeInstanceOf(CommandLineExit);
     expect(stderr.join('')).toContain('--nope');
   });
 
