@@ -61,11 +61,29 @@ export class ChatSessions implements SessionCommands {
     let resumed: ReturnType<SessionKeeper['resume']>;
     try {
       resumed = keeper.resume(id);
+      const holder = resumed.opened.holder;
+      // Held by a live ochat (and not read-only for another reason): a copy can be written to.
+      if (holder !== undefined && resumed.opened.parsed.readOnly === undefined) {
+        const key = await this.deps.ask({
+          kind: 'held-session',
+          question: `Session ${id} is open in another ochat (pid ${holder}). Continue it in a new session (y), or open it read-only (n)?`,
+          choices: 'y/n',
+        });
+        if (key.toLowerCase() === 'y') {
+          const copy = keeper.copy(id);
+          resumed = keeper.resume(copy);
+          screen.notice(
+            'info',
+            `Continuing in new session ${copy}, a copy of ${id}; the other ochat keeps ${id}.`,
+          );
+        }
+      }
     } catch (error) {
       screen.notice('error', describeError(error));
       return;
     }
     const { opened, replayed } = resumed;
+    id = opened.parsed.header.id;
     const { settings } = replayed;
     this.deps.resetChat();
     conversation.restore(replayed.messages, replayed.records);

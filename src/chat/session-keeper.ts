@@ -200,6 +200,23 @@ export class SessionKeeper {
     return path;
   }
 
+  /**
+   * A copy of session `id` as a new session of this directory (its name left behind, so the name
+   * still finds the original): how a session another ochat holds is continued. Returns the copy's id.
+   */
+  copy(id: string): string {
+    const store = this.requireStore();
+    const { header, entries } = store.read(id);
+    const { type: _type, version: _version, id: _id, ...rest } = header;
+    const created = store.create(
+      { ...rest, created: this.deps.now().toISOString(), cwd: this.deps.cwd },
+      this.deps.now(),
+      entries.filter((entry) => !(entry.type === 'setting' && entry.key === 'name')),
+    );
+    created.close();
+    return created.parsed.header.id;
+  }
+
   /** `/load <file>`: imports a JSON export as a new session; returns its id (then resumed). */
   load(file: string): string {
     const store = this.requireStore();

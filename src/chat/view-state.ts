@@ -9,7 +9,14 @@ export interface LiveReply {
 
 /** A question that takes the keyboard until it is answered. */
 export interface Dialog {
-  kind: 'retry-compaction' | 'send-oversized' | 'confirm-tool' | 'tool-instruction' | 'confirm-delete';
+  kind:
+    | 'retry-compaction'
+    | 'send-oversized'
+    | 'confirm-tool'
+    | 'tool-instruction'
+    | 'confirm-delete'
+    /** A session to resume is open in another ochat: continue in a copy (y) or read-only (n). */
+    | 'held-session';
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;

@@ -36,6 +36,8 @@ export interface OpenedSession {
   writer: SessionWriter | undefined;
   /** Why nothing is written to it: corrupt, newer format, or held by another process. */
   readOnly: string | undefined;
+  /** The pid of the live ochat that holds it (then it is read-only), if one does. */
+  holder?: number;
   /** Releases the lock and closes the file. */
   close(): void;
 }
@@ -111,7 +113,7 @@ export class SessionStore {
    * Opens a session to continue it: read, locked, and a writer at its end. Read-only (no writer)
    * when the file is damaged, from a newer format, or held by a live process (`holder`).
    */
-  open(id: string, onWriteError?: (error: Error) => void): OpenedSession & { holder?: number } {
+  open(id: string, onWriteError?: (error: Error) => void): OpenedSession {
     const parsed = this.read(id);
     const path = this.pathOf(id);
     const lock = this.lockOf(id);

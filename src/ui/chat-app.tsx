@@ -41,6 +41,7 @@ const DIALOG_KEYS: Record<string, readonly string[]> = {
   'retry-compaction': ['y', 'n'],
   'send-oversized': ['y', 'n'],
   'confirm-delete': ['y', 'n'],
+  'held-session': ['y', 'n'],
   'confirm-tool': ['y', 'n', 'a', 'i'],
 };
 

@@ -15,6 +15,8 @@ import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
 import { FakeBackend } from '../support/fake-backend.js';
 
 const dirs: string[] = [];
+/** The questions of the dialogs `start` answered. */
+const asked: string[] = [];
 const controllers: ChatController[] = [];
 afterEach(() => {
   for (const controller of controllers.splice(0)) controller.exit();
@@ -31,7 +33,12 @@ const TOOL_MODEL: Record<string, Partial<ModelInfo>> = {
   'fake:latest': { capabilities: ['completion', 'tools', 'thinking'] },
 };
 
-async function start(dir: string, backend: FakeBackend, resume?: true): Promise<ChatController> {
+async function start(
+  dir: string,
+  backend: FakeBackend,
+  resume?: true,
+  more: { sessions?: SessionStore; interactive?: boolean; answer?: string } = {},
+): Promise<ChatController> {
   const config = structuredClone(DEFAULT_CONFIG) as Config;
   const controller = new ChatController({
     backend,
@@ -41,11 +48,18 @@ async function start(dir: string, backend: FakeBackend, resume?: true): Promise<
     cwd: dir,
     flags: { model: 'fake:latest' },
     onExit: () => {},
-    sessions: new SessionStore(join(dir, 'sessions')),
+    sessions: more.sessions ?? new SessionStore(join(dir, 'sessions')),
     resume,
+    interactive: more.interactive,
   });
   controllers.push(controller);
-  await controller.start();
+  const started = controller.start();
+  if (more.answer) {
+    while (!controller.store.get().dialog) await new Promise((resolve) => setTimeout(resolve, 5));
+    asked.push(controller.store.get().dialog!.question);
+    controller.answerDialog(more.answer);
+  }
+  await started;
   return controller;
 }
 
@@ -217,5 +231,56 @@ describe('the context meter in a session', () => {
     quit(first);
     const second = await start(dir, new FakeBackend(TOOL_MODEL), true);
     expect(second.store.get().used).toBe(used);
+  });
+});
+
+describe('a session another ochat holds', () => {
+  /** Stores of two processes: every pid counts as alive, so the first one's lock holds. */
+  const storeOf = (dir: string, pid: number) => new SessionStore(join(dir, 'sessions'), pid, () => true);
+
+  it('asks; "y" continues a copy that is written to, the held file untouched', async () => {
+    const dir = place();
+    const first = await start(dir, new FakeBackend().enqueue({ content: 'One.' }), undefined, {
+      sessions: storeOf(dir, 111),
+    });
+    await say(first, 'hello');
+    const held = readdirSync(join(dir, 'sessions')).find((f) => f.endsWith('.jsonl'))!;
+    const heldText = readFileSync(join(dir, 'sessions', held), 'utf8');
+
+    const backend = new FakeBackend().enqueue({ content: 'Two.' });
+    const second = await start(dir, backend, true, { sessions: storeOf(dir, 222), answer: 'y' });
+    expect(asked.at(-1)).toMatch(
+      /^Session \S+ is open in another ochat \(pid 111\)\. Continue it in a new session \(y\), or open it read-only \(n\)\?$/,
+    );
+    const text = JSON.stringify(second.store.get().items);
+    expect(text).toContain('Continuing in new session');
+    expect(text).not.toContain('Read-only');
+    await say(second, 'again');
+    expect(wire(backend.requests[0].messages)).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'One.'],
+      ['user', 'again'],
+    ]);
+    expect(readFileSync(join(dir, 'sessions', held), 'utf8')).toBe(heldText);
+    const files = readdirSync(join(dir, 'sessions')).filter((f) => f.endsWith('.jsonl'));
+    expect(files).toHaveLength(2);
+    const copy = files.find((f) => f !== held)!;
+    expect(readFileSync(join(dir, 'sessions', copy), 'utf8')).toContain('"again"');
+  });
+
+  it('"n", or nobody to ask, opens it read-only', async () => {
+    const dir = place();
+    const first = await start(dir, new FakeBackend().enqueue({ content: 'One.' }), undefined, {
+      sessions: storeOf(dir, 111),
+    });
+    await say(first, 'hello');
+    for (const more of [{ answer: 'n' }, { interactive: false }]) {
+      const second = await start(dir, new FakeBackend(), true, { sessions: storeOf(dir, 222), ...more });
+      expect(JSON.stringify(second.store.get().items)).toContain(
+        'Read-only: another ochat (pid 111) has it open',
+      );
+      quit(second);
+    }
+    expect(readdirSync(join(dir, 'sessions')).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
   });
 });

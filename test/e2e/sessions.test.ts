@@ -248,13 +248,41 @@ describe('session commands in the terminal', () => {
     expect(sessionFiles(where.sessions)).toEqual([expect.not.stringContaining(originalId)]);
   });
 
-  test('a session another ochat holds opens read-only and says which pid holds it', async () => {
+  test('a session another ochat holds: the second is told the pid and offered read-only (n) or a new session (y)', async () => {
     const where = place();
     const first = await start(where, ['-m', 'chat']);
     await chatTurns(first, 1, 1);
-    const second = await start(where, ['-r'], 'Resumed session');
-    await second.pty.waitFor(/Read-only: another ochat \(pid \d+\) has it open/);
-    expect(second.pty.screen()).toContain(`pid ${first.pty.pid}`);
+    const [held] = sessionFiles(where.sessions);
+    // The question wraps at the terminal's width.
+    const question = new RegExp(
+      `is open in another ochat \\(pid ${first.pty.pid}\\)\\. Continue it in a new session\\s+\\(y\\), or\\s+open it read-only \\(n\\)\\?`,
+    );
+
+    const readOnly = await start(where, ['-r'], question);
+    await readOnly.pty.answer('n');
+    await readOnly.pty.waitFor(/Read-only: another ochat \(pid \d+\) has it open/);
+    expect(readOnly.pty.screen()).toContain('Question 1, FACT-q1?');
+    readOnly.pty.write('Question 2, FACT-q2?\r');
+    await readOnly.pty.waitFor(/Question 2, FACT-q2\?[\s\S]*Reply 1 done\./);
+    await quit(readOnly);
+    expect(sessionFiles(where.sessions)).toEqual([held]);
+
+    const copy = await start(where, ['-r'], question);
+    await copy.pty.answer('y');
+    await copy.pty.waitFor(/Continuing in new session \S+, a copy of \S+; the other ochat\s+keeps/);
+    await copy.pty.waitFor('Resumed session');
+    expect(copy.pty.screen()).not.toContain('Read-only');
+    copy.pty.write('Question 3, FACT-q3?\r');
+    await copy.pty.waitFor(/Question 3, FACT-q3\?[\s\S]*Reply 1 done\./);
+    // The copy carries the conversation on; the held session is untouched by this process.
+    const sent = conversationChats(copy.emu)[0].body.messages.map((m: { content: string }) => m.content);
+    expect(sent[0]).toBe('Question 1, FACT-q1?');
+    await quit(copy);
+    const files = sessionFiles(where.sessions);
+    expect(files).toHaveLength(2);
+    const copied = files.find((f) => f !== held)!;
+    expect(readFileSync(join(where.sessions, copied), 'utf8')).toContain('Question 3, FACT-q3?');
+    expect(readFileSync(join(where.sessions, held), 'utf8')).not.toContain('Question 3');
   });
 
   test('-r with an unknown session is a one-line error before the chat starts', async () => {
