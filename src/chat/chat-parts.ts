@@ -97,6 +97,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     interactive,
     now,
     onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
+    onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
   const connector = new ModelConnector({
     backend,

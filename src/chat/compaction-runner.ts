@@ -30,6 +30,8 @@ export interface CompactionRunnerDeps {
   now: () => Date;
   /** Told of every failed attempt (the session records it; successes arrive as records). */
   onFailure?: (trigger: CompactionTrigger, reason: string, model: string | undefined) => void;
+  /** Told when automatic mode pauses or resumes (the session records it, so a resume decides alike). */
+  onPausedChange?: (paused: boolean) => void;
 }
 
 /**
@@ -57,7 +59,12 @@ export class CompactionRunner {
 
   /** A new conversation: automatic mode starts again. */
   reset(): void {
-    this.setPaused(false);
+    this.setPaused(false, false);
+  }
+
+  /** A resumed session's automatic mode, as it was saved (not a change: nobody is told). */
+  restorePaused(paused: boolean): void {
+    this.setPaused(paused, false);
   }
 
   /** Whether automatic compaction should run now (DESIGN §3). */
@@ -106,9 +113,11 @@ export class CompactionRunner {
     );
   }
 
-  private setPaused(paused: boolean): void {
+  private setPaused(paused: boolean, tell = true): void {
+    const changed = paused !== this.autoPaused;
     this.autoPaused = paused;
     this.deps.screen.store.update({ autoCompactPaused: paused });
+    if (changed && tell) this.deps.onPausedChange?.(paused);
   }
 
   /** The budgets for the current window; tells the user once when they had to be scaled down. */

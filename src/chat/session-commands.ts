@@ -88,6 +88,7 @@ export class ChatSessions implements SessionCommands {
     this.deps.resetChat();
     conversation.restore(replayed.messages, replayed.records);
     model.restoreSettings(settings);
+    this.deps.compactions.restorePaused(settings.autoCompactionPaused ?? false);
     for (const item of transcriptItems({
       entries: opened.parsed.entries,
       itemId: () => screen.itemId(),

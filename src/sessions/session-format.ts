@@ -22,10 +22,20 @@ export interface SessionHeader {
  * A setting that changes what the next request sends (or the session's name). `tools`: which
  * tools are on (`/tools on|off`), as `{name: enabled}`. `meter`: the context meter's state (the
  * server's last counts and the calibrated chars per token), so a resumed session decides on
- * compaction exactly as the original would. Both were added without a format change: a reader
+ * compaction exactly as the original would, as does `auto_compaction_paused` (automatic compaction
+ * waits for a successful one after it failed). These were added without a format change: a reader
  * that does not know a key skips it.
  */
-export type SettingKey = 'model' | 'num_ctx' | 'system' | 'options' | 'think' | 'name' | 'tools' | 'meter';
+export type SettingKey =
+  | 'model'
+  | 'num_ctx'
+  | 'system'
+  | 'options'
+  | 'think'
+  | 'name'
+  | 'tools'
+  | 'meter'
+  | 'auto_compaction_paused';
 
 /**
  * Every line after the header. Records are plain serialized objects (the compaction record may grow

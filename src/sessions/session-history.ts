@@ -50,7 +50,9 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
         lines.push(`── uncompacted at ${entry.at}: the previous view is back in force`);
         break;
       case 'setting':
-        if (entry.key !== 'num_ctx' && entry.key !== 'meter')
+        if (entry.key === 'auto_compaction_paused')
+          lines.push(`── automatic compaction ${entry.value ? 'paused' : 'on again'}`);
+        else if (entry.key !== 'num_ctx' && entry.key !== 'meter')
           lines.push(`── ${entry.key} set to ${oneLine(JSON.stringify(entry.value), 80)}`);
         break;
       case 'replaced':

@@ -35,6 +35,8 @@ export interface SessionSettings {
   tools?: Record<string, boolean>;
   /** The context meter's last state (undefined in sessions saved before it was recorded). */
   meter?: MeterState;
+  /** Automatic compaction was paused by a failure, until one succeeds. */
+  autoCompactionPaused?: boolean;
 }
 
 const isCount = (value: unknown): value is number =>
@@ -91,6 +93,9 @@ function applySetting(settings: SessionSettings, key: SettingKey, value: unknown
       break;
     case 'meter':
       settings.meter = meterState(value);
+      break;
+    case 'auto_compaction_paused':
+      settings.autoCompactionPaused = value === true;
       break;
   }
 }

@@ -284,3 +284,32 @@ describe('a session another ochat holds', () => {
     expect(readdirSync(join(dir, 'sessions')).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
   });
 });
+
+describe('automatic compaction paused by a failure', () => {
+  it('stays paused after a resume, so the resumed chat does not compact where the original would not', async () => {
+    const dir = place();
+    const long = `${'a long question '.repeat(800)}?`;
+    const backend = new FakeBackend().enqueue(
+      { content: 'First.' },
+      // The server's count puts the chat over the threshold: automatic compaction runs, and fails.
+      { content: 'Second.', promptEvalCount: 7000, evalCount: 10 },
+      { fail: 'http', message: 'summarizer down' },
+    );
+    const first = await start(dir, backend, undefined, { interactive: false });
+    await say(first, long);
+    await say(first, 'next');
+    expect(backend.requests).toHaveLength(3);
+    expect(first.store.get().autoCompactPaused).toBe(true);
+    quit(first);
+
+    const resumed = new FakeBackend().enqueue({ content: 'Third.' });
+    const second = await start(dir, resumed, true, { interactive: false });
+    expect(second.store.get().autoCompactPaused).toBe(true);
+    await say(second, 'more');
+    // Still over the threshold, but paused: no summarizer request, just the chat.
+    expect(resumed.requests).toHaveLength(1);
+    expect(resumed.requests[0].messages.at(-1)).toEqual({ role: 'user', content: 'more' });
+    const lines = sessionLines(dir).filter((l) => l.key === 'auto_compaction_paused');
+    expect(lines.map((l) => l.value)).toEqual([true]);
+  });
+});

@@ -54,7 +54,7 @@ function place() {
 async function start(
   where: ReturnType<typeof place>,
   args: string[],
-  readyText?: string,
+  readyText?: string | RegExp,
   toolCallsAt: number[] = [],
 ) {
   const run = await startChat({ models: MODELS, args, pty: { home: where.home, cwd: where.cwd }, readyText });

@@ -33,6 +33,9 @@ describe('formatHistory', () => {
       { type: 'setting', at: 'T', key: 'tools', value: { run_command: false } },
     ]);
     expect(text).not.toContain('meter');
+    expect(
+      formatHistory(HEADER, [{ type: 'setting', at: 'T', key: 'auto_compaction_paused', value: true }]),
+    ).toContain('── automatic compaction paused');
     expect(text).toContain('── tools set to {"run_command":false}');
   });
 
