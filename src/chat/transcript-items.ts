@@ -1,3 +1,4 @@
+import { shownMessage } from '../attachments/shown-message.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import type { Message } from '../conversation/message.js';
 import type { SessionEntry } from '../sessions/session-format.js';
@@ -92,11 +93,8 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
   return items;
 }
 
-/** A user message as it was shown: typed text and attachment chips (a hand-edited file may lack them). */
+/** A user message as it was shown: typed text and attachment chips, not the files. */
 function userItem(m: Message, id: string): UserItem {
-  const attachments = Array.isArray(m.attachments)
-    ? m.attachments.filter((a) => typeof a?.path === 'string' && typeof a.size === 'number')
-    : [];
-  if (typeof m.typed !== 'string' || attachments.length === 0) return { kind: 'user', id, text: m.content };
-  return { kind: 'user', id, text: m.typed, attachments };
+  const { text, attachments } = shownMessage(m);
+  return attachments.length > 0 ? { kind: 'user', id, text, attachments } : { kind: 'user', id, text };
 }

@@ -1,5 +1,14 @@
+import { attachmentChip } from '../attachments/attachment-chip.js';
+import { shownMessage } from '../attachments/shown-message.js';
+import type { Message } from '../conversation/message.js';
 import type { SessionEntry, SessionHeader } from './session-format.js';
 import { replaySession } from './session-replay.js';
+
+/** A message's text on one line; attached files as their chips, not their content. */
+function historyText(message: Message): string {
+  const { text, attachments } = shownMessage(message);
+  return [oneLine(text), ...attachments.map(attachmentChip)].join(' ');
+}
 
 function oneLine(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -31,7 +40,7 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
         const calls = m.tool_calls?.length
           ? ` (tool calls: ${m.tool_calls.map((c) => c.function.name).join(', ')})`
           : '';
-        const text = m.role === 'tool' && m.tool_summary ? m.tool_summary : oneLine(m.content);
+        const text = m.role === 'tool' && m.tool_summary ? m.tool_summary : historyText(m);
         lines.push(`[${index + 1}]${marks.length ? ` (${marks.join(', ')})` : ''} ${who}: ${text}${calls}`);
         index++;
         break;

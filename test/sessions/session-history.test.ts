@@ -26,6 +26,23 @@ describe('formatHistory', () => {
     expect(lines.at(-1)).toBe('── /retry at T2: the reply above was replaced by a new reply');
   });
 
+  test('a message with attachments shows what was typed and a chip per file, not the files', () => {
+    const text = formatHistory(HEADER, [
+      message(1, 'user', 'see @a.md\n\na.md\n```\nTHE-BODY\n```', {
+        typed: 'see @a.md and @p.png',
+        images: ['aGk='],
+        attachments: [
+          { path: 'a.md', kind: 'text', size: 2100 },
+          { path: 'p.png', kind: 'image', size: 3 },
+        ],
+      }),
+    ]);
+    expect(text.split('\n')).toContain(
+      '[1] user: see @a.md and @p.png 📎 a.md (2.1 kB) 📎 p.png (image, 3 B)',
+    );
+    expect(text).not.toContain('THE-BODY');
+  });
+
   test('the meter is bookkeeping, not shown; a /tools change is', () => {
     const text = formatHistory(HEADER, [
       message(1, 'user', 'first'),
