@@ -1,12 +1,14 @@
 /** The controller's intents against a scripted backend: submit, retry, commands, accessors. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ModelInfo } from '../../src/backend/interfaces.js';
 import { ChatController } from '../../src/chat/chat-controller.js';
 import { AppState } from '../../src/config/app-state.js';
 import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import { PNG_BYTES } from '../attachments/fixtures.js';
 import { FakeBackend } from '../support/fake-backend.js';
 
 const dirs: string[] = [];
@@ -106,5 +108,48 @@ describe('ChatController', () => {
     backend.enqueue({ content: 'ok' });
     await say(controller, 'hi');
     expect(backend.requests[0].options).toMatchObject({ num_ctx: 16384 });
+  });
+});
+
+describe('ChatController: @path attachments', () => {
+  async function startIn(files: Record<string, Uint8Array | string>, info: Partial<ModelInfo>) {
+    const backend = new FakeBackend({ 'eye:latest': info });
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-controller-'));
+    dirs.push(dir);
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+    const config = structuredClone(DEFAULT_CONFIG) as Config;
+    const controller = new ChatController({
+      backend,
+      config,
+      appState: new AppState({ cwd: dir }),
+      tools: createToolRegistry(BUILTIN_TOOLS, { enabled: [] }),
+      cwd: dir,
+      flags: { model: 'eye:latest' },
+      onExit: () => {},
+    });
+    await controller.start();
+    return { controller, backend };
+  }
+
+  it('counts the attached images in the send-anyway check: two images do not fit a 1k window', async () => {
+    const { controller, backend } = await startIn(
+      { 'a.png': PNG_BYTES, 'b.png': PNG_BYTES },
+      { capabilities: ['completion', 'vision'], numCtxParam: 1024 },
+    );
+    controller.submit('compare @a.png and @b.png');
+    await vi.waitFor(() => expect(controller.store.get().dialog?.question).toBe('Send it anyway?'));
+    controller.answerDialog('n');
+    await controller.idle();
+    expect(backend.requests).toHaveLength(0);
+    expect(controller.transcript).toHaveLength(0);
+    // One image does.
+    backend.enqueue({ content: 'A pixel.' });
+    await say(controller, 'what is @a.png');
+    expect(controller.transcript[0]).toMatchObject({
+      role: 'user',
+      typed: 'what is @a.png',
+      images: [PNG_BYTES.toString('base64')],
+      attachments: [{ path: 'a.png', kind: 'image', size: PNG_BYTES.length }],
+    });
   });
 });

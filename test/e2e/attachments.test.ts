@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { JPEG_BYTES, PNG_BYTES } from '../attachments/fixtures.js';
 import { type ChatRun, exitCode, startChat, waitForChats } from '../support/e2e-chat.js';
+import { runOchat } from '../support/e2e-process.js';
+import { startEmulator } from '../support/emulator.js';
 import { NO_VISION_ERROR } from '../support/emulator-images.js';
 
 let run: ChatRun | undefined;
@@ -180,5 +182,27 @@ describe('a session with attachments', () => {
     const resumed = (run.emu.chats[0].body as Body).messages;
     // The attached message travels byte for byte as it first did, the old file and the image in it.
     expect(JSON.stringify(resumed.slice(0, 3))).toBe(JSON.stringify(original));
+  });
+});
+
+describe('@path in one-shot mode', () => {
+  test('-p attaches the file; a refused one is an error on stderr, exit 1, nothing sent', async () => {
+    const cwd = workdir({ 'notes.md': 'remember the ZEBRA\n', 'app.bin': Buffer.from([0, 1, 2]) });
+    const emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+    try {
+      const env = { OLLAMA_HOST: emu.url };
+      const ok = await runOchat(['-m', 'llama3.2', '-p', 'what is in @notes.md?'], { env, cwd });
+      expect(ok.code).toBe(0);
+      expect(emu.chats[0].body.messages).toEqual([
+        { role: 'user', content: 'what is in @notes.md?\n\nnotes.md\n```\nremember the ZEBRA\n```' },
+      ]);
+      const refused = await runOchat(['-m', 'llama3.2', '-p', 'run @app.bin'], { env, cwd });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('app.bin is a binary file');
+      expect(refused.stderr).not.toContain('↑');
+      expect(emu.chats).toHaveLength(1);
+    } finally {
+      await emu.close();
+    }
   });
 });
