@@ -32,9 +32,12 @@ export function findAttachmentRefs(text: string): AttachmentRef[] {
 }
 
 /**
- * Whether a reference that names no file was meant as one (`@notes.md`, `@src/a`, `@.env`), so it
- * is refused as missing; a bare word (`@john`) is left in the message as text.
+ * Whether a reference that names no file was surely meant as one, so it is refused as missing
+ * rather than sent without the file: only path characters, and a file extension (`@notes.md`,
+ * `@src/a.ts`) or an explicit start (`@./x`, `@../x`, `@~/x`, `@/x`). Anything else stays text:
+ * `@john`, npm scopes (`@types/node`), decorators in pasted code (`@app.route('/')`).
  */
 export function looksLikePath(path: string): boolean {
-  return /[/\\.~]/.test(path);
+  if (!/^[\w.~/\\+-]+$/.test(path)) return false;
+  return /\.[A-Za-z0-9]{1,10}$/.test(path) || /^(\.{1,2}|~)?\//.test(path);
 }

@@ -26,8 +26,12 @@ describe('findAttachmentRefs', () => {
 });
 
 describe('looksLikePath', () => {
-  it('tells a path from a bare word', () => {
-    expect(['notes.md', 'src/a', '.env', '~/x', 'a\\b'].every(looksLikePath)).toBe(true);
-    expect(['john', 'here', 'Makefile'].some(looksLikePath)).toBe(false);
+  it('takes a name with an extension or an explicit start for a path, anything else for text', () => {
+    expect(
+      ['notes.md', 'src/a.ts', '.env', './x', '../x', '~/x', '/etc/x', 'a-b_c.tar.gz'].every(looksLikePath),
+    ).toBe(true);
+    expect(
+      ['john', 'here', 'Makefile', 'types/node', "app.route('", 'a.b(c)', 'x.'].some(looksLikePath),
+    ).toBe(false);
   });
 });

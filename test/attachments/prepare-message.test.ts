@@ -38,10 +38,13 @@ describe('prepareUserMessage', () => {
 
   it('leaves a bare @word that names no file as text, but refuses a missing path', async () => {
     const dir = makeTempDir();
-    expect(await prepareUserMessage('ask @john', context(dir))).toMatchObject({
-      ok: true,
-      message: { content: 'ask @john' },
-    });
+    for (const text of ['ask @john', 'npm i @types/node', "@app.route('/') in Flask"]) {
+      expect(await prepareUserMessage(text, context(dir))).toEqual({
+        ok: true,
+        message: { content: text },
+        warnings: [],
+      });
+    }
     expect(await prepareUserMessage('read @notse.md', context(dir))).toEqual({
       ok: false,
       errors: [`No file notse.md in ${dir}.`],
