@@ -4,6 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { JPEG_BYTES, PNG_BYTES } from '../attachments/fixtures.js';
+import {
+  compactionResponder,
+  conversationChats,
+  sliceLines,
+  summarizerChats,
+} from '../support/compaction-summarizer.js';
 import { type ChatRun, exitCode, startChat, waitForChats } from '../support/e2e-chat.js';
 import { runOchat } from '../support/e2e-process.js';
 import { startEmulator } from '../support/emulator.js';
@@ -204,5 +210,31 @@ describe('@path in one-shot mode', () => {
     } finally {
       await emu.close();
     }
+  });
+});
+
+describe('compaction of attached messages', () => {
+  test('the summarizer reads the attached text and [image: name]; later requests carry its summary, not the image', async () => {
+    const cwd = workdir({ 'photo.png': PNG_BYTES, 'notes.md': 'FACT-zebra lives here\n' });
+    const models = [{ name: 'llava:latest', capabilities: ['completion', 'vision'] }];
+    run = await startChat({ models, args: ['-m', 'llava'], pty: { cwd } });
+    const { pty, emu } = run;
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n}.` }) }));
+    pty.write('look at @photo.png and @notes.md\r');
+    await pty.waitFor('Reply 1.');
+    pty.write('second question\r');
+    await pty.waitFor('Reply 2.');
+    pty.write('/compact\r');
+    await pty.waitFor('Compacted');
+    const [summarizer] = summarizerChats(emu);
+    expect(sliceLines(summarizer)[0]).toMatch(
+      /^\[0\] user: look at @photo\.png and @notes\.md notes\.md ``` FACT-zebra lives here ``` \[image: photo\.png\]$/,
+    );
+    expect(JSON.stringify(summarizer.body)).not.toContain(PNG_BYTES.toString('base64'));
+    pty.write('third\r');
+    await pty.waitFor('Reply 3.');
+    const after = conversationChats(emu).at(-1)!;
+    expect(JSON.stringify(after.body)).not.toContain(PNG_BYTES.toString('base64'));
+    expect(JSON.stringify(after.body)).toContain('FACT-zebra');
   });
 });
