@@ -86,7 +86,10 @@ export class ContextMeter {
       transcriptLength: counts.transcriptLength,
       recordCount: counts.recordCount,
     };
-    if (!truncated && counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
+    // What an image costs is the model's own (256 to thousands of tokens), unknown here: a count
+    // that includes images would put that guess into the ratio every text estimate divides by.
+    const carriesImages = counts.view.some((message) => message.images?.length);
+    if (!truncated && !carriesImages && counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
       const sample = calibrationSampleFor(counts.view, counts.promptEvalCount, counts.tools);
       this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, sample);
     }

@@ -9,7 +9,6 @@ import type { WireMessage } from '../../src/conversation/message.js';
 import {
   estimateMessagesTokens,
   estimateToolDefinitionsTokens,
-  IMAGE_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
 } from '../../src/conversation/token-estimate.js';
 
@@ -40,10 +39,21 @@ describe('ContextMeter.recordReply calibration', () => {
     expect(meter.charsPerToken).toBeCloseTo(4 + (3 - 4) * CALIBRATION_SMOOTHING, 10);
   });
 
-  it('uses the same sample as calibrationSampleFor: weighted chars, tool calls and images', () => {
+  it('does not learn from a request carrying images: their real cost is the model’s, unknown here', () => {
+    const view: WireMessage[] = [
+      { role: 'user', content: 'Décris cette image. '.repeat(200), images: ['aGk='] },
+    ];
+    const meter = new ContextMeter(3.5);
+    meter.recordReply(counts(view, 1200), NUM_CTX);
+    expect(meter.charsPerToken).toBe(3.5);
+    // The server's count still anchors what the meter shows.
+    expect(meter.used(() => 0, view, 0)).toBe(1200 + counts(view, 1200).evalCount);
+  });
+
+  it('uses the same sample as calibrationSampleFor: weighted chars and tool calls', () => {
     const view: WireMessage[] = [
       { role: 'system', content: 'Réponds en français, toujours.' },
-      { role: 'user', content: 'Décris cette image en détail. '.repeat(40), images: ['aGVsbG8='] },
+      { role: 'user', content: 'Décris ce fichier en détail. '.repeat(40) },
       {
         role: 'assistant',
         content: '',
@@ -56,9 +66,8 @@ describe('ContextMeter.recordReply calibration', () => {
     meter.recordReply(counts(view, promptEvalCount), NUM_CTX);
     const expected = calibrateCharsPerToken(3.5, calibrationSampleFor(view, promptEvalCount));
     expect(meter.charsPerToken).toBeCloseTo(expected, 12);
-    // The image's tokens are not read as text: the learned ratio stays far from the clamp.
     const sample = calibrationSampleFor(view, promptEvalCount);
-    expect(sample.tokens).toBe(promptEvalCount - 4 * MESSAGE_OVERHEAD_TOKENS - IMAGE_TOKENS);
+    expect(sample.tokens).toBe(promptEvalCount - 4 * MESSAGE_OVERHEAD_TOKENS);
     // Multi-byte text counts in bytes (the estimator's unit), not UTF-16 code units.
     expect(sample.chars).toBeGreaterThan(view.reduce((n, m) => n + m.content.length, 0));
   });
