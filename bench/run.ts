@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchRow, BenchSuite } from './bench-row.js';
+import { bigTextBench } from './big-text.bench.js';
 import { compactionBench } from './compaction.bench.js';
 import { sessionsBench } from './sessions.bench.js';
 import { startupBench } from './startup.bench.js';
@@ -10,6 +11,7 @@ const SUITES: Record<string, BenchSuite> = {
   streaming: streamingBench,
   compaction: compactionBench,
   sessions: sessionsBench,
+  'big-text': bigTextBench,
 };
 
 /** Runs every suite (or those named on the command line) and prints one table. */

@@ -5,6 +5,7 @@ import type { ChatViewState } from '../chat/view-state.js';
 import { ChatScreen } from './components/chat-screen.js';
 import { NO_MODEL_LABEL } from './first-frame.js';
 import { createDialogKeyGate } from './input/dialog-key-gate.js';
+import { hasChip } from './input/paste-chips.js';
 import type { PathCompleter, SlashCommandInfo } from './input/slash-completion.js';
 import { useLineEditor } from './input/use-line-editor.js';
 
@@ -146,6 +147,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
   const busyLabel = streaming ? undefined : state.busy;
   const busy = busyLabel && state.queued > 0 ? `${busyLabel} (${state.queued} queued)` : busyLabel;
   const busyHint = streaming ? 'streaming · ctrl+c to cancel' : 'ctrl+c to cancel';
+  const pasteHint = hasChip(editor.state.text) ? 'ctrl+o to expand the paste' : undefined;
   return (
     <ChatScreen
       items={state.items}
@@ -156,7 +158,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
         used: state.used,
         autoCompactPaused: state.autoCompactPaused,
         busy,
-        hint: hint ?? (state.busy ? busyHint : state.lastStats),
+        hint: hint ?? (state.busy ? busyHint : (pasteHint ?? state.lastStats)),
       }}
       input={editor.state}
       inputActive={!keyDialog}

@@ -47,7 +47,9 @@ export function planReply(reply: ScriptedReply, context: ReplyContext): ReplyPla
   const limit = context.numPredict !== undefined && context.numPredict > 0 ? context.numPredict : Infinity;
   const thinking = context.emitThinking && reply.thinking ? splitIntoTokens(reply.thinking) : [];
   const content =
-    reply.tokens !== undefined ? fillerTokens(reply.tokens) : splitIntoTokens(reply.content ?? '');
+    reply.tokens !== undefined
+      ? fillerTokens(reply.tokens)
+      : splitIntoTokens(reply.content ?? '', reply.pieceChars);
   const cut = thinking.length + content.length > limit;
   const keptThinking = thinking.slice(0, limit);
   const keptContent = content.slice(0, Math.max(0, limit - keptThinking.length));
@@ -56,7 +58,10 @@ export function planReply(reply: ScriptedReply, context: ReplyContext): ReplyPla
     ...keptThinking.map((piece): ChunkMessage => ({ role: 'assistant', content: '', thinking: piece })),
     ...keptContent.map((piece): ChunkMessage => ({ role: 'assistant', content: piece })),
   ];
-  let evalCount = keptThinking.length + keptContent.length;
+  // Larger pieces still count as the tokens of their text.
+  const contentTokens =
+    reply.pieceChars === undefined ? keptContent.length : countTokens(keptContent.join(''));
+  let evalCount = keptThinking.length + contentTokens;
   if (!cut && reply.toolCalls && reply.toolCalls.length > 0) {
     const calls = reply.toolCalls.map(
       (call, index): WireToolCall => ({

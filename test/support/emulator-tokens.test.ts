@@ -29,6 +29,10 @@ describe('splitIntoTokens', () => {
     expect(splitIntoTokens('Hello world')).toEqual(['Hell', 'o wo', 'rld']);
   });
 
+  it('cuts larger pieces when asked (a huge reply streamed in 64 kB pieces)', () => {
+    expect(splitIntoTokens('Hello world', 5)).toEqual(['Hello', ' worl', 'd']);
+  });
+
   it('never splits a surrogate pair', () => {
     const pieces = splitIntoTokens('abc😀def');
     expect(pieces.join('')).toBe('abc😀def');

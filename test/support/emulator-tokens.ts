@@ -39,15 +39,16 @@ export function countToolTokens(tools: unknown): number {
 }
 
 /**
- * Splits text into the pieces it is streamed in: 4 characters each, the last one shorter.
+ * Splits text into the pieces it is streamed in: 4 characters each (or `pieceChars`), the last one
+ * shorter.
  * A piece never ends between the halves of a surrogate pair (it is one shorter instead), so
  * every chunk is valid text; for BMP text the count equals countTokens(text).
  */
-export function splitIntoTokens(text: string): string[] {
+export function splitIntoTokens(text: string, pieceChars = CHARS_PER_TOKEN): string[] {
   const pieces: string[] = [];
   let start = 0;
   while (start < text.length) {
-    let end = Math.min(start + CHARS_PER_TOKEN, text.length);
+    let end = Math.min(start + pieceChars, text.length);
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
     pieces.push(text.slice(start, end));
     start = end;

@@ -28,8 +28,13 @@ export interface EmulatorModel {
 
 /** What the emulator answers to one /api/chat request. */
 export interface ScriptedReply {
-  /** Reply text, streamed in token-sized pieces (4 characters each). */
+  /** Reply text, streamed in token-sized pieces (4 characters each) unless `pieceChars` says otherwise. */
   content?: string;
+  /**
+   * Streams `content` in pieces of this many characters (e.g. 65,536 for a huge reply, which
+   * 4-character pieces would take minutes to send); the token counts stay those of the text.
+   */
+  pieceChars?: number;
   /** Streamed before `content` as `message.thinking` (only if the model can think and `think` isn't false). */
   thinking?: string;
   /** Sent in one chunk, whole, after the content; then the done line. */

@@ -122,6 +122,15 @@ describe('streaming chat', () => {
     }
   });
 
+  it('streams content in pieces of pieceChars, counting the tokens of the text', async () => {
+    emu.enqueue({ content: 'x'.repeat(100), pieceChars: 30 });
+    const stream = await client.chat({ model: 'llama3.2', messages: [user('go')], stream: true });
+    const { chunks, content, done } = await collect(stream);
+    expect(chunks).toHaveLength(5); // 30 + 30 + 30 + 10, then the done line
+    expect(content).toBe('x'.repeat(100));
+    expect(done.eval_count).toBe(25);
+  });
+
   it('stops at options.num_predict with done_reason length', async () => {
     emu.enqueue({ content: 'a'.repeat(100) });
     const stream = await client.chat({

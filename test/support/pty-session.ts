@@ -21,6 +21,11 @@ export interface PtySession {
    * typed without a pause is typing: it goes to the prompt, see src/ui/input/dialog-key-gate.ts.)
    */
   answer(key: string): Promise<void>;
+  /**
+   * Types a large text (a paste) in pieces as a terminal hands it over, reading the program's
+   * output in between: one huge write can leave both ends of the PTY waiting on each other.
+   */
+  writeInPieces(data: string, pieceChars?: number): Promise<void>;
   /** The whole terminal text, scrollback included, one string per row joined by newlines. */
   screen(): string;
   /** Everything the program wrote, escape sequences included. */
@@ -105,6 +110,12 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
     async answer(key) {
       await delay(DIALOG_QUIET_MS + 50);
       pty.write(key);
+    },
+    async writeInPieces(data, pieceChars = 4096) {
+      for (let start = 0; start < data.length; start += pieceChars) {
+        pty.write(data.slice(start, start + pieceChars));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
     screen,
     raw: () => raw,

@@ -25,6 +25,7 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
           '      Esc clear the prompt · Delete/Backspace delete after/before the cursor · // starts a message with /',
           '      A question (y/n…) is answered by its key pressed alone after a short pause; other typing goes to the prompt',
+          '      a paste over 10 lines or 2,000 characters shows as one chip, sent in full · Ctrl+O expand it',
           '',
           'Attach: @path sends a file with the message (text, or a PNG/JPEG/WebP image for a vision model); Tab after @ completes paths',
         ].join('\n'),

@@ -1,6 +1,7 @@
 import { Box, Static } from 'ink';
 import type { DisplayItem } from '../../chat/display-items.js';
 import type { EditorState } from '../input/editor-state.js';
+import { labelChips } from '../input/paste-chips.js';
 import { wrapToRows } from '../terminal-rows.js';
 import { ConfirmPrompt, type ConfirmPromptProps } from './confirm-prompt.js';
 import { LiveReply, type LiveReplyProps } from './live-reply.js';
@@ -36,7 +37,7 @@ export interface ChatScreenProps {
 function promptRows(input: EditorState | undefined, width: number): number {
   if (!input) return 0;
   const completion = input.completion ? Math.min(input.completion.matches.length, 8) + 1 : 0;
-  return wrapToRows(input.text, Math.max(1, width - 2)).length + completion;
+  return wrapToRows(labelChips(input.text, input.pastes), Math.max(1, width - 2)).length + completion;
 }
 
 /** Most lines a dialog's preview shows, however tall the terminal. */

@@ -5,6 +5,7 @@ import type { DisplayItem } from '../../chat/display-items.js';
 import type { NoticeLevel } from '../../commands/command-host.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
+import { COLLAPSE_CHARS, COLLAPSE_LINES, shouldCollapse } from '../input/paste-chips.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { expandTabs } from '../terminal-rows.js';
 
@@ -62,6 +63,26 @@ function AssistantBlock({
   );
 }
 
+/**
+ * A sent message; a large one (a big paste, sent in full) shows its first lines and a count, as
+ * the prompt showed it as a chip: thousands of lines in the scrollback help no one.
+ */
+function UserText({ text }: { text: string }) {
+  if (!shouldCollapse(text)) return <Text>{clean(text)}</Text>;
+  const head = text.slice(0, COLLAPSE_CHARS).split('\n').slice(0, COLLAPSE_LINES).join('\n');
+  const hiddenLines = text.split('\n').length - head.split('\n').length;
+  const hidden =
+    hiddenLines > 0
+      ? `${hiddenLines.toLocaleString('en-US')} more lines`
+      : `${(text.length - head.length).toLocaleString('en-US')} more characters`;
+  return (
+    <Box flexDirection="column">
+      <Text>{clean(head)}</Text>
+      <Text dimColor>… {hidden} (sent in full)</Text>
+    </Box>
+  );
+}
+
 function ItemBody({ item, width }: MessageItemProps) {
   switch (item.kind) {
     case 'banner':
@@ -80,7 +101,7 @@ function ItemBody({ item, width }: MessageItemProps) {
       return (
         <Prefixed marker="›" color="gray">
           <Box flexDirection="column">
-            <Text>{clean(item.text)}</Text>
+            <UserText text={item.text} />
             {item.attachments?.map((attachment) => (
               <Text key={attachment.path} color="cyan" wrap="truncate-middle">
                 {clean(attachmentChip(attachment))}

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { cursorCell } from '../cursor-cell.js';
 import { PROMPT_PLACEHOLDER } from '../first-frame.js';
 import type { EditorState } from '../input/editor-state.js';
+import { labelChips, type PastedTexts } from '../input/paste-chips.js';
 import type { CompletionState } from '../input/slash-completion.js';
 import { nextGrapheme } from '../input/text-position.js';
 import { expandTabs } from '../terminal-rows.js';
@@ -23,20 +24,24 @@ function CursorLine({
   line,
   column,
   showCursor,
+  pastes,
 }: {
   line: string;
   column: number | undefined;
   showCursor: boolean;
+  pastes: PastedTexts;
 }) {
+  // Chips (collapsed pastes) are shown by their label, `[pasted 1,523 lines]`.
+  const shown = (text: string) => expandTabs(labelChips(text, pastes));
   // An empty Text takes no row in Ink; a space keeps blank lines of the input visible.
-  if (column === undefined || !showCursor) return <Text>{line === '' ? ' ' : expandTabs(line)}</Text>;
+  if (column === undefined || !showCursor) return <Text>{line === '' ? ' ' : shown(line)}</Text>;
   // The whole grapheme under the cursor (👍🏽, not half of it); a space past the end.
   const atCursor = column < line.length ? line.slice(column, nextGrapheme(line, column)) : ' ';
   return (
     <Text>
-      {expandTabs(line.slice(0, column))}
-      {cursorCell(expandTabs(atCursor))}
-      {expandTabs(line.slice(column + atCursor.length))}
+      {shown(line.slice(0, column))}
+      {cursorCell(shown(atCursor))}
+      {shown(line.slice(column + atCursor.length))}
     </Text>
   );
 }
@@ -113,6 +118,7 @@ export function PromptInput({
                 line={line}
                 column={index === cursorLine ? offset : undefined}
                 showCursor={isActive}
+                pastes={state.pastes}
               />
             ))
           )}

@@ -18,6 +18,30 @@ export function enableBracketedPaste(stdout: TerminalOutput): void {
   stdout.write('\x1b[?2004h');
 }
 
+/**
+ * Asks whether the terminal supports bracketed paste (DECRQM for mode 2004). A terminal that knows
+ * the mode answers `CSI ? 2004 ; Ps $ y` on its input; one that does not may never answer, so
+ * nothing waits for it: the unbracketed-paste heuristic applies until an answer says otherwise.
+ */
+export function queryBracketedPaste(stdout: TerminalOutput): void {
+  stdout.write('\x1b[?2004$p');
+}
+
+// The DECRPM answer for mode 2004 (Ink hands escape sequences over with the ESC stripped).
+const BRACKETED_PASTE_REPORT = /^\x1b?\[\?2004;(\d+)\$y$/;
+
+/**
+ * Reads the terminal's answer to {@link queryBracketedPaste}: true when the mode is supported
+ * (set, reset or permanently set), false when not recognised or permanently off, undefined when
+ * `input` is not that answer.
+ */
+export function readBracketedPasteReport(input: string): boolean | undefined {
+  const match = BRACKETED_PASTE_REPORT.exec(input);
+  if (!match) return undefined;
+  const status = Number(match[1]);
+  return status >= 1 && status <= 3;
+}
+
 /** Restores normal paste behaviour; call on every exit path, or the user's shell inherits the mode. */
 export function disableBracketedPaste(stdout: TerminalOutput): void {
   stdout.write('\x1b[?2004l');
@@ -32,9 +56,13 @@ export interface PasteState {
    * markers is a paste and every Enter outside them submits.
    */
   bracketed: boolean;
+  /** The text of the paste being received, handed over whole at its end marker. */
+  text: string;
+  /** When the last chunk taken for an unbracketed paste arrived (ms), to join its next reads. */
+  unbracketedAt?: number;
 }
 
 /** A fresh paste tracker for one input handler. */
 export function createPasteState(): PasteState {
-  return { active: false, bracketed: false };
+  return { active: false, bracketed: false, text: '' };
 }

@@ -5,6 +5,14 @@
 import { INPUT_HISTORY_LIMIT } from '../../config/defaults.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
 import {
+  chipCharacter,
+  expandChips,
+  hasChip,
+  type PastedTexts,
+  shouldCollapse,
+  withoutChipCharacters,
+} from './paste-chips.js';
+import {
   type CompletionState,
   completionFor,
   type PathCompleter,
@@ -41,13 +49,24 @@ export interface EditorState {
   commands: readonly SlashCommandInfo[];
   /** Lists the paths Tab completes after `@` (attachments); none without it. */
   completePath?: PathCompleter;
-  /** Set only on the state right after a `submit`: the text that was sent. */
+  /** Set only on the state right after a `submit`: the text that was sent (chips expanded). */
   submitted?: string;
+  /** The texts of collapsed pastes, by the chip character that stands for each in `text`. */
+  pastes: PastedTexts;
+  /** How many chips this editor has made (the next chip's number). */
+  chipCount: number;
 }
 
 /** An edit or movement; intents such as Ctrl+C are not edits and live in key-map.ts. */
 export type EditorAction =
   | { type: 'insert'; text: string }
+  /**
+   * Pasted text: collapsed into a chip when large. `continuation`: the next read of the same
+   * unbracketed paste, appended to the chip before the cursor if there is one.
+   */
+  | { type: 'paste'; text: string; continuation?: boolean }
+  /** Every chip in the text replaced by what was pasted, for editing. */
+  | { type: 'expand-pastes' }
   | { type: 'backspace' }
   | { type: 'delete' }
   | { type: 'delete-word-back' }
@@ -86,6 +105,8 @@ export function createEditorState(
     draft: '',
     commands: options.commands ?? [],
     completePath: options.completePath,
+    pastes: new Map(),
+    chipCount: 0,
   };
 }
 
@@ -101,9 +122,68 @@ function replaceRange(state: EditorState, from: number, to: number, insert: stri
   return withText(state, text, from + insert.length);
 }
 
-/** Pasted or typed text: line breaks normalised, control characters and escape sequences dropped. */
+/**
+ * Pasted or typed text: line breaks normalised, control characters and escape sequences dropped,
+ * and no chip characters (only a paste makes a chip).
+ */
 function cleanInsert(text: string): string {
-  return sanitizeTerminalText(text.replace(/\r\n?/g, '\n'));
+  return withoutChipCharacters(sanitizeTerminalText(text.replace(/\r\n?/g, '\n')));
+}
+
+/** A large text put in as one chip at the cursor (an existing chip's text when `chip` is given). */
+function insertChip(state: EditorState, pasted: string, chip?: string): EditorState {
+  if (chip !== undefined) {
+    const pastes = new Map(state.pastes).set(chip, (state.pastes.get(chip) ?? '') + pasted);
+    return { ...state, pastes };
+  }
+  const newChip = chipCharacter(state.chipCount);
+  const pastes = new Map(state.pastes).set(newChip, pasted);
+  return {
+    ...replaceRange(state, state.cursor, state.cursor, newChip),
+    pastes,
+    chipCount: state.chipCount + 1,
+  };
+}
+
+function paste(state: EditorState, text: string, continuation: boolean): EditorState {
+  const pasted = cleanInsert(text);
+  const before = state.text.slice(previousGrapheme(state.text, state.cursor), state.cursor);
+  if (continuation && state.pastes.has(before)) return insertChip(state, pasted, before);
+  if (!shouldCollapse(pasted)) return replaceRange(state, state.cursor, state.cursor, pasted);
+  return insertChip(state, pasted);
+}
+
+/** The text with its chips expanded, the cursor kept after the same character. */
+function expandPastes(state: EditorState): EditorState {
+  const before = expandChips(state.text.slice(0, state.cursor), state.pastes);
+  const after = expandChips(state.text.slice(state.cursor), state.pastes);
+  return withText(state, before + after, before.length);
+}
+
+/** A large entry from an earlier run's history becomes a chip too: shown whole, it would be slow. */
+function collapseLargeEntries(
+  state: EditorState,
+  entries: readonly string[],
+): EditorState & { entries: string[] } {
+  let next = state;
+  const collapsed = entries.map((entry) => {
+    if (hasChip(entry) || !shouldCollapse(entry)) return entry;
+    const chip = chipCharacter(next.chipCount);
+    next = { ...next, pastes: new Map(next.pastes).set(chip, entry), chipCount: next.chipCount + 1 };
+    return chip;
+  });
+  return { ...next, entries: collapsed };
+}
+
+/** Forgets pasted texts that neither the text nor the history refers to any more. */
+function prunePastes(pastes: PastedTexts, keptTexts: readonly string[]): PastedTexts {
+  if (pastes.size === 0) return pastes;
+  const kept = new Map<string, string>();
+  for (const text of keptTexts) {
+    if (!hasChip(text)) continue;
+    for (const [chip, pasted] of pastes) if (text.includes(chip)) kept.set(chip, pasted);
+  }
+  return kept;
 }
 
 function showHistoryEntry(state: EditorState, index: number): EditorState {
@@ -116,7 +196,7 @@ function submit(state: EditorState): EditorState {
   // A trailing backslash continues the input on a new line, as in a shell.
   if (cursor > 0 && text[cursor - 1] === '\\') return replaceRange(state, cursor - 1, cursor, '\n');
   if (isOpenTripleQuote(text)) return replaceRange(state, cursor, cursor, '\n');
-  const message = unwrapTripleQuote(text);
+  const message = expandChips(unwrapTripleQuote(text), state.pastes);
   if (message.trim() === '') return state;
   const history =
     state.history[state.history.length - 1] === text
@@ -131,6 +211,7 @@ function submit(state: EditorState): EditorState {
     draft: '',
     completion: undefined,
     submitted: message,
+    pastes: prunePastes(state.pastes, history),
   };
 }
 
@@ -139,6 +220,10 @@ function applyAction(state: EditorState, action: EditorAction): EditorState {
   switch (action.type) {
     case 'insert':
       return replaceRange(state, cursor, cursor, cleanInsert(action.text));
+    case 'paste':
+      return paste(state, action.text, action.continuation ?? false);
+    case 'expand-pastes':
+      return expandPastes(state);
     case 'newline':
       return replaceRange(state, cursor, cursor, '\n');
     case 'backspace':
@@ -194,10 +279,11 @@ function applyAction(state: EditorState, action: EditorAction): EditorState {
       return withText(state, replacement, replacement.length);
     }
     case 'load-history': {
-      const history = [...action.history, ...state.history].slice(-INPUT_HISTORY_LIMIT);
+      const { entries, ...loaded } = collapseLargeEntries(state, action.history.slice(-INPUT_HISTORY_LIMIT));
+      const history = [...entries, ...state.history].slice(-INPUT_HISTORY_LIMIT);
       const browsing = state.historyIndex < state.history.length;
       const shift = history.length - state.history.length;
-      return { ...state, history, historyIndex: browsing ? state.historyIndex + shift : history.length };
+      return { ...loaded, history, historyIndex: browsing ? state.historyIndex + shift : history.length };
     }
   }
 }

@@ -3,7 +3,13 @@
  * pastes as whole chunks (`"hi\r"`), so chunks are read character by character.
  */
 import type { Key } from 'ink';
-import { createPasteState, PASTE_END, PASTE_START, type PasteState } from './bracketed-paste.js';
+import {
+  createPasteState,
+  PASTE_END,
+  PASTE_START,
+  type PasteState,
+  readBracketedPasteReport,
+} from './bracketed-paste.js';
 import type { EditorAction } from './editor-state.js';
 
 /** Keys that are requests to the app rather than edits: the app decides what they mean. */
@@ -41,6 +47,7 @@ const CTRL_LETTER_ACTIONS: Record<string, KeyAction> = {
   f: { type: 'right' },
   p: { type: 'up' },
   n: { type: 'down' },
+  o: { type: 'expand-pastes' },
 };
 
 const CONTROL_CHAR_ACTIONS: Record<string, KeyAction> = {
@@ -113,23 +120,68 @@ function looksPastedUnbracketed(chunk: string): boolean {
   return /[^\r\n]/.test(chunk.slice(chunk.lastIndexOf('\r') + 1));
 }
 
+// The reads of one unbracketed paste arrive back to back; a key typed after it comes later.
+const UNBRACKETED_READS_GAP_MS = 25;
+const UNBRACKETED_PASTE_MIN_CHARS = 256;
+
+/** Marks the start of a bracketed paste: its text is gathered until the end marker. */
+function startPaste(paste: PasteState): void {
+  paste.active = true;
+  paste.bracketed = true;
+  paste.text = '';
+}
+
+/** Ends a bracketed paste: the whole pasted text as one action. */
+function endPaste(paste: PasteState): KeyAction[] {
+  const text = paste.text;
+  paste.active = false;
+  paste.bracketed = true;
+  paste.text = '';
+  return text ? [{ type: 'paste', text }] : [];
+}
+
 /** Reads a text chunk character by character, tracking paste markers inside it. */
 function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
   const actions: KeyAction[] = [];
+  // Without bracketed paste, a chunk that looks pasted is one paste (its Enters are line breaks).
+  const looksPasted = looksPastedUnbracketed(chunk);
+  // Longer than anyone types between two reads, or several lines: handed over as a paste (which
+  // may become a chip); a few typed-ahead characters stay plain typing.
+  // (Terminals send a pasted line break as \r; a lone \n is Ctrl+J, typed.)
+  const pastedText =
+    looksPasted &&
+    !chunk.includes(PASTE_START) &&
+    (chunk.includes('\r') || chunk.length >= UNBRACKETED_PASTE_MIN_CHARS);
   let text = '';
   const flush = () => {
-    if (text) actions.push({ type: 'insert', text });
+    if (!text) return;
+    if (pastedText && !paste.bracketed) {
+      const now = Date.now();
+      const continuation =
+        paste.unbracketedAt !== undefined && now - paste.unbracketedAt < UNBRACKETED_READS_GAP_MS;
+      paste.unbracketedAt = now;
+      actions.push({ type: 'paste', text, continuation });
+    } else actions.push({ type: 'insert', text });
     text = '';
   };
   for (let index = 0; index < chunk.length; index++) {
-    if (chunk.startsWith(PASTE_START, index) || chunk.startsWith(PASTE_END, index)) {
-      paste.active = chunk.startsWith(PASTE_START, index);
-      paste.bracketed = true;
+    if (chunk.startsWith(PASTE_START, index)) {
+      flush();
+      startPaste(paste);
       index += PASTE_START.length - 1;
       continue;
     }
+    if (chunk.startsWith(PASTE_END, index)) {
+      actions.push(...endPaste(paste));
+      index += PASTE_END.length - 1;
+      continue;
+    }
     const char = chunk[index];
-    if (paste.active || char === '\n' || char === '\t' || (char >= ' ' && char !== '\x7f')) {
+    if (paste.active) {
+      paste.text += char;
+      continue;
+    }
+    if (char === '\n' || char === '\t' || (char >= ' ' && char !== '\x7f')) {
       text += char;
       continue;
     }
@@ -137,7 +189,7 @@ function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
       // A pasted CRLF: its \n is kept as the line break.
       if (chunk[index + 1] === '\n') continue;
       // Outside a paste Enter submits, even mid-chunk (keys typed ahead arrive in one read).
-      if (!paste.bracketed && looksPastedUnbracketed(chunk)) text += '\n';
+      if (!paste.bracketed && looksPasted) text += '\n';
       else {
         flush();
         actions.push({ type: 'submit' });
@@ -168,18 +220,25 @@ export function keyToActions(
   raw?: string,
 ): KeyAction[] {
   if (!hasModifierOrSpecialKey(key)) {
-    if (input === STRIPPED_PASTE_START || input === STRIPPED_PASTE_END) {
-      paste.active = input === STRIPPED_PASTE_START;
-      paste.bracketed = true;
+    if (input === STRIPPED_PASTE_START) {
+      startPaste(paste);
+      return [];
+    }
+    if (input === STRIPPED_PASTE_END) return endPaste(paste);
+    // The terminal's answer to the bracketed-paste query: never typed into the prompt.
+    const supportsBracketedPaste = readBracketedPasteReport(input);
+    if (supportsBracketedPaste !== undefined) {
+      if (supportsBracketedPaste) paste.bracketed = true;
       return [];
     }
     if (STRIPPED_UNKNOWN_SEQUENCE.test(input)) return [];
   }
   if (paste.active) {
     // Inside a paste only text matters: a lone pasted line break arrives as `key.return`.
-    if (key.return) return [{ type: 'insert', text: '\n' }];
-    if (key.tab) return [{ type: 'insert', text: '\t' }];
-    return hasModifierOrSpecialKey(key) ? [] : chunkActions(input, paste);
+    if (key.return) paste.text += '\n';
+    else if (key.tab) paste.text += '\t';
+    else if (!hasModifierOrSpecialKey(key)) return chunkActions(input, paste);
+    return [];
   }
   return specialKeyActions(input, key, raw) ?? chunkActions(input, paste);
 }

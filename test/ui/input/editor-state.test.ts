@@ -6,6 +6,13 @@ import {
   type EditorState,
   editorReducer,
 } from '../../../src/ui/input/editor-state.js';
+import {
+  COLLAPSE_CHARS,
+  COLLAPSE_LINES,
+  chipCharacter,
+  labelChips,
+  shouldCollapse,
+} from '../../../src/ui/input/paste-chips.js';
 
 const COMMANDS = [
   { name: 'compact', aliases: [], summary: 'Compact the conversation now', usage: '/compact [focus]' },
@@ -345,5 +352,84 @@ describe('editorReducer: @path completion', () => {
     const cycled = run(typed('@no', ' x'), { type: 'complete' });
     expect(show(cycled)).toBe('@notes.md| x');
     expect(show(run(cycled, { type: 'complete' }))).toBe('@node_modules/| x');
+  });
+});
+
+describe('editorReducer: large pastes as chips', () => {
+  const LOG = Array.from({ length: 1523 }, (_, i) => `log line ${i + 1}`).join('\r');
+  const LOG_SENT = LOG.replaceAll('\r', '\n');
+
+  it('collapses a paste over the line or size limit into one chip, sent in full', () => {
+    const state = run(editing('see '), { type: 'paste', text: LOG }, { type: 'insert', text: ' why?' });
+    expect(state.text).toHaveLength('see '.length + 2 + ' why?'.length); // the chip is one character
+    expect(labelChips(state.text, state.pastes)).toBe('see [pasted 1,523 lines] why?');
+    const sent = run(state, { type: 'submit' });
+    expect(sent.submitted).toBe(`see ${LOG_SENT} why?`);
+  });
+
+  it('keeps a small paste as text, and a long single line as a chip counted in characters', () => {
+    expect(run(editing(''), { type: 'paste', text: 'a\rb' }).text).toBe('a\nb');
+    const line = 'x'.repeat(COLLAPSE_CHARS + 1);
+    const state = run(editing(''), { type: 'paste', text: line });
+    expect(labelChips(state.text, state.pastes)).toBe('[pasted 2,001 characters]');
+    expect(shouldCollapse('l\n'.repeat(COLLAPSE_LINES - 1))).toBe(false);
+    expect(shouldCollapse('l\n'.repeat(COLLAPSE_LINES))).toBe(true);
+  });
+
+  it('edits around a chip as one character: Backspace removes it whole, arrows step over it', () => {
+    let state = run(editing(''), { type: 'paste', text: LOG }, { type: 'insert', text: 'x' });
+    state = run(state, { type: 'left' }, { type: 'left' });
+    expect(state.cursor).toBe(0);
+    state = run(state, { type: 'right' }, { type: 'backspace' });
+    expect(state.text).toBe('x');
+    expect(run(state, { type: 'submit' }).submitted).toBe('x');
+  });
+
+  it('Ctrl+O (expand-pastes) puts the pasted text in the prompt, cursor after it', () => {
+    const state = run(
+      editing('a '),
+      { type: 'paste', text: 'l1\rl2\r'.repeat(6) },
+      { type: 'insert', text: ' b' },
+    );
+    const expanded = run(state, { type: 'left' }, { type: 'left' }, { type: 'expand-pastes' });
+    expect(expanded.text).toBe(`a ${'l1\nl2\n'.repeat(6)} b`);
+    expect(expanded.cursor).toBe(`a ${'l1\nl2\n'.repeat(6)}`.length);
+  });
+
+  it('joins the reads of one unbracketed paste into the chip before the cursor', () => {
+    const first = run(editing(''), { type: 'paste', text: LOG });
+    const next = run(first, { type: 'paste', text: '\rmore\rlines', continuation: true });
+    expect(next.text).toBe(first.text);
+    expect(run(next, { type: 'submit' }).submitted).toBe(`${LOG_SENT}\nmore\nlines`);
+  });
+
+  it('never takes a chip character from typed or pasted text', () => {
+    const state = run(editing(''), { type: 'insert', text: `a${chipCharacter(0)}b` });
+    expect(state.text).toBe('ab');
+  });
+
+  it('recalls a sent message with its chip from history, and sends it in full again', () => {
+    const sent = run(editing(''), { type: 'paste', text: LOG }, { type: 'submit' });
+    const recalled = run(sent, { type: 'up' });
+    expect(labelChips(recalled.text, recalled.pastes)).toBe('[pasted 1,523 lines]');
+    expect(run(recalled, { type: 'submit' }).submitted).toBe(LOG_SENT);
+  });
+
+  it("shows a large entry of an earlier run's history as a chip", () => {
+    const state = run(editing(''), { type: 'load-history', history: ['short', LOG_SENT] });
+    const recalled = run(state, { type: 'up' });
+    expect(labelChips(recalled.text, recalled.pastes)).toBe('[pasted 1,523 lines]');
+    expect(run(recalled, { type: 'submit' }).submitted).toBe(LOG_SENT);
+    expect(run(recalled, { type: 'up' }, { type: 'up' }).text).toBe('short');
+  });
+
+  it('forgets pasted texts that nothing refers to any more', () => {
+    const cleared = run(
+      editing(''),
+      { type: 'paste', text: LOG },
+      { type: 'clear-line' },
+      { type: 'insert', text: 'x' },
+    );
+    expect(run(cleared, { type: 'submit' }).pastes.size).toBe(0);
   });
 });

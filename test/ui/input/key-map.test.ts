@@ -1,5 +1,5 @@
 import type { Key } from 'ink';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPasteState } from '../../../src/ui/input/bracketed-paste.js';
 import { isKeyIntent, keyToActions } from '../../../src/ui/input/key-map.js';
 
@@ -40,8 +40,8 @@ describe('keyToActions: chunks', () => {
   });
 
   it('without bracketed paste: a chunk whose last line has no Enter is a paste, its \\r line breaks', () => {
-    expect(keyToActions('a\rb', key())).toEqual([{ type: 'insert', text: 'a\nb' }]);
-    expect(keyToActions('a\rb\rc', key())).toEqual([{ type: 'insert', text: 'a\nb\nc' }]);
+    expect(keyToActions('a\rb', key())).toEqual([{ type: 'paste', text: 'a\nb', continuation: false }]);
+    expect(keyToActions('a\rb\rc', key())).toEqual([{ type: 'paste', text: 'a\nb\nc', continuation: false }]);
     // No key sends CRLF: it is a pasted line break whichever way the chunk ends.
     expect(keyToActions('a\r\nb\r', key())).toEqual([{ type: 'insert', text: 'a\nb' }, { type: 'submit' }]);
   });
@@ -63,8 +63,8 @@ describe('keyToActions: chunks', () => {
   it('once the terminal has bracketed a paste, every Enter outside the markers submits', () => {
     const paste = createPasteState();
     expect(keyToActions('[200~', key(), paste)).toEqual([]);
-    expect(keyToActions('x\ry', key(), paste)).toEqual([{ type: 'insert', text: 'x\ry' }]);
-    expect(keyToActions('[201~', key(), paste)).toEqual([]);
+    expect(keyToActions('x\ry', key(), paste)).toEqual([]);
+    expect(keyToActions('[201~', key(), paste)).toEqual([{ type: 'paste', text: 'x\ry' }]);
     expect(paste.bracketed).toBe(true);
     expect(keyToActions('one\rtw', key(), paste)).toEqual([
       { type: 'insert', text: 'one' },
@@ -90,30 +90,89 @@ describe('keyToActions: chunks', () => {
 
 describe('keyToActions: bracketed paste', () => {
   it('treats \\r inside paste markers in one raw chunk as a newline, not a submit', () => {
-    expect(keyToActions('\x1b[200~a\rb\x1b[201~', key())).toEqual([{ type: 'insert', text: 'a\rb' }]);
+    expect(keyToActions('\x1b[200~a\rb\x1b[201~', key())).toEqual([{ type: 'paste', text: 'a\rb' }]);
   });
 
   it('tracks the markers across events as Ink delivers them (ESC stripped, separate events)', () => {
     const paste = createPasteState();
     expect(keyToActions('[200~', key(), paste)).toEqual([]);
     expect(paste.active).toBe(true);
-    expect(keyToActions('line one\rline two\r', key(), paste)).toEqual([
-      { type: 'insert', text: 'line one\rline two\r' },
+    // The pasted text is gathered and handed over whole at the end marker: one edit, one render.
+    expect(keyToActions('line one\rline two\r', key(), paste)).toEqual([]);
+    expect(keyToActions('\r', key({ return: true }), paste)).toEqual([]);
+    expect(keyToActions('\t', key({ tab: true }), paste)).toEqual([]);
+    expect(keyToActions('[201~', key(), paste)).toEqual([
+      { type: 'paste', text: 'line one\rline two\r\n\t' },
     ]);
-    expect(keyToActions('\r', key({ return: true }), paste)).toEqual([{ type: 'insert', text: '\n' }]);
-    expect(keyToActions('[201~', key(), paste)).toEqual([]);
     expect(paste.active).toBe(false);
     expect(keyToActions('\r', key({ return: true }), paste)).toEqual([{ type: 'submit' }]);
   });
 
   it('does not treat control keys inside a paste as intents', () => {
-    const paste = { active: true, bracketed: true };
-    expect(keyToActions('a\x03b', key(), paste)).toEqual([{ type: 'insert', text: 'a\x03b' }]);
+    const paste = { active: true, bracketed: true, text: '' };
+    expect(keyToActions('a\x03b', key(), paste)).toEqual([]);
     expect(keyToActions('', key({ upArrow: true }), paste)).toEqual([]);
+    expect(keyToActions('[201~', key(), paste)).toEqual([{ type: 'paste', text: 'a\x03b' }]);
   });
 
   it('ignores other unrecognised escape sequences instead of typing them', () => {
     expect(keyToActions('[1;2P', key())).toEqual([]);
+  });
+
+  it('types the text before a paste marker in the same chunk, then gathers the paste', () => {
+    const paste = createPasteState();
+    expect(keyToActions('ab\x1b[200~x\ry', key(), paste)).toEqual([{ type: 'insert', text: 'ab' }]);
+    expect(keyToActions('z\x1b[201~c', key(), paste)).toEqual([
+      { type: 'paste', text: 'x\ryz' },
+      { type: 'insert', text: 'c' },
+    ]);
+  });
+
+  it("takes the terminal's answer to the bracketed-paste query (DECRQM) and never types it", () => {
+    const supported = createPasteState();
+    expect(keyToActions('[?2004;1$y', key(), supported)).toEqual([]);
+    expect(supported.bracketed).toBe(true);
+    // Known: every Enter submits, even in a chunk that would look pasted otherwise.
+    expect(keyToActions('a\rb', key(), supported)).toEqual([
+      { type: 'insert', text: 'a' },
+      { type: 'submit' },
+      { type: 'insert', text: 'b' },
+    ]);
+    for (const answer of ['[?2004;2$y', '[?2004;3$y']) {
+      const state = createPasteState();
+      expect(keyToActions(answer, key(), state)).toEqual([]);
+      expect(state.bracketed).toBe(true);
+    }
+    for (const answer of ['[?2004;0$y', '[?2004;4$y']) {
+      const state = createPasteState();
+      expect(keyToActions(answer, key(), state)).toEqual([]);
+      expect(state.bracketed).toBe(false);
+    }
+  });
+
+  it('joins the back-to-back reads of one unbracketed paste, not a key typed later', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const paste = createPasteState();
+      expect(keyToActions('one\rtw', key(), paste)).toEqual([
+        { type: 'paste', text: 'one\ntw', continuation: false },
+      ]);
+      vi.advanceTimersByTime(5);
+      expect(keyToActions('o\rthree', key(), paste)).toEqual([
+        { type: 'paste', text: 'o\nthree', continuation: true },
+      ]);
+      vi.advanceTimersByTime(200);
+      expect(keyToActions('x', key(), paste)).toEqual([{ type: 'insert', text: 'x' }]);
+      expect(keyToActions('four\rfive', key(), paste)).toEqual([
+        { type: 'paste', text: 'four\nfive', continuation: false },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('Ctrl+O expands collapsed pastes', () => {
+    expect(keyToActions('o', key({ ctrl: true }))).toEqual([{ type: 'expand-pastes' }]);
   });
 });
 
