@@ -8,7 +8,11 @@ import { BUILTIN_COMMANDS } from './commands/builtin-commands.js';
 import type { RunSettings } from './settings.js';
 import { ChatApp, type ChatAppModel } from './ui/chat-app.js';
 import type { FirstFrame } from './ui/first-frame.js';
-import { disableBracketedPaste, enableBracketedPaste } from './ui/input/bracketed-paste.js';
+import {
+  disableBracketedPaste,
+  enableBracketedPaste,
+  queryBracketedPaste,
+} from './ui/input/bracketed-paste.js';
 import type { SlashCommandInfo } from './ui/input/slash-completion.js';
 import { loadMarkdownRenderer } from './ui/markdown/render-markdown.js';
 
@@ -35,6 +39,8 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   };
 
   enableBracketedPaste(process.stdout);
+  // The answer, if any, arrives as input and is taken by the editor; nothing waits for it.
+  queryBracketedPaste(process.stdout);
   let restored = false;
   const restoreTerminal = () => {
     if (restored) return;

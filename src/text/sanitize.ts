@@ -96,8 +96,10 @@ export function showControlCharacters(text: string): string {
 export type TerminalOutputPolicy = 'text' | 'ink';
 
 // Ink's own: cursor moves/erase (ansi-escapes), SGR, cursor visibility, synchronized output,
-// bracketed paste and the kitty keyboard protocol. Strings (OSC, DCS, APC…) and C1 never pass.
-const INK_OWN_SEQUENCE = /^(?:\x1b\[[0-9;]*[A-HJKm]|\x1b\[\?(?:25|2004|2026)[hl]|\x1b\[[<>?][0-9;]*u|\r)$/;
+// bracketed paste (and ochat's query whether the terminal has it) and the kitty keyboard
+// protocol. Strings (OSC, DCS, APC…) and C1 never pass.
+const INK_OWN_SEQUENCE =
+  /^(?:\x1b\[[0-9;]*[A-HJKm]|\x1b\[\?(?:25|2004|2026)[hl]|\x1b\[\?2004\$p|\x1b\[[<>?][0-9;]*u|\r)$/;
 
 /** Filters one write for `policy`; see {@link guardTerminalOutput}. */
 export function filterTerminalOutput(text: string, policy: TerminalOutputPolicy): string {

@@ -188,6 +188,18 @@ describe('a chat', () => {
     expect(lastMessage(emu.chats[2].body)).toEqual({ role: 'user', content: 'second' });
   });
 
+  test('a terminal that says it brackets pastes (DECRQM) gets no unbracketed-paste guessing; its answer is never typed', async () => {
+    run = await startChat({ pty: { answerQueries: true } });
+    const { emu, pty } = run;
+    expect(pty.raw()).toContain('\x1b[?2004$p');
+    // Without the answer this read would be taken as a paste of two lines (see the test above).
+    pty.write('typed a\rtyped b');
+    await waitForChats(emu, 1);
+    expect(lastMessage(emu.chats[0].body)).toEqual({ role: 'user', content: 'typed a' });
+    await pty.waitFor('› typed b');
+    expect(pty.screen()).not.toMatch(/2004|\$y/);
+  });
+
   test('Up recalls earlier input, also after a restart with the same home', async () => {
     const home = mkdtempSync(join(tmpdir(), 'ochat-e2e-history-'));
     homes.push(home);

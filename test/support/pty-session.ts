@@ -57,6 +57,11 @@ export interface PtyOptions {
   nodeArgs?: string[];
   /** Another program to run instead of ochat (benchmarks compare against reference programs). */
   script?: string;
+  /**
+   * The terminal answers the program's queries (e.g. DECRQM `CSI ? 2004 $ p`) as a real one does.
+   * Off by default: a terminal that never answers, which the app must not wait for.
+   */
+  answerQueries?: boolean;
 }
 
 /**
@@ -89,6 +94,7 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
       },
     },
   );
+  if (options.answerQueries) terminal.onData((reply) => pty.write(reply));
   const exited = new Promise<number>((resolveExit) => pty.onExit(({ exitCode }) => resolveExit(exitCode)));
   let wake: (() => void) | undefined;
   let lastOutputAt = Date.now();

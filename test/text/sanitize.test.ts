@@ -214,9 +214,15 @@ describe('guardTerminalOutput', () => {
   it('ink: keeps what Ink itself writes (styles, cursor moves, erasing, its modes)', async () => {
     const { stream, output } = await guarded('ink');
     const frame =
-      '\x1b[?2026h\x1b[2K\x1b[1A\x1b[2K\x1b[G\x1b[1m\x1b[36m✻ ochat\x1b[39m\x1b[22m\r\n\x1b[?25l\x1b[2J\x1b[3J\x1b[H\x1b[?2004h\x1b[>1u\x1b[<u\x1b[?2026l';
+      '\x1b[?2026h\x1b[2K\x1b[1A\x1b[2K\x1b[G\x1b[1m\x1b[36m✻ ochat\x1b[39m\x1b[22m\r\n\x1b[?25l\x1b[2J\x1b[3J\x1b[H\x1b[?2004h\x1b[?2004$p\x1b[>1u\x1b[<u\x1b[?2026l';
     stream.write(frame);
     expect(output()).toBe(frame);
+  });
+
+  it('ink: lets through only the bracketed-paste query among the mode requests (DECRQM)', async () => {
+    const { stream, output } = await guarded('ink');
+    stream.write('a\x1b[?2004$pb\x1b[?1049$pc\x1b[?2004;1$yd');
+    expect(output()).toBe('a\x1b[?2004$pbcd');
   });
 
   it('a sequence split across writes never comes out whole', async () => {
