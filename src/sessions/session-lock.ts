@@ -16,16 +16,42 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-function readPid(path: string): number | undefined {
+/**
+ * When process `pid` started, in clock ticks since boot (Linux `/proc/<pid>/stat`, field 22);
+ * undefined where there is no /proc or no such process. A pid and its start time name one process:
+ * a pid alone may have been reused by another since the lock was written.
+ */
+export function processStartTime(pid: number): string | undefined {
   try {
-    const pid = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
-    return Number.isInteger(pid) ? pid : undefined;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] || undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Creates `path` holding our pid, only if it does not exist (O_EXCL: no read-modify-write race). */
+/** A lock file's content: `<pid> <start time>` (the start time where it is known). */
+function readHolder(path: string): { pid: number; start?: string } | undefined {
+  try {
+    const [pidText, start] = readFileSync(path, 'utf8').trim().split(/\s+/);
+    const pid = Number.parseInt(pidText, 10);
+    if (!Number.isInteger(pid)) return undefined;
+    return start ? { pid, start } : { pid };
+  } catch {
+    return undefined;
+  }
+}
+
+function readPid(path: string): number | undefined {
+  return readHolder(path)?.pid;
+}
+
+/**
+ * Creates `path` holding our pid (and our start time, when `pid` is this process), only if it does
+ * not exist (O_EXCL: no read-modify-write race).
+ */
 function createExclusive(path: string, pid: number): boolean {
   let fd: number;
   try {
@@ -35,7 +61,8 @@ function createExclusive(path: string, pid: number): boolean {
     throw error;
   }
   try {
-    writeSync(fd, `${pid}\n`);
+    const start = pid === process.pid ? processStartTime(pid) : undefined;
+    writeSync(fd, start ? `${pid} ${start}\n` : `${pid}\n`);
   } finally {
     closeSync(fd);
   }
@@ -66,13 +93,14 @@ export class SessionLock {
         this.held = true;
         return { ok: true };
       }
-      const pid = readPid(this.path);
+      const holder = readHolder(this.path);
+      const pid = holder?.pid;
       if (pid === this.pid) {
         this.held = true;
         return { ok: true };
       }
       // A half-written lock (pid not there yet) belongs to a live process that is writing it.
-      if (pid !== undefined && this.alive(pid)) return { ok: false, holder: { pid } };
+      if (holder && this.holderAlive(holder)) return { ok: false, holder: { pid: holder.pid } };
       if (pid === undefined) {
         if (this.ageMs(this.path) < 1000) return { ok: false, holder: { pid: 0 } };
       }
@@ -80,6 +108,14 @@ export class SessionLock {
     }
     const pid = readPid(this.path) ?? 0;
     return { ok: false, holder: { pid } };
+  }
+
+  /** The lock's process is alive: its pid is, and (where known) it is the same process, not a reuse. */
+  private holderAlive(holder: { pid: number; start?: string }): boolean {
+    if (!this.alive(holder.pid)) return false;
+    if (holder.start === undefined) return true;
+    const now = processStartTime(holder.pid);
+    return now === undefined || now === holder.start;
   }
 
   /** Removes a dead holder's lock, under the takeover guard. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { processAlive, SessionLock } from '../../src/sessions/session-lock.js';
+import { processAlive, processStartTime, SessionLock } from '../../src/sessions/session-lock.js';
 
 let dir: string;
 beforeEach(() => {
@@ -47,5 +47,35 @@ describe('SessionLock', () => {
     expect(processAlive(0)).toBe(false);
     expect(processAlive(-1)).toBe(false);
     expect(processAlive(2 ** 22 + 12345)).toBe(false);
+  });
+
+  describe.skipIf(processStartTime(process.pid) === undefined)('with /proc (pid reuse)', () => {
+    const start = processStartTime(process.pid)!;
+
+    test('this process writes its pid and start time', () => {
+      const path = join(dir, 's.lock');
+      expect(new SessionLock(path).acquire()).toEqual({ ok: true });
+      expect(readFileSync(path, 'utf8')).toBe(`${process.pid} ${start}\n`);
+    });
+
+    test('a lock whose pid is alive but is another process now (reused pid) is taken over', () => {
+      const path = join(dir, 's.lock');
+      // This test's own pid stands in for the reused one: alive, but started at another time.
+      writeFileSync(path, `${process.pid} ${Number(start) - 1}\n`);
+      const lock = new SessionLock(path, 300, processAlive);
+      expect(lock.acquire()).toEqual({ ok: true });
+      expect(readFileSync(path, 'utf8')).toBe('300\n');
+    });
+
+    test('the same pid and start time: held; a lock without a start time (older ochat): held while the pid lives', () => {
+      const path = join(dir, 's.lock');
+      for (const content of [`${process.pid} ${start}\n`, `${process.pid}\n`]) {
+        writeFileSync(path, content);
+        expect(new SessionLock(path, 300, processAlive).acquire()).toEqual({
+          ok: false,
+          holder: { pid: process.pid },
+        });
+      }
+    });
   });
 });
