@@ -70,6 +70,8 @@ describe('crash safety', () => {
           pty.write(`Question ${question}, FACT-${question}?\r`);
           await new Promise((r) => setTimeout(r, 50 + next() * 400));
         }
+        // The killed process's lock was taken over: no "held by another ochat" question.
+        expect(pty.screen()).not.toContain('open in another ochat');
         process.kill(pty.pid, 'SIGKILL');
         await pty.exited;
         await pty.dispose();
