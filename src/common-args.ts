@@ -1,15 +1,26 @@
 import type { CliFlags } from './settings.js';
 
+/** The flags a common command line may hold, each at most once and with a plain value. */
+const COMMON_FLAGS: Record<string, 'model' | 'print'> = {
+  '-m': 'model',
+  '--model': 'model',
+  '-p': 'print',
+  '--print': 'print',
+};
+
 /**
- * The command lines most runs use, `ochat` and `ochat -m NAME` (or `--model NAME`), read without
- * commander; undefined for anything else, which commander reads (see command-line.ts). Gives what
- * commander gives for them.
+ * The command lines most runs use — `ochat`, `ochat -m NAME`, `ochat -p PROMPT` and both (either
+ * spelling, any order) — read without commander; undefined for anything else, which commander
+ * reads (see command-line.ts). Gives what commander gives for them.
  */
 export function parseCommonArgs(args: string[]): CliFlags | undefined {
-  if (args.length === 0) return {};
-  const [flag, value] = args;
-  if (args.length === 2 && (flag === '-m' || flag === '--model') && value !== '' && !value.startsWith('-')) {
-    return { model: value };
+  if (args.length % 2 !== 0) return undefined;
+  const flags: CliFlags = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const key = COMMON_FLAGS[args[i]];
+    const value = args[i + 1];
+    if (!key || key in flags || value === '' || value.startsWith('-')) return undefined;
+    flags[key] = value;
   }
-  return undefined;
+  return flags;
 }
