@@ -10,6 +10,12 @@ import type { PreviewLine, ToolPreview } from './tool.js';
 /** Lines kept in a preview; the rest are counted. The screen may show fewer. */
 export const PREVIEW_MAX_LINES = 200;
 
+/**
+ * Bounds on the diff: an unbounded one of a rewritten 20,000-line file runs for minutes on the UI
+ * thread, and past a few hundred changed lines a diff is no easier to read than the new content.
+ */
+const DIFF_LIMITS = { maxEditLength: 1000, timeout: 250 };
+
 /** The current content of the file to be written, as far as a preview needs it. */
 export type ExistingFile =
   | { kind: 'none' }
@@ -24,7 +30,11 @@ export function existingFileOf(content: Uint8Array): ExistingFile {
 }
 
 /** The preview of writing `next` over `existing`. */
-export function previewWrite(existing: ExistingFile, next: string): ToolPreview {
+export function previewWrite(
+  existing: ExistingFile,
+  next: string,
+  limits: { maxEditLength: number; timeout: number } = DIFF_LIMITS,
+): ToolPreview {
   const nextLines = splitLines(next);
   const size = `${plural(nextLines.length, 'line')}, ${plural(Buffer.byteLength(next, 'utf8'), 'byte')}`;
   if (existing.kind !== 'text') {
@@ -41,7 +51,13 @@ export function previewWrite(existing: ExistingFile, next: string): ToolPreview 
   }
   if (existing.text === next)
     return { title: 'no change: the file already has this content', lines: [], more: 0 };
-  const patch = structuredPatch('', '', existing.text, next, '', '', { context: 3 });
+  const patch = structuredPatch('', '', existing.text, next, '', '', { context: 3, ...limits });
+  if (!patch) {
+    return capped(
+      `rewrites most of the file (${plural(splitLines(existing.text).length, 'line')} now); its new content, ${size}`,
+      nextLines.map((text) => ({ kind: 'add', text })),
+    );
+  }
   const lines: PreviewLine[] = [];
   let added = 0;
   let removed = 0;

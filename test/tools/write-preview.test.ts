@@ -40,6 +40,19 @@ describe('previewWrite', () => {
     expect(preview.lines.map((l) => l.kind)).toEqual(['hunk', 'remove', 'add']);
   });
 
+  it('shows the new content instead of a diff past its edit limit', () => {
+    const old = 'a\nb\nc\n';
+    const preview = previewWrite({ kind: 'text', text: old }, 'x\ny\n', { maxEditLength: 1, timeout: 10_000 });
+    expect(preview).toEqual({
+      title: 'rewrites most of the file (3 lines now); its new content, 2 lines, 4 bytes',
+      lines: [
+        { kind: 'add', text: 'x' },
+        { kind: 'add', text: 'y' },
+      ],
+      more: 0,
+    });
+  });
+
   it('counts what it leaves out beyond its cap', () => {
     const big = Array.from({ length: PREVIEW_MAX_LINES + 50 }, (_, i) => `l${i}`).join('\n');
     const preview = previewWrite({ kind: 'none' }, big);
