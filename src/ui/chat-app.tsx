@@ -134,6 +134,21 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
     if (history.length) dispatch({ type: 'load-history', history });
   }, [history, dispatch]);
 
+  // The instruction for a tool is typed in the prompt: text typed ahead waits aside meanwhile.
+  const instructing = dialog?.kind === 'tool-instruction';
+  const setAside = useRef<string | undefined>(undefined);
+  const promptText = useRef('');
+  promptText.current = editor.state.text;
+  useEffect(() => {
+    if (instructing) {
+      setAside.current = promptText.current;
+      dispatch({ type: 'set-text', text: '' });
+    } else if (setAside.current !== undefined) {
+      dispatch({ type: 'set-text', text: setAside.current });
+      setAside.current = undefined;
+    }
+  }, [instructing, dispatch]);
+
   useInput(
     (input, key) => {
       if (key.ctrl && input === 't') model.toggleThinking();

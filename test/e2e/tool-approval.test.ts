@@ -100,7 +100,7 @@ describe('"always" is scoped', () => {
 });
 
 describe('keys typed while a question is open', () => {
-  test('stay in the prompt for afterwards; a y among them does not approve; a pause, then a key, answers', async () => {
+  test('stay in the prompt for afterwards (aside while an instruction is typed); a y among them does not approve', async () => {
     run = await startToolRun();
     const { emu, pty, cwd } = run;
     emu.enqueue(
@@ -122,9 +122,17 @@ describe('keys typed while a question is open', () => {
     expect(existsSync(join(cwd, 'typed.txt'))).toBe(false);
     expect(run.chatRequests()).toHaveLength(1);
 
-    await pty.answer('n');
+    // i: the instruction is typed in an empty prompt; the typed-ahead text waits aside.
+    await pty.answer('i');
+    await pty.waitFor('Type an instruction for the model instead');
+    pty.write('leave it\r');
     await pty.waitFor('Left alone.');
     expect(existsSync(join(cwd, 'typed.txt'))).toBe(false);
+    const tool = (await run.waitForRequests(2))[1].body.messages as { role: string; content: string }[];
+    expect(tool.at(-1)).toMatchObject({
+      role: 'tool',
+      content: 'The user did not run the tool and says: leave it',
+    });
     pty.write('\r');
     await pty.waitFor('Reply to the typed text.');
     const last = (await run.waitForRequests(3))[2];

@@ -42,7 +42,10 @@ describe('previewWrite', () => {
 
   it('shows the new content instead of a diff past its edit limit', () => {
     const old = 'a\nb\nc\n';
-    const preview = previewWrite({ kind: 'text', text: old }, 'x\ny\n', { maxEditLength: 1, timeout: 10_000 });
+    const preview = previewWrite({ kind: 'text', text: old }, 'x\ny\n', {
+      maxEditLength: 1,
+      timeout: 10_000,
+    });
     expect(preview).toEqual({
       title: 'rewrites most of the file (3 lines now); its new content, 2 lines, 4 bytes',
       lines: [

@@ -332,6 +332,28 @@ describe('ChatApp dialogs', () => {
     await settle();
     expect(model.answerDialog).toHaveBeenCalledWith('');
   });
+
+  it('text typed ahead of the instruction waits aside, and is back in the prompt afterwards', async () => {
+    const model = fakeModel({ dialog: confirmTool });
+    const app = await mount(model);
+    clock.pause();
+    app.stdin.write('draft of my next message');
+    await settle();
+    model.store.update({
+      dialog: { kind: 'tool-instruction', question: 'Type an instruction', choices: 'Esc/Ctrl+C: decline' },
+    });
+    await settle();
+    expect(app.lastFrame()).not.toContain('draft of my next message');
+    app.stdin.write('use yarn\r');
+    await settle();
+    expect(model.submit).toHaveBeenCalledWith('use yarn');
+    model.store.update({ dialog: undefined });
+    await settle();
+    expect(app.lastFrame()).toContain('draft of my next message');
+    app.stdin.write('\r');
+    await settle();
+    expect(model.submit).toHaveBeenLastCalledWith('draft of my next message');
+  });
 });
 
 describe('ChatApp exit', () => {
