@@ -57,7 +57,8 @@ Examples:
                                     (kept in $XDG_DATA_HOME/ochat/sessions)
   OLLAMA_HOST=gpu-box:11434 ochat   use another server
 
-In the chat, /help lists the slash commands.`,
+In the chat, /help lists the slash commands; !command runs a shell command and its output
+goes with your next message.`,
     )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });

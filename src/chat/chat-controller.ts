@@ -19,6 +19,7 @@ import type { Message, WireMessage } from '../conversation/message.js';
 import { estimateMessageTokens } from '../conversation/token-estimate.js';
 import { describeError } from '../text/describe-error.js';
 import { assembleChat, type ChatControllerDeps, type ChatParts } from './chat-parts.js';
+import { parseShellInput, type ShellInput, shellHint } from './shell-input.js';
 import { createStore, type Store } from './store.js';
 import { type ChatViewState, initialViewState } from './view-state.js';
 
@@ -101,6 +102,12 @@ export class ChatController implements CommandHost {
     }
     // A one-shot prompt (or a pipe's worth of stdin) is not something to recall with ↑.
     if (this.deps.interactive !== false) this.deps.appState.pushHistory(text);
+    // Only what the user types runs as a command: never a one-shot prompt (piped text).
+    const shell = this.deps.interactive !== false ? parseShellInput(text) : undefined;
+    if (shell) {
+      this.submitShellInput(shell);
+      return;
+    }
     const runCommand = () => {
       // Echoed like a message, so the output below it says what asked for it.
       this.parts.screen.push({ kind: 'user', id: this.parts.screen.itemId(), text: trimmed });
@@ -116,6 +123,13 @@ export class ChatController implements CommandHost {
       if (trimmed.startsWith('//')) return this.send(text.replace('//', '/'));
       await runCommand();
     });
+  }
+
+  /** `!command` runs (in turn, like a message); `!` alone explains; `\!` sends a message. */
+  private submitShellInput(input: ShellInput): void {
+    if (input.kind === 'hint') this.notice('info', shellHint(this.deps.cwd));
+    else if (input.kind === 'message') void this.parts.queue.enqueue(() => this.send(input.text));
+    else void this.parts.queue.enqueue(() => this.parts.shell.run(input.command));
   }
 
   /** Enter on an empty prompt: retries what failed (the connection, or the last turn), else nothing. */

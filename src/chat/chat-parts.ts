@@ -13,6 +13,7 @@ import { ModelContext } from './model-context.js';
 import { ScreenLog } from './screen-log.js';
 import { ChatSessions } from './session-commands.js';
 import { SessionKeeper } from './session-keeper.js';
+import { ShellRunner } from './shell-runner.js';
 import type { Store } from './store.js';
 import { ToolRunner } from './tool-runner.js';
 import { TurnRunner } from './turn-runner.js';
@@ -61,6 +62,8 @@ export interface ChatParts {
   connector: ModelConnector;
   toolRunner: ToolRunner;
   turns: TurnRunner;
+  /** `!command`: runs what the user typed and keeps its output in the conversation. */
+  shell: ShellRunner;
   /** The session file: what is appended is recorded there. */
   keeper: SessionKeeper;
   sessions: ChatSessions;
@@ -133,6 +136,14 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     onReplyDelta: deps.onReplyDelta,
     interactive,
   });
+  const shell = new ShellRunner({
+    conversation,
+    screen,
+    abort,
+    cwd: deps.cwd,
+    config: config.tools,
+    onAppended: () => model.refreshUsed(),
+  });
   const sessions = new ChatSessions({
     keeper,
     conversation,
@@ -161,6 +172,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     connector,
     toolRunner,
     turns,
+    shell,
     keeper,
     sessions,
   };

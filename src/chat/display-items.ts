@@ -54,6 +54,19 @@ export interface ToolItem {
   ok: boolean;
 }
 
+/** A `!command` the user ran: the command, what it printed, how it ended. */
+export interface ShellItem {
+  kind: 'shell';
+  id: string;
+  command: string;
+  /** What the model is given of its output (sanitized, capped); undefined when not kept (a resumed session). */
+  output?: string;
+  /** How it ended: `exit 0`, `cancelled`, … */
+  end: string;
+  /** It exited 0. */
+  ok: boolean;
+}
+
 /** A message from ochat itself (compaction report, warnings, errors). */
 export interface NoticeItem {
   kind: 'notice';
@@ -63,4 +76,11 @@ export interface NoticeItem {
 }
 
 /** Anything shown in the finished part of the screen. */
-export type DisplayItem = BannerItem | UserItem | AssistantItem | ThinkingItem | ToolItem | NoticeItem;
+export type DisplayItem =
+  | BannerItem
+  | UserItem
+  | AssistantItem
+  | ThinkingItem
+  | ToolItem
+  | ShellItem
+  | NoticeItem;

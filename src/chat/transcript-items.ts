@@ -73,7 +73,11 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
     seen++;
     if (seen <= hidden) continue;
     const m = entry.message;
-    if (m.role === 'user') items.push(userItem(m, itemId()));
+    if (m.role === 'user' && m.shell) {
+      // The output stays in the conversation; the screen shows what ran and how it ended, as for tools.
+      const { command, end, ok } = m.shell;
+      items.push({ kind: 'shell', id: itemId(), command, end, ok });
+    } else if (m.role === 'user') items.push(userItem(m, itemId()));
     else if (m.role === 'assistant') {
       if (m.thinking) items.push({ kind: 'thinking', id: itemId(), text: m.thinking, collapsed: true });
       if (m.content || m.interrupted)

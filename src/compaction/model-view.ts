@@ -28,6 +28,8 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
   if (record) systemParts.push(renderSummarySection(record));
   const tail: WireMessage[] = [];
   const sources: Message[] = [];
+  // Whether the last tail entry carries a `!command` run: user messages next to one join it.
+  let lastHasShell = false;
   for (let i = record?.upto ?? 0; i < transcript.length; i++) {
     const message = transcript[i];
     // A stray system message (hand-edited or old session) joins the one system message.
@@ -40,8 +42,19 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     // Results whose call is not in the view would be orphans every template mishandles.
     if (message.role === 'tool' && tail.length === 0) continue;
     if (isRetriedReply(message, transcript[i + 1])) continue;
-    tail.push(toWireMessage(message, toolContent));
+    const wire = toWireMessage(message, toolContent);
+    const last = tail.length - 1;
+    if (message.role === 'user' && tail[last]?.role === 'user' && (lastHasShell || message.shell)) {
+      // A `!command`'s output goes with the user's next message: one user message, so the
+      // user/assistant alternation every chat template expects holds.
+      tail[last] = joinUserMessages(tail[last], wire);
+      sources[last] = message;
+      lastHasShell = true;
+      continue;
+    }
+    tail.push(wire);
     sources.push(message);
+    lastHasShell = message.shell !== undefined;
   }
   const head: WireMessage[] = systemParts.length
     ? [{ role: 'system', content: systemParts.join(SECTION_SEPARATOR) }]
@@ -65,6 +78,14 @@ function isRetriedReply(message: Message, next: Message | undefined): boolean {
     !message.tool_calls?.length &&
     (next === undefined || next.role === 'assistant')
   );
+}
+
+/** Two user messages as one, in order, separated by a blank line; images of both kept. */
+function joinUserMessages(first: WireMessage, second: WireMessage): WireMessage {
+  const joined: WireMessage = { role: 'user', content: `${first.content}\n\n${second.content}` };
+  const images = [...(first.images ?? []), ...(second.images ?? [])];
+  if (images.length) joined.images = images;
+  return joined;
 }
 
 /**

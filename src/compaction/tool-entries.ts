@@ -1,5 +1,5 @@
 import type { Message } from '../conversation/message.js';
-import { capText, collapseWhitespace } from '../text/shorten.js';
+import { capText, collapseWhitespace, oneLine } from '../text/shorten.js';
 
 /** Share of the summary budget the tool-call log may take; the narrative gets the rest. */
 export const TOOL_ENTRIES_SHARE = 0.3;
@@ -27,10 +27,25 @@ export function toolEntryLine(message: Message): string {
   return capText(summary.startsWith(name) ? summary : `${name}: ${summary}`, MAX_TOOL_ENTRY_CHARS);
 }
 
-/** One line per tool result of the slice, in order. */
+/**
+ * The deterministic line for a `!command` the user ran, e.g. `shell: git status run by the user
+ * (exit 0)`: its last parenthesis is how it ended, so repeated runs of one command fold together.
+ */
+export function shellEntryLine(message: Message): string | undefined {
+  if (message.role !== 'user' || !message.shell) return undefined;
+  const { command, end } = message.shell;
+  // The command is cut rather than the whole line, so how it ended stays.
+  return capText(`shell: ${oneLine(command, 120)} run by the user (${end})`, MAX_TOOL_ENTRY_CHARS);
+}
+
+/** One line per tool result and per `!command` run of the slice, in order. */
 export function collectToolEntries(slice: readonly Message[]): string[] {
   const entries: string[] = [];
-  for (const message of slice) if (message.role === 'tool') entries.push(toolEntryLine(message));
+  for (const message of slice) {
+    if (message.role === 'tool') entries.push(toolEntryLine(message));
+    const shell = shellEntryLine(message);
+    if (shell) entries.push(shell);
+  }
   return entries;
 }
 

@@ -21,6 +21,21 @@ export interface ReceivedToolCall extends ToolCall {
 }
 
 /**
+ * A shell command the user ran with `!`: the user message carrying it has its output, as the
+ * model reads it, for content (see shell-context.ts); this says what ran, for the screen and the
+ * one-line entry compaction keeps.
+ */
+export interface ShellRun {
+  command: string;
+  /** The directory it ran in. */
+  cwd: string;
+  /** How it ended, in a few words: `exit 0`, `cancelled`, `killed by SIGKILL`. */
+  end: string;
+  /** It exited 0. */
+  ok: boolean;
+}
+
+/**
  * One entry of the append-only transcript. Nothing is ever deleted or rewritten;
  * compaction only changes what the model is shown (see model-view.ts).
  */
@@ -52,6 +67,8 @@ export interface Message {
   typed?: string;
   /** For a user message: the files it attached, in `content` (text) or `images`. */
   attachments?: Attachment[];
+  /** For `role: 'user'`: the message is the output of a `!command`, not something the user wrote. */
+  shell?: ShellRun;
   /** ISO timestamp of when the message was appended. */
   at: string;
   /** The reply was cut short (Ctrl+C or a stream error); its text is what arrived. */

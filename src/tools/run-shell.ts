@@ -23,10 +23,14 @@ export interface ShellOptions {
   signal?: AbortSignal;
   /** Output kept in memory, in characters. */
   maxOutputChars: number;
+  /** Sees each piece of output (stdout and stderr) as it arrives, e.g. to show it live. */
+  onOutput?: (chunk: string) => void;
 }
 
-/** After SIGTERM, a process group that is still alive this long later gets SIGKILL. */
+/** After a timeout's SIGTERM, a process group that is still alive this long later gets SIGKILL. */
 const KILL_GRACE_MS = 2000;
+/** After the user cancels, less: Ctrl+C must free the app within a second, whatever the command traps. */
+const CANCEL_GRACE_MS = 500;
 /** After the shell exits, how long to wait for background children still holding its pipes. */
 const PIPE_LINGER_MS = 300;
 
@@ -48,7 +52,10 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     const collector = createOutputCollector(options.maxOutputChars);
     for (const stream of [child.stdout, child.stderr]) {
       stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => collector.push(chunk));
+      stream.on('data', (chunk: string) => {
+        collector.push(chunk);
+        options.onOutput?.(chunk);
+      });
     }
     let timedOut = false;
     let aborted = false;
@@ -68,7 +75,7 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       else aborted = true;
       killGroup('SIGTERM');
       // Not cleared on finish: a child that ignores SIGTERM must still die after the shell is gone.
-      setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
+      setTimeout(() => killGroup('SIGKILL'), reason === 'abort' ? CANCEL_GRACE_MS : KILL_GRACE_MS).unref();
     };
     const onAbort = () => stop('abort');
     options.signal?.addEventListener('abort', onAbort, { once: true });

@@ -18,6 +18,7 @@ afterEach(() => {
 
 async function start(
   backend = new FakeBackend(),
+  interactive = true,
 ): Promise<{ controller: ChatController; backend: FakeBackend }> {
   const dir = mkdtempSync(join(tmpdir(), 'ochat-controller-'));
   dirs.push(dir);
@@ -30,6 +31,7 @@ async function start(
     cwd: dir,
     flags: { model: 'fake:latest' },
     onExit: () => {},
+    interactive,
   });
   await controller.start();
   return { controller, backend };
@@ -151,5 +153,43 @@ describe('ChatController: @path attachments', () => {
       images: [PNG_BYTES.toString('base64')],
       attachments: [{ path: 'a.png', kind: 'image', size: PNG_BYTES.length }],
     });
+  });
+});
+
+describe('ChatController: !command', () => {
+  it('runs the command, keeps it in history, and sends its output with the next message', async () => {
+    const { controller, backend } = await start();
+    await say(controller, '!echo FACT-out');
+    expect(backend.requests).toHaveLength(0);
+    expect(controller.store.get().items.at(-1)).toMatchObject({
+      kind: 'shell',
+      output: 'FACT-out',
+      ok: true,
+    });
+    expect(controller.history().at(-1)).toBe('!echo FACT-out');
+    expect(controller.store.get().used).toBeGreaterThan(0);
+    backend.enqueue({ content: 'I see.' });
+    await say(controller, 'what did it print?');
+    const users = backend.requests[0].messages.filter((m) => m.role === 'user');
+    expect(users).toHaveLength(1);
+    expect(users[0].content).toMatch(/^I ran a shell command in .*\nFACT-out\n```\n\nwhat did it print\?$/s);
+  });
+
+  it('! alone shows a hint and runs nothing; \\! sends the message with its !', async () => {
+    const { controller, backend } = await start();
+    await say(controller, '!');
+    expect(controller.store.get().items.at(-1)).toMatchObject({ kind: 'notice', level: 'info' });
+    expect(controller.transcript).toHaveLength(0);
+    backend.enqueue({ content: 'ok' });
+    await say(controller, '\\!= in JS?');
+    expect(backend.requests[0].messages.at(-1)).toEqual({ role: 'user', content: '!= in JS?' });
+  });
+
+  it('in one-shot mode a prompt starting with ! is a message, never a command', async () => {
+    const { controller, backend } = await start(new FakeBackend(), false);
+    backend.enqueue({ content: 'ok' });
+    await say(controller, '!touch pwned');
+    expect(backend.requests[0].messages.at(-1)).toEqual({ role: 'user', content: '!touch pwned' });
+    expect(controller.transcript[0].shell).toBeUndefined();
   });
 });

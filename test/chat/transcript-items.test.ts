@@ -79,4 +79,19 @@ describe('transcriptItems', () => {
     });
     expect(items.map((i) => (i.kind === 'assistant' ? i.markdown : i.kind))).toEqual(['user', 'new']);
   });
+
+  test('a !command run shows what ran and how it ended, not its output as a message', () => {
+    const items = transcriptItems({
+      entries: [
+        message(1, 'user', 'I ran a shell command in /w (exit code 0); …', {
+          shell: { command: 'git status', cwd: '/w', end: 'exit 0', ok: true },
+        }),
+      ],
+      itemId,
+      keyArgument: () => '',
+    });
+    expect(items).toEqual([
+      { kind: 'shell', id: expect.any(String), command: 'git status', end: 'exit 0', ok: true },
+    ]);
+  });
 });

@@ -32,6 +32,7 @@ describe('/help', () => {
     expect(text).toContain('(also /exit, /bye, /q)');
     expect(text).toContain('Ctrl+C');
     expect(text).toContain('Ctrl+T');
+    expect(text).toContain('!command runs a shell command');
     // One line per command, in the registry's order.
     const positions = BUILTIN_COMMANDS.map((c) => text.indexOf(`  ${c.usage}`));
     expect(positions.every((p) => p >= 0)).toBe(true);

@@ -201,3 +201,39 @@ describe('buildModelView: what each wire message carries', () => {
     ]);
   });
 });
+
+describe('buildModelView: a !command run', () => {
+  const at = '2026-01-01T00:00:00.000Z';
+  const shell = { command: 'ls', cwd: '/w', end: 'exit 0', ok: true };
+  const run = (id: number, content: string): Message => ({ id, turn: id, role: 'user', content, shell, at });
+  const user = (id: number, content: string): Message => ({ id, turn: id, role: 'user', content, at });
+  const reply = (id: number, content: string): Message => ({
+    id,
+    turn: id - 1,
+    role: 'assistant',
+    content,
+    at,
+  });
+
+  it('goes with the next user message as one user message, runs in order', () => {
+    const view = buildModelView({
+      transcript: [user(1, 'hi'), reply(2, 'Hello.'), run(3, 'RUN-1'), run(4, 'RUN-2'), user(5, 'why?')],
+    });
+    expect(view).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'Hello.' },
+      { role: 'user', content: 'RUN-1\n\nRUN-2\n\nwhy?' },
+    ]);
+  });
+
+  it('joins an unanswered message before it too, and is sent alone while nothing follows', () => {
+    expect(buildModelView({ transcript: [user(1, 'failed'), run(2, 'RUN')] })).toEqual([
+      { role: 'user', content: 'failed\n\nRUN' },
+    ]);
+    expect(buildModelView({ transcript: [run(1, 'RUN')] })).toEqual([{ role: 'user', content: 'RUN' }]);
+  });
+
+  it('leaves two plain user messages as they are', () => {
+    expect(buildModelView({ transcript: [user(1, 'a'), user(2, 'b')] })).toHaveLength(2);
+  });
+});

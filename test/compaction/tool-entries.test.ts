@@ -4,6 +4,7 @@ import {
   collectToolEntries,
   MAX_TOOL_ENTRY_CHARS,
   mergeToolEntries,
+  shellEntryLine,
   toolEntryBullet,
   toolEntryLine,
 } from '../../src/compaction/tool-entries.js';
@@ -184,5 +185,38 @@ describe('mergeToolEntries', () => {
     const entries = ['read_file: a', 'read_file: b'];
     expect(mergeToolEntries(entries, [], cost(entries), length)).toEqual(entries);
     expect(mergeToolEntries(entries, [], cost(entries) - 1, length)).not.toEqual(entries);
+  });
+});
+
+describe('shellEntryLine', () => {
+  const base = { id: 1, turn: 1, at: '2026-01-01T00:00:00.000Z', content: 'I ran…' } as const;
+
+  it('says what the user ran and how it ended, and is collected in order with tool lines', () => {
+    const run = {
+      ...base,
+      role: 'user' as const,
+      shell: { command: 'git\n status', cwd: '/w', end: 'exit 1', ok: false },
+    };
+    expect(shellEntryLine(run)).toBe('shell: git status run by the user (exit 1)');
+    const tool = { ...base, id: 2, role: 'tool' as const, tool_name: 'read_file', tool_summary: 'read a.ts' };
+    expect(collectToolEntries([run, { ...base, role: 'user', content: 'hi' }, tool])).toEqual([
+      'shell: git status run by the user (exit 1)',
+      'read_file: read a.ts',
+    ]);
+  });
+
+  it('cuts a long command, not how it ended', () => {
+    const command = `echo ${'x'.repeat(400)}`;
+    const line = shellEntryLine({
+      ...base,
+      role: 'user',
+      shell: { command, cwd: '/w', end: 'cancelled', ok: false },
+    });
+    expect(line!.length).toBeLessThanOrEqual(MAX_TOOL_ENTRY_CHARS);
+    expect(line!.endsWith('… run by the user (cancelled)')).toBe(true);
+  });
+
+  it('is nothing for a message the user wrote', () => {
+    expect(shellEntryLine({ ...base, role: 'user' })).toBeUndefined();
   });
 });

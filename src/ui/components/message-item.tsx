@@ -83,6 +83,37 @@ function UserText({ text }: { text: string }) {
   );
 }
 
+/** A `!command`: the command, what it printed (indented), then how it ended. */
+function ShellBlock({
+  command,
+  output,
+  end,
+  ok,
+}: {
+  command: string;
+  output?: string;
+  end: string;
+  ok: boolean;
+}) {
+  return (
+    <Box flexDirection="column">
+      <Prefixed marker="!" color="magenta">
+        <Text bold>{clean(command)}</Text>
+      </Prefixed>
+      {output ? (
+        <Box paddingLeft={2}>
+          <Text>{clean(output)}</Text>
+        </Box>
+      ) : null}
+      <Box paddingLeft={2}>
+        <Text color={ok ? undefined : 'red'} dimColor={ok}>
+          {ok ? end : `✗ ${clean(end)}`}
+        </Text>
+      </Box>
+    </Box>
+  );
+}
+
 function ItemBody({ item, width }: MessageItemProps) {
   switch (item.kind) {
     case 'banner':
@@ -137,6 +168,8 @@ function ItemBody({ item, width }: MessageItemProps) {
           </Text>
         </Prefixed>
       );
+    case 'shell':
+      return <ShellBlock command={item.command} output={item.output} end={item.end} ok={item.ok} />;
     case 'notice': {
       const style = NOTICE_STYLE[item.level];
       return (

@@ -95,6 +95,20 @@ describe('MessageItem', () => {
     expect(failed).toBe('\n✗ read_file nope — not found');
   });
 
+  it('shell: the command, its output indented, how it ended; control sequences removed', () => {
+    const ok = frameOf({
+      kind: 'shell',
+      id: 'x',
+      command: 'ls\x1b]0;pwn\x07',
+      output: 'a.txt\n\x1b[2Jb.txt',
+      end: 'exit 0',
+      ok: true,
+    });
+    expect(ok).toBe('\n! ls\n  a.txt\n  b.txt\n  exit 0');
+    const resumed = frameOf({ kind: 'shell', id: 'x', command: 'false', end: 'exit 1', ok: false });
+    expect(resumed).toBe('\n! false\n  ✗ exit 1');
+  });
+
   it('notice: one symbol per level', () => {
     const symbols = { info: 'ℹ', success: '✓', warning: '⚠', error: '✗' } as const;
     for (const [level, symbol] of Object.entries(symbols)) {
