@@ -22,8 +22,10 @@ afterEach(async () => {
 const PROMPT = 'Type a message';
 
 /** The user messages of a request. */
-function userMessages(request: ChatRequestRecord): ChatMessageLike[] {
-  return (request.body.messages as ChatMessageLike[]).filter((m) => m.role === 'user');
+function userMessages(request: ChatRequestRecord): { role: string; content: string }[] {
+  return (request.body.messages as ChatMessageLike[])
+    .filter((m) => m.role === 'user')
+    .map((m) => ({ role: m.role, content: m.content ?? '' }));
 }
 
 /** Whether a process still runs (a zombie counts as gone). */
@@ -145,6 +147,30 @@ describe('!command', () => {
     await pty.waitFor(PROMPT);
     pty.write('\x1b[A');
     await pty.waitFor('› !echo recall-me');
+  });
+
+  test('compaction summarizes the run and keeps one line for it in the tool log', async () => {
+    run = await startToolRun({
+      // Keep only the newest turn verbatim, so /compact folds the run into the summary.
+      config: 'compaction:\n  keep_recent:\n    ratio: 0.01\n    min_tokens: 1\n',
+    });
+    const { pty } = run;
+    pty.write('!seq 1 400\r');
+    await pty.waitFor('exit 0');
+    pty.write('what are these?\r');
+    await pty.waitFor('Echo:');
+    pty.write('thanks\r');
+    await pty.waitFor('Echo: thanks');
+    pty.write('/compact\r');
+    // The run is the oldest turn; the two after it are small enough to stay verbatim.
+    await pty.waitFor(/Compacted 1 message: /);
+    pty.write('and now?\r');
+    await pty.waitFor('Echo: and now?');
+    const last = (await run.waitForRequests(3)).at(-1)!;
+    const messages = last.body.messages as ChatMessageLike[];
+    expect(messages[0].role).toBe('system');
+    expect(messages[0].content).toContain('- shell: seq 1 400 run by the user (exit 0)');
+    expect(JSON.stringify(messages)).not.toContain('\\n399\\n');
   });
 
   test('a resumed session keeps the run: shown on screen and sent with the next message', async () => {
