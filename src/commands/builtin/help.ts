@@ -28,7 +28,7 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           '      a paste over 10 lines or 2,000 characters shows as one chip, sent in full · Ctrl+O expand it',
           '',
           'Attach: @path sends a file with the message (text, or a PNG/JPEG/WebP image for a vision model); Tab after @ completes paths',
-          '!command runs a shell command here (Ctrl+C stops it); its output goes with your next message · \\! starts a message with !',
+          'Shell: !command runs a shell command here (Ctrl+C stops it); its output goes with your next message · \\! starts a message with !',
         ].join('\n'),
       );
     },
