@@ -39,6 +39,14 @@ function writeLongSession(store: SessionStore): { id: string; appendMs: number[]
     const start = performance.now();
     writer.append({ type: 'message', message });
     appendMs.push(performance.now() - start);
+    // The chat saves the meter's state after every reply.
+    if (!user)
+      writer.append({
+        type: 'setting',
+        at: at.toISOString(),
+        key: 'meter',
+        value: { charsPerToken: 3.9, anchor: { tokens: 4000 + i, transcriptLength: i + 1, recordCount: 0 } },
+      });
     if (i > 0 && i % every === 0 && i / every <= COMPACTIONS && !user) {
       const record: CompactionRecord = {
         upto: i + 1,

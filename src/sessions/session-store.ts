@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../config/paths.js';
-import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './session-format.js';
+import {
+  entryProblem,
+  headerProblem,
+  SESSION_FORMAT_VERSION,
+  type SessionEntry,
+  type SessionHeader,
+} from './session-format.js';
 import { processAlive, SessionLock } from './session-lock.js';
 import { type ParsedSession, parseSession, SessionFileError } from './session-reader.js';
 import { SessionWriter } from './session-writer.js';
@@ -41,6 +47,10 @@ export interface OpenedSession {
   /** Releases the lock and closes the file. */
   close(): void;
 }
+
+/** How the writer starts a message line and a setting line (`JSON.stringify` keeps key order). */
+const MESSAGE_LINE = '{"type":"message",';
+const SETTING_LINE = '{"type":"setting",';
 
 /** Session ids sort by creation time: `20261203-061422-3fa9`. */
 export function newSessionId(now: Date): string {
@@ -164,19 +174,41 @@ export class SessionStore {
     );
   }
 
+  /**
+   * One session's listing. Only the lines a listing needs are parsed (the header, the first user
+   * message, name and model settings): every line starts with its type, as the writer wrote it, so
+   * `--resume` and `/sessions` scan a directory of long sessions instead of parsing all of it.
+   */
   private summarize(id: string): SessionSummary {
     const path = this.pathOf(id);
-    const { header, entries } = this.read(id);
+    const text = readFileSync(path, 'utf8');
+    const lines = text.split('\n');
+    const header = JSON.parse(lines[0]) as SessionHeader;
+    const problem = headerProblem(header);
+    if (problem) throw new SessionFileError(`session ${id}: not a session file (${problem}).`);
     let name: string | undefined;
     let model = header.model;
     let messages = 0;
     let firstUserLine: string | undefined;
-    for (const entry of entries) {
-      if (entry.type === 'message') {
+    const parse = (line: string): SessionEntry | undefined => {
+      try {
+        const value: unknown = JSON.parse(line);
+        return entryProblem(value) ? undefined : (value as SessionEntry);
+      } catch {
+        return undefined;
+      }
+    };
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i];
+      if (line.startsWith(MESSAGE_LINE)) {
         messages++;
-        if (firstUserLine === undefined && entry.message.role === 'user')
+        if (firstUserLine !== undefined || !line.includes('"role":"user"')) continue;
+        const entry = parse(line);
+        if (entry?.type === 'message' && entry.message.role === 'user')
           firstUserLine = entry.message.content.trim().split('\n')[0];
-      } else if (entry.type === 'setting') {
+      } else if (line.startsWith(SETTING_LINE) && /"key":"(name|model)"/.test(line)) {
+        const entry = parse(line);
+        if (entry?.type !== 'setting') continue;
         if (entry.key === 'name')
           name = typeof entry.value === 'string' && entry.value ? entry.value : undefined;
         if (entry.key === 'model' && typeof entry.value === 'string') model = entry.value;
