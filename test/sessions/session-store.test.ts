@@ -76,9 +76,13 @@ describe('SessionStore', () => {
   test('list gives id, name, model, messages, last activity and first user line, newest first', () => {
     const store = new SessionStore(dir);
     const a = store.create({ ...base, cwd: '/a' }, NOW);
-    a.writer!.append(message(1, 'user', 'first question\nsecond line'));
-    a.writer!.append(message(2, 'assistant', 'answer'));
+    // An assistant line that merely quotes a user role is not the first user message.
+    a.writer!.append(message(1, 'assistant', 'quoting {"role":"user"}'));
+    a.writer!.append(message(2, 'user', 'first question\nsecond line'));
+    a.writer!.append(message(3, 'assistant', 'answer'));
     a.writer!.append({ type: 'setting', at: NOW.toISOString(), key: 'name', value: 'plans' });
+    a.writer!.append({ type: 'setting', at: NOW.toISOString(), key: 'model', value: 'qwen3' });
+    a.writer!.append({ type: 'setting', at: NOW.toISOString(), key: 'meter', value: { charsPerToken: 3 } });
     a.close();
     const b = store.create({ ...base, cwd: '/b' }, new Date('2026-12-03T07:00:00Z'));
     b.close();
@@ -88,8 +92,8 @@ describe('SessionStore', () => {
     expect(list.map((s) => s.id)).toEqual([b.parsed.header.id, a.parsed.header.id]);
     expect(list[1]).toMatchObject({
       name: 'plans',
-      model: 'llama3.2',
-      messages: 2,
+      model: 'qwen3',
+      messages: 3,
       firstUserLine: 'first question',
       cwd: '/a',
     });
