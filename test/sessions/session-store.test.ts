@@ -76,7 +76,7 @@ describe('SessionStore', () => {
   test('list gives id, name, model, messages, last activity and first user line, newest first', () => {
     const store = new SessionStore(dir);
     const a = store.create({ ...base, cwd: '/a' }, NOW);
-    // An assistant line that merely quotes a user role is not the first user message.
+    // An assistant line before it (quoting a role, escaped in JSON) is not the first user message.
     a.writer!.append(message(1, 'assistant', 'quoting {"role":"user"}'));
     a.writer!.append(message(2, 'user', 'first question\nsecond line'));
     a.writer!.append(message(3, 'assistant', 'answer'));
