@@ -2,7 +2,6 @@
 // comparison measures the same kind of bundle.
 import { fileURLToPath } from 'node:url';
 import { dependencyPatchesPlugin } from './dependency-patches-plugin.mjs';
-import { requiredBuiltinsPlugin } from './required-builtins-plugin.mjs';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.mjs';
 
 /** Options for an ESM Node bundle of `entryPoints` into `outdir`. */
@@ -29,7 +28,7 @@ export function bundleOptions({ entryPoints, outdir, define = {} }) {
       'react-devtools-core': './scripts/devtools-stub.mjs',
       'cli-highlight': './scripts/cli-highlight-stub.mjs',
     },
-    plugins: [yogaWasmPlugin, dependencyPatchesPlugin, requiredBuiltinsPlugin],
+    plugins: [yogaWasmPlugin, dependencyPatchesPlugin],
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: {
       js: "import { createRequire as __ochatCreateRequire } from 'node:module'; const require = __ochatCreateRequire(import.meta.url);",

@@ -5,14 +5,6 @@ import { readFileSync } from 'node:fs';
 
 const PATCHES = [
   {
-    // fs.promises is a lazy getter that the bundle does not re-export (required-builtins-plugin.mjs):
-    // the npm client's two uses of it (encodeImage, fileExists; ochat calls neither) read it then.
-    file: /[\\/]ollama[\\/]dist[\\/]index\.mjs$/,
-    find: "import fs, { promises } from 'node:fs';",
-    replace:
-      "import fs from 'node:fs';\nconst promises = { get readFile() { return fs.promises.readFile; }, get access() { return fs.promises.access; } };",
-  },
-  {
     // normalizeHeaders() starts with `headers instanceof Headers`: reading the global `Headers`
     // loads undici (Node's fetch), +74 ms on Node 22, on every run that talks to Ollama, though
     // ochat sends through node:http and never passes a Headers object. Read it only for a value
