@@ -9,6 +9,8 @@ const OCHAT_BIN = resolve(import.meta.dirname, '../../bin/ochat');
 
 const QUIET_MS = 40;
 const SETTLE_MAX_MS = 400;
+/** How long late output may trail the exit event. */
+const EXIT_GRACE_MS = 50;
 
 const delay = (ms: number) => new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
 
@@ -95,7 +97,13 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
     },
   );
   if (options.answerQueries) terminal.onData((reply) => pty.write(reply));
-  const exited = new Promise<number>((resolveExit) => pty.onExit(({ exitCode }) => resolveExit(exitCode)));
+  // Output can still be on its way (node-pty may report the exit before the last data event, and
+  // xterm parses writes asynchronously): resolve once what arrived is on the screen.
+  const exited = new Promise<number>((resolveExit) =>
+    pty.onExit(({ exitCode }) => {
+      setTimeout(() => terminal.write('', () => resolveExit(exitCode)), EXIT_GRACE_MS);
+    }),
+  );
   let wake: (() => void) | undefined;
   let lastOutputAt = Date.now();
   pty.onData((data) => {
