@@ -4,8 +4,8 @@ import { compactConversation } from '../src/compaction/compactor.js';
 import { buildModelView, toWireMessage } from '../src/compaction/model-view.js';
 import { planCompaction } from '../src/compaction/plan.js';
 import { buildSummarizerRequest, renderSliceLines } from '../src/compaction/summarizer-prompt.js';
-import { assembleSummary } from '../src/compaction/summary.js';
-import { collectToolEntries } from '../src/compaction/tool-entries.js';
+import { toolLogRoom } from '../src/compaction/summary.js';
+import { collectToolEntries, mergeToolEntries } from '../src/compaction/tool-entries.js';
 import type { CompactionRecord } from '../src/conversation/compaction-record.js';
 import type { Message } from '../src/conversation/message.js';
 import {
@@ -136,14 +136,21 @@ export const compactionBench: BenchSuite = async () => {
     for (const chunk of chunkLines(lines, capacity, estimateText)) {
       buildSummarizerRequest({ lines: chunk, maxChars: budgets.summary * 4, previousNarrative: narrative });
     }
-    const content = assembleSummary({
+    const toolEntries = mergeToolEntries(
+      [],
+      collectToolEntries(plan.slice),
+      toolLogRoom(budgets.summary, narrative, estimateText),
+      estimateText,
+    );
+    const record = {
       narrative,
-      previousEntries: [],
-      addedEntries: collectToolEntries(plan.slice),
-      summaryTokens: budgets.summary,
-      estimate: estimateText,
-    });
-    const record = { ...content, upto: plan.upto, model: 'm', at: '', tokensBefore: 0, tokensAfter: 0 };
+      toolEntries,
+      upto: plan.upto,
+      model: 'm',
+      at: '',
+      tokensBefore: 0,
+      tokensAfter: 0,
+    };
     estimateMessagesTokens(buildModelView({ system: 'You are helpful.', record, transcript }), cpt);
   };
   const pipelineMs = await timeMedian(() => pipeline());
@@ -173,7 +180,7 @@ export const compactionBench: BenchSuite = async () => {
       transcript,
       budgets,
       system: 'You are helpful.',
-      ask: async () => narrative,
+      ask: async () => ({ text: narrative, cutOff: false }),
       summarizerNumCtx: 32_768,
       model: 'bench',
       maxMessageChars: 2000,

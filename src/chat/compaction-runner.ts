@@ -170,7 +170,7 @@ export class CompactionRunner {
         this.setPaused(false);
         // A cut summary lost words: a warning, not a plain success.
         screen.notice(
-          outcome.result.cutTokens > 0 ? 'warning' : 'success',
+          outcome.result.cutTokens > 0 || outcome.result.endsLost > 0 ? 'warning' : 'success',
           formatCompactionReport(outcome.result),
         );
         model.refreshUsed();

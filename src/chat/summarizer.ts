@@ -41,7 +41,7 @@ export async function resolveSummarizer(
         },
         { signal },
       );
-      return reply.content;
+      return { text: reply.content, cutOff: reply.doneReason === 'length' };
     },
   };
 }

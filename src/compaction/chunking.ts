@@ -1,6 +1,6 @@
 import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
 import { capText } from '../text/shorten.js';
-import type { Ask } from './ask.js';
+import type { Ask, SummarizerReply } from './ask.js';
 import { cutNarrative } from './narrative-cut.js';
 import { buildCondenseRequest, buildSummarizerRequest, summaryCharLimit } from './summarizer-prompt.js';
 import { cleanNarrative } from './summary.js';
@@ -92,6 +92,11 @@ export function chunkCapacity(input: {
 export interface SummaryCut {
   text: string;
   tokens: number;
+  /**
+   * Replies the server cut off at `num_predict` even when asked again: their ends are lost, and
+   * no one knows how much was in them (absent: none).
+   */
+  endsLost?: number;
 }
 
 /**
@@ -127,9 +132,10 @@ export async function summarizeLines(input: {
   }
   const maxChars = summaryCharLimit(input.targetTokens, input.charsPerToken);
   const numPredict = REPLY_ROOM_FACTOR * summaryTokens;
-  const ask = async (request: { system: string; prompt: string }) => {
+  const ask = async (request: { system: string; prompt: string }): Promise<SummarizerReply> => {
     if (input.signal?.aborted) throw new Error('cancelled');
-    return cleanNarrative(await input.ask({ ...request, numPredict, signal: input.signal }));
+    const reply = await input.ask({ ...request, numPredict, signal: input.signal });
+    return { text: cleanNarrative(reply.text), cutOff: reply.cutOff };
   };
   // A condense request carries the whole reply: sent only when it fits the summarizer's window too.
   const fitsWindow = (request: { system: string; prompt: string }) =>
@@ -138,30 +144,44 @@ export async function summarizeLines(input: {
   let narrative = input.previousNarrative ?? '';
   const removed: string[] = [];
   let removedTokens = 0;
+  let endsLost = 0;
   for (const chunk of chunkLines(input.lines, capacity, estimate)) {
-    let reply = await ask(
-      buildSummarizerRequest({
-        rules: input.rules,
-        focus: input.focus,
-        previousNarrative: narrative,
-        lines: chunk,
-        maxChars,
-      }),
-    );
-    if (!reply) throw new Error('the summarizer returned an empty summary');
-    const condense = buildCondenseRequest({ rules: input.rules, summary: reply, maxChars });
-    if (estimate(reply) > input.targetTokens && fitsWindow(condense)) {
+    const summarize = (wasCutOff: boolean) =>
+      ask(
+        buildSummarizerRequest({
+          rules: input.rules,
+          focus: input.focus,
+          previousNarrative: narrative,
+          lines: chunk,
+          maxChars,
+          wasCutOff,
+        }),
+      );
+    let reply = await summarize(false);
+    // Cut off by the server, the reply lost its end — the newest facts: only the whole input
+    // can give them back, so the summary is asked for again, told it was too long.
+    if (reply.cutOff) reply = await summarize(true);
+    if (!reply.text) throw new Error('the summarizer returned an empty summary');
+    if (reply.cutOff) endsLost += 1;
+    let text = reply.text;
+    const condense = buildCondenseRequest({ rules: input.rules, summary: text, maxChars });
+    if ((reply.cutOff || estimate(text) > input.targetTokens) && fitsWindow(condense)) {
       const condensed = await ask(condense);
-      if (condensed && estimate(condensed) < estimate(reply)) reply = condensed;
+      // A condensed reply the server cut off is missing its end: cutting the whole one loses less, and says so.
+      if (condensed.text && !condensed.cutOff && estimate(condensed.text) < estimate(text))
+        text = condensed.text;
     }
-    const cut = cutNarrative(reply, input.targetTokens, estimate);
+    const cut = cutNarrative(text, input.targetTokens, estimate);
     if (cut.removed) {
       removed.push(cut.removed);
-      removedTokens += Math.max(1, estimate(reply) - estimate(cut.kept));
+      removedTokens += Math.max(1, estimate(text) - estimate(cut.kept));
     }
     narrative = cut.kept;
   }
-  return { narrative, cut: removed.length ? { text: removed.join('\n'), tokens: removedTokens } : undefined };
+  const cut: SummaryCut | undefined =
+    removed.length || endsLost ? { text: removed.join('\n'), tokens: removedTokens } : undefined;
+  if (cut && endsLost) cut.endsLost = endsLost;
+  return { narrative, cut };
 }
 
 /** Cuts a line (with its newline) to fit `maxTokens`, keeping the longest prefix that does. */

@@ -64,6 +64,8 @@ export interface CompactionResult {
   model: string;
   /** Tokens cut from summaries that stayed over budget (0: nothing was cut). */
   cutTokens: number;
+  /** Summarizer replies the server cut off at their length limit, their ends lost (0: none). */
+  endsLost: number;
 }
 
 /** A compaction's outcome: the record to append, or why there is none. */
@@ -179,6 +181,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       durationMs: input.now().getTime() - started,
       model: input.model,
       cutTokens: cut?.tokens ?? 0,
+      endsLost: cut?.endsLost ?? 0,
     },
   };
 }

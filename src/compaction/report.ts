@@ -3,7 +3,8 @@ import type { CompactionResult } from './compactor.js';
 
 /**
  * The one-line report of a compaction: `Compacted 12 messages: 6.1k → 1.2k tokens (75% → 15% of 8k)`,
- * plus `; summary cut: 312 tokens dropped` when a summary had to be cut to its budget.
+ * plus `; summary cut: 312 tokens dropped` when a summary had to be cut to its budget, and what
+ * the server cut off a summarizer reply at its length limit.
  */
 export function formatCompactionReport(result: CompactionResult): string {
   const { messagesSummarized: n, tokensBefore, tokensAfter, numCtx } = result;
@@ -11,6 +12,19 @@ export function formatCompactionReport(result: CompactionResult): string {
   return (
     `Compacted ${n} message${n === 1 ? '' : 's'}: ${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens ` +
     `(${percent(tokensBefore)} → ${percent(tokensAfter)} of ${formatTokens(numCtx)})` +
-    (result.cutTokens > 0 ? `; summary cut: ${result.cutTokens} tokens dropped (/summary shows them)` : '')
+    summaryCut(result)
   );
+}
+
+function summaryCut({ cutTokens, endsLost }: CompactionResult): string {
+  const parts: string[] = [];
+  if (endsLost > 0) {
+    parts.push(
+      endsLost === 1
+        ? "the summarizer's reply ran past its length limit and lost its end"
+        : `${endsLost} summarizer replies ran past their length limit and lost their ends`,
+    );
+  }
+  if (cutTokens > 0) parts.push(`${cutTokens} tokens dropped (/summary shows them)`);
+  return parts.length ? `; summary cut: ${parts.join('; ')}` : '';
 }

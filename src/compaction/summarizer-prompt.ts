@@ -28,6 +28,10 @@ export interface SummarizerRequest {
 export const MESSAGES_OPEN = '<messages>';
 export const MESSAGES_CLOSE = '</messages>';
 
+/** Tells the summarizer its previous reply to the same request was too long and lost its end. */
+export const CUT_OFF_NOTICE =
+  'Your previous reply to this request was far too long: it was cut off unfinished.';
+
 /**
  * The summarizer's request: the rules as system prompt; the previous narrative first (to be
  * folded in), then the slice's lines, then the one-run focus, then the size limit.
@@ -41,6 +45,8 @@ export function buildSummarizerRequest(input: {
   lines: readonly string[];
   /** The most characters the summary may take (see `summaryCharLimit`). */
   maxChars: number;
+  /** The request is asked again because the server cut off the reply to it at its length limit. */
+  wasCutOff?: boolean;
 }): SummarizerRequest {
   const parts: string[] = [];
   if (input.previousNarrative?.trim()) {
@@ -52,6 +58,9 @@ export function buildSummarizerRequest(input: {
     `New messages to fold into the summary, one per line as [index] role: text:\n${MESSAGES_OPEN}\n${input.lines.join('\n')}\n${MESSAGES_CLOSE}`,
   );
   if (input.focus?.trim()) parts.push(`Focus for this summary, from the user: ${input.focus.trim()}`);
+  if (input.wasCutOff) {
+    parts.push(`${CUT_OFF_NOTICE} Keep every fact, but shorten the wording: stay within the limit.`);
+  }
   parts.push(
     `Write the complete updated summary now, at most ${input.maxChars} characters. Output only the summary.`,
   );

@@ -1,6 +1,5 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
-import { isHighSurrogate } from '../text/shorten.js';
 import { mergeToolEntries, TOOL_ENTRIES_SHARE, toolEntryBullet } from './tool-entries.js';
 
 /** Opens the summary section folded into the system message. */
@@ -9,8 +8,6 @@ export const SUMMARY_HEADER = '[Summary of the earlier conversation: older messa
 export const TOOL_LOG_HEADER = 'Tool calls made earlier, oldest first:';
 /** Closes the summary section. */
 export const SUMMARY_FOOTER = '[End of summary. The conversation continues below.]';
-/** Appended where a narrative was cut to fit its budget. */
-export const TRIM_MARKER = ' […]';
 
 /** What a section is made of: the narrative and the tool entries of a record. */
 export type SummaryContent = Pick<CompactionRecord, 'narrative' | 'toolEntries'>;
@@ -41,24 +38,6 @@ export function toolEntriesBudget(summaryTokens: number, estimate: (text: string
     0,
     Math.floor(TOOL_ENTRIES_SHARE * contentBudget(summaryTokens, estimate)) - toolLogHeaderCost(estimate),
   );
-}
-
-/**
- * Builds the section content within the summary budget: tool entries carried over and merged
- * to their share, the narrative cleaned and trimmed to what is left. Counts the system-message
- * overhead and separator too, so the system message grows by at most `summaryTokens`.
- */
-export function assembleSummary(input: {
-  narrative: string;
-  previousEntries: readonly string[];
-  addedEntries: readonly string[];
-  summaryTokens: number;
-  estimate: (text: string) => number;
-}): SummaryContent {
-  const { estimate, summaryTokens } = input;
-  const toolEntries = assembleToolEntries(input.previousEntries, input.addedEntries, summaryTokens, estimate);
-  const budget = narrativeBudget(summaryTokens, toolEntries, estimate);
-  return { narrative: trimNarrative(cleanNarrative(input.narrative), budget, estimate), toolEntries };
 }
 
 /** The tool entries of the next record: previous and added, merged to their share of the budget. */
@@ -102,29 +81,6 @@ export function narrativeBudget(
   return contentBudget(summaryTokens, estimate) - toolCost;
 }
 
-/**
- * Cuts a narrative to at most `maxTokens` (marker included), at a line or sentence boundary
- * when one lies in the second half of what fits; never larger than its budget.
- */
-export function trimNarrative(text: string, maxTokens: number, estimate: (text: string) => number): string {
-  if (estimate(text) <= maxTokens) return text;
-  if (estimate(TRIM_MARKER) > maxTokens) return '';
-  // Largest prefix that fits with the marker (estimate grows with the prefix).
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (estimate(text.slice(0, mid) + TRIM_MARKER) <= maxTokens) lo = mid;
-    else hi = mid - 1;
-  }
-  let end = lo;
-  if (end > 0 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-  const boundary = lastBoundary(text, end);
-  if (boundary >= end / 2) end = boundary;
-  const kept = text.slice(0, end).trimEnd();
-  return kept ? kept + TRIM_MARKER : '';
-}
-
 /** Removes what a summarizer adds around the summary: thinking blocks, surrounding blank space. */
 export function cleanNarrative(text: string): string {
   return text
@@ -143,14 +99,4 @@ function contentBudget(summaryTokens: number, estimate: (text: string) => number
 
 function toolLogHeaderCost(estimate: (text: string) => number): number {
   return estimate(`\n\n${TOOL_LOG_HEADER}`);
-}
-
-/** Index just after the last line break or sentence end before `end`, or -1. */
-function lastBoundary(text: string, end: number): number {
-  for (let i = end - 1; i > 0; i--) {
-    const c = text[i];
-    if (c === '\n' || c === '。' || c === '！' || c === '？') return i + 1;
-    if ((c === '.' || c === '!' || c === '?') && i + 1 < end && /\s/.test(text[i + 1])) return i + 1;
-  }
-  return -1;
 }

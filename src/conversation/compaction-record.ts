@@ -9,9 +9,10 @@ export interface CompactionRecord {
   narrative: string;
   /**
    * What had to be cut from summaries that stayed over budget even after being condensed (the
-   * last resort, reported to the user): the words removed and about how many tokens they were.
+   * last resort, reported to the user): the words removed and about how many tokens they were;
+   * `endsLost`: replies the server cut off at their length limit, whose ends no one saw.
    */
-  cut?: { text: string; tokens: number };
+  cut?: { text: string; tokens: number; endsLost?: number };
   /** One deterministic line per tool call before `upto` (never written by the LLM). */
   toolEntries: string[];
   /** The model that wrote the narrative. */

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NoticeItem } from '../../src/chat/display-items.js';
 import { resolveBudgets } from '../../src/compaction/budgets.js';
 import { REPLY_ROOM_FACTOR } from '../../src/compaction/chunking.js';
+import { CUT_OFF_NOTICE } from '../../src/compaction/summarizer-prompt.js';
 import { SUMMARY_HEADER } from '../../src/compaction/summary.js';
 import type { Config } from '../../src/config/schema.js';
 import { formatTokens } from '../../src/conversation/format-tokens.js';
@@ -638,6 +639,61 @@ describe('long chats in a small window', () => {
       .map((t) => REPORT_LINE.exec(t))
       .filter((m) => m?.[7] !== undefined);
     expect(cutReports.map((m) => Number(m![7]))).toEqual(cutRecords.map((r) => r.cut!.tokens));
+  });
+
+  it('a summarizer overshooting past num_predict is cut off by the server: asked again, and every lost end is reported', async () => {
+    emu.respondWith(compactionResponder({ chat: numberedReplies, summarize: writingToLimit(4) }));
+    const h = await open({ numCtx: 2048 });
+    await plantFacts(h);
+
+    // Each reply the server cut off was asked for again, told so.
+    expect(
+      summarizerChats(emu).filter((c) => summarizerPrompt(c).includes(CUT_OFF_NOTICE)).length,
+    ).toBeGreaterThanOrEqual(10);
+    // A fact the summarizer was shown that is neither kept nor in the cut text was lost with a
+    // reply's end: that compaction's record says so.
+    const transcript = h.transcript();
+    let missingBefore = new Set<string>();
+    for (const record of h.records()) {
+      const shown = transcript.slice(0, record.upto).flatMap((m) => factsIn(m.content));
+      const accounted = new Set([...factsIn(record.narrative), ...factsIn(record.cut?.text ?? '')]);
+      const unaccounted = shown.filter((fact) => !accounted.has(fact) && !missingBefore.has(fact));
+      if (unaccounted.length) expect(record.cut?.endsLost).toBeGreaterThan(0);
+      missingBefore = new Set(shown.filter((fact) => !factsIn(record.narrative).includes(fact)));
+    }
+    // …and its report line says it, as a warning.
+    const lostEnds = h.records().filter((r) => r.cut?.endsLost);
+    expect(lostEnds.length).toBeGreaterThan(0);
+    const reports = h.notices().filter((n) => /ran past (its|their) length limit/.test(n.text));
+    expect(reports.length).toBe(lostEnds.length);
+    for (const report of reports) {
+      expect(report.text).toMatch(REPORT_LINE);
+      expect(report.level).toBe('warning');
+    }
+  });
+
+  it('a summarizer cut off once that obeys when asked again keeps every fact, with no cut', async () => {
+    const overshooting = writingToLimit(4);
+    const obedient = writingToLimit(1);
+    emu.respondWith(
+      compactionResponder({
+        chat: numberedReplies,
+        summarize: (req) =>
+          summarizerPrompt(req).includes(CUT_OFF_NOTICE) ? obedient(req) : overshooting(req),
+      }),
+    );
+    const h = await open({ numCtx: 2048 });
+    const planted = await plantFacts(h);
+
+    expect(
+      summarizerChats(emu).filter((c) => summarizerPrompt(c).includes(CUT_OFF_NOTICE)).length,
+    ).toBeGreaterThanOrEqual(10);
+    expect(h.records().filter((r) => r.cut)).toEqual([]);
+    expect(noticeTexts(h).filter((t) => t.includes('summary cut'))).toEqual([]);
+    const seen = new Set(
+      chatSending('What do you remember?').keptMessages.flatMap((m) => factsIn(String(m.content))),
+    );
+    expect(planted.filter((fact) => !seen.has(fact))).toEqual([]);
   });
 
   it('a summarizer writing exactly up to the stated limit is never cut, and keeps every fact', async () => {

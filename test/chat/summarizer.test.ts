@@ -28,12 +28,12 @@ describe('resolveSummarizer', () => {
     expect(target).toMatchObject({ model: 'qwen3', numCtx: 12288 });
     emu.enqueue({ content: 'The user is Ada.', thinking: 'should not be asked for' });
     const before = emu.chats.length;
-    const text = await target.ask({
+    const reply = await target.ask({
       system: 'RULES',
       prompt: '<messages>\n[0] user: I am Ada\n',
       numPredict: 512,
     });
-    expect(text).toBe('The user is Ada.');
+    expect(reply).toEqual({ text: 'The user is Ada.', cutOff: false });
     expect(emu.chats).toHaveLength(before + 1);
     const { body } = emu.chats[before];
     expect(body.model).toBe('qwen3');
@@ -75,6 +75,15 @@ describe('resolveSummarizer', () => {
     expect(body.model).toBe('cheap');
     expect(body.options).toMatchObject({ num_ctx: 2048, num_predict: 100 });
     expect('think' in body).toBe(false);
+  });
+
+  it('says when the server cut the reply off at num_predict (done_reason length)', async () => {
+    const chat = await openModelSession(client, 'qwen3', {});
+    const target = await resolveSummarizer(client, chat, undefined);
+    emu.enqueue({ content: 'a'.repeat(100) });
+    const reply = await target.ask({ system: 's', prompt: 'p', numPredict: 5 });
+    // The emulator, like Ollama, stops at num_predict tokens (4 characters each here).
+    expect(reply).toEqual({ text: 'a'.repeat(20), cutOff: true });
   });
 
   it('passes the abort signal to the request', async () => {

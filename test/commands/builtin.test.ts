@@ -357,6 +357,26 @@ describe('/summary', () => {
     ]);
   });
 
+  it('says when the server cut off a summarizer reply, with or without words cut', async () => {
+    const host = new FakeHost();
+    host.compaction = { ...RECORD, toolEntries: [], cut: { text: '', tokens: 0, endsLost: 1 } };
+    await run('/summary', host);
+    expect(host.onlyShown.split('\n').slice(3)).toEqual([
+      '',
+      "The summarizer's reply ran past its length limit: the server cut off its end, unseen.",
+    ]);
+    const both = new FakeHost();
+    both.compaction = { ...RECORD, toolEntries: [], cut: { text: 'yada', tokens: 1, endsLost: 2 } };
+    await run('/summary', both);
+    expect(both.onlyShown.split('\n').slice(3)).toEqual([
+      '',
+      "Cut from the summarizer's reply to fit the budget (about 1 tokens):",
+      'yada',
+      '',
+      "The summarizer's reply ran past its length limit: the server cut off its end, unseen.",
+    ]);
+  });
+
   it('leaves out the tool section when there were no tool calls', async () => {
     const host = new FakeHost();
     host.compaction = { ...RECORD, toolEntries: [] };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Ask } from '../../src/compaction/ask.js';
+import type { Ask, SummarizerReply } from '../../src/compaction/ask.js';
 import {
   chunkCapacity,
   chunkLines,
@@ -8,10 +8,12 @@ import {
   REPLY_ROOM_FACTOR,
   summarizeLines,
 } from '../../src/compaction/chunking.js';
-import { CONDENSE_OPENING } from '../../src/compaction/summarizer-prompt.js';
+import { CONDENSE_OPENING, CUT_OFF_NOTICE } from '../../src/compaction/summarizer-prompt.js';
 import { estimateTokens } from '../../src/conversation/token-estimate.js';
 
 const length = (s: string) => s.length;
+/** A reply the server finished (not cut off at num_predict). */
+const finished = (text: string): SummarizerReply => ({ text, cutOff: false });
 const estimate = (s: string) => estimateTokens(s, 4);
 
 /** Lines of the `<messages>` block of a summarizer prompt. */
@@ -58,7 +60,7 @@ describe('summarizeLines', () => {
     const ask: Ask = async ({ prompt, numPredict }) => {
       prompts.push(prompt);
       expect(numPredict).toBe(REPLY_ROOM_FACTOR * 300);
-      return 'All in one.';
+      return finished('All in one.');
     };
     const { narrative } = await summarizeLines({
       lines,
@@ -80,7 +82,7 @@ describe('summarizeLines', () => {
     const prompts: string[] = [];
     const ask: Ask = async ({ prompt }) => {
       prompts.push(prompt);
-      return `Narrative after chunk ${prompts.length}.`;
+      return finished(`Narrative after chunk ${prompts.length}.`);
     };
     const { narrative } = await summarizeLines({
       lines,
@@ -119,7 +121,7 @@ describe('summarizeLines', () => {
             expect(estimate(request.system) + estimate(request.prompt) + summaryTokens).toBeLessThanOrEqual(
               numCtx,
             );
-            return 'x'.repeat(summaryTokens * 8);
+            return finished('x'.repeat(summaryTokens * 8));
           };
           const capacity = chunkCapacity({ summarizerNumCtx: numCtx, summaryTokens, estimate });
           const run = summarizeLines({
@@ -160,13 +162,15 @@ describe('summarizeLines', () => {
       summarizerNumCtx: 32_768,
       estimate,
     };
-    await expect(summarizeLines({ ...base, ask: async () => '  \n' })).rejects.toThrow(/empty summary/);
-    await expect(summarizeLines({ ...base, ask: async () => '<think>x</think>' })).rejects.toThrow(
+    await expect(summarizeLines({ ...base, ask: async () => finished('  \n') })).rejects.toThrow(
       /empty summary/,
     );
-    await expect(summarizeLines({ ...base, summarizerNumCtx: 600, ask: async () => 'x' })).rejects.toThrow(
-      /too small/,
+    await expect(summarizeLines({ ...base, ask: async () => finished('<think>x</think>') })).rejects.toThrow(
+      /empty summary/,
     );
+    await expect(
+      summarizeLines({ ...base, summarizerNumCtx: 600, ask: async () => finished('x') }),
+    ).rejects.toThrow(/too small/);
   });
 
   it('stops between chunks once cancelled', async () => {
@@ -175,7 +179,7 @@ describe('summarizeLines', () => {
     const ask: Ask = async () => {
       calls++;
       controller.abort();
-      return 'partial';
+      return finished('partial');
     };
     await expect(
       summarizeLines({
@@ -208,7 +212,7 @@ describe('summarizeLines over budget', () => {
     let limit = 0;
     const ask: Ask = async ({ prompt }) => {
       limit = Number(/at most (\d+) characters/.exec(prompt)![1]);
-      return 'y'.repeat(limit);
+      return finished('y'.repeat(limit));
     };
     const result = await summarizeLines({ ...base, ask });
     expect(limit).toBe(200);
@@ -220,7 +224,7 @@ describe('summarizeLines over budget', () => {
     const long = `FACT-k1 ${'wordy '.repeat(60)}`.trim();
     const ask: Ask = async ({ prompt }) => {
       prompts.push(prompt);
-      return prompts.length === 1 ? long : 'FACT-k1 condensed.';
+      return finished(prompts.length === 1 ? long : 'FACT-k1 condensed.');
     };
     const result = await summarizeLines({ ...base, ask });
     expect(prompts).toHaveLength(2);
@@ -231,12 +235,81 @@ describe('summarizeLines over budget', () => {
 
   it('cuts only when the condensed reply is still over, keeping the exact words and returning what was cut', async () => {
     const long = `Earlier: ${'plain words here '.repeat(20)}FACT-k1 and /etc/app.conf, newest FACT-k9.`;
-    const result = await summarizeLines({ ...base, ask: async () => long });
+    const result = await summarizeLines({ ...base, ask: async () => finished(long) });
     expect(estimate(result.narrative)).toBeLessThanOrEqual(50);
     expect(result.narrative).toContain('FACT-k1');
     expect(result.narrative).toContain('/etc/app.conf,');
     expect(result.narrative).toContain('FACT-k9.');
     expect(result.cut!.text).toContain('plain words here');
     expect(result.cut!.tokens).toBeGreaterThan(0);
+  });
+});
+
+describe('summarizeLines when the server cuts a reply off at num_predict', () => {
+  const lines = ['[0] user: my key is FACT-k1', '[1] user: my door is FACT-k2'];
+  const base = {
+    lines,
+    summaryTokens: 300,
+    targetTokens: 50,
+    charsPerToken: 4,
+    summarizerNumCtx: 32_768,
+    estimate,
+  };
+  const cutOff = (text: string): SummarizerReply => ({ text, cutOff: true });
+
+  it('asks for the whole summary again, told its reply was cut off, and keeps a finished answer: nothing lost', async () => {
+    const prompts: string[] = [];
+    const ask: Ask = async ({ prompt }) => {
+      prompts.push(prompt);
+      return prompts.length === 1 ? cutOff('FACT-k1 and then') : finished('FACT-k1 FACT-k2.');
+    };
+    const result = await summarizeLines({ ...base, ask });
+    expect(result).toEqual({ narrative: 'FACT-k1 FACT-k2.', cut: undefined });
+    expect(prompts).toHaveLength(2);
+    // The second request carries the whole slice again (the facts the cut reply lost are in it).
+    expect(promptLines(prompts[1])).toEqual(lines);
+    expect(prompts[0]).not.toContain(CUT_OFF_NOTICE);
+    expect(prompts[1]).toContain(CUT_OFF_NOTICE);
+    expect(prompts[1]).toContain('at most 200 characters');
+  });
+
+  it('when cut off again, condenses what arrived and reports the lost end, however short the text', async () => {
+    const prompts: string[] = [];
+    const ask: Ask = async ({ prompt }) => {
+      prompts.push(prompt);
+      if (prompts.length < 3) return cutOff(`FACT-k1 ${'wordy '.repeat(prompts.length)}`);
+      return finished('FACT-k1.');
+    };
+    const result = await summarizeLines({ ...base, ask });
+    expect(prompts).toHaveLength(3);
+    expect(prompts[2].startsWith(CONDENSE_OPENING)).toBe(true);
+    expect(prompts[2]).toContain('FACT-k1 wordy wordy');
+    expect(result).toEqual({ narrative: 'FACT-k1.', cut: { text: '', tokens: 0, endsLost: 1 } });
+  });
+
+  it('does not take a condensed reply the server cut off: cuts the summary itself and says what it dropped', async () => {
+    const long = `FACT-k1 ${'plain words here '.repeat(30)}FACT-k2`;
+    const ask: Ask = async ({ prompt }) =>
+      prompt.startsWith(CONDENSE_OPENING) ? cutOff('FACT-k1 short') : finished(long);
+    const result = await summarizeLines({ ...base, ask });
+    expect(result.narrative).toContain('FACT-k1');
+    expect(result.narrative).toContain('FACT-k2');
+    expect(result.narrative).not.toBe('FACT-k1 short');
+    expect(result.cut?.text).toContain('plain words here');
+    expect(result.cut?.endsLost).toBeUndefined();
+  });
+
+  it('counts every chunk whose reply stayed cut off', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => `[${i}] user: message ${i} ${'z'.repeat(200)}`);
+    const ask: Ask = async ({ prompt }) =>
+      prompt.startsWith(CONDENSE_OPENING) ? finished('Short.') : cutOff('Short, cut');
+    const result = await summarizeLines({ ...base, lines: many, summarizerNumCtx: 2048, ask });
+    const chunks = chunkLines(
+      many,
+      chunkCapacity({ summarizerNumCtx: 2048, summaryTokens: 300, estimate }),
+      estimate,
+    );
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(result.cut).toEqual({ text: '', tokens: 0, endsLost: chunks.length });
   });
 });

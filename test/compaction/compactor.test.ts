@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Ask } from '../../src/compaction/ask.js';
+import type { Ask, SummarizerReply } from '../../src/compaction/ask.js';
 import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../src/compaction/budgets.js';
 import { REPLY_ROOM_FACTOR } from '../../src/compaction/chunking.js';
 import { type CompactionInput, compactConversation } from '../../src/compaction/compactor.js';
@@ -29,6 +29,9 @@ import {
   turnArb,
 } from '../conversation/fixtures.js';
 
+/** A reply the server finished (not cut off at num_predict). */
+const finished = (text: string): SummarizerReply => ({ text, cutOff: false });
+
 const budgets: Budgets = { reserve: 1638, keepRecent: 2457, summary: 819, numCtx: 8192, scaled: false };
 const specs: BudgetSpecs = {
   reserve: { ratio: 0.2, min_tokens: 256 },
@@ -55,7 +58,7 @@ function input(overrides: Partial<CompactionInput> = {}): CompactionInput {
     transcript,
     budgets,
     system: 'You are helpful.',
-    ask: async () => 'The user asked ten questions about files.',
+    ask: async () => finished('The user asked ten questions about files.'),
     summarizerNumCtx: 8192,
     model: 'qwen3',
     maxMessageChars: 2000,
@@ -76,7 +79,7 @@ describe('compactConversation', () => {
       input({
         ask: async (request) => {
           requests.push(request);
-          return 'The user asked ten questions about files.';
+          return finished('The user asked ten questions about files.');
         },
       }),
     );
@@ -152,7 +155,7 @@ describe('compactConversation', () => {
   });
 
   it('fails on an empty summary', async () => {
-    expect(await compactConversation(input({ ask: async () => '   ' }))).toEqual({
+    expect(await compactConversation(input({ ask: async () => finished('   ') }))).toEqual({
       ok: false,
       reason: 'failed',
       message: 'the summarizer returned an empty summary',
@@ -204,7 +207,7 @@ describe('compactConversation', () => {
         ask: async ({ prompt, system }) => {
           prompts.push(prompt);
           expect(system).toBe('Custom rules.');
-          return 'Ana from Porto read many files.';
+          return finished('Ana from Porto read many files.');
         },
       }),
     );
@@ -249,7 +252,7 @@ describe('compactConversation', () => {
             system,
             charsPerToken: cpt,
             summarizerNumCtx: numCtx,
-            ask: async () => 'Fact. '.repeat(Math.ceil(replyChars / 6)),
+            ask: async () => finished('Fact. '.repeat(Math.ceil(replyChars / 6))),
           });
           expect(frozen).toEqual(messages);
           if (!outcome.ok) {
@@ -294,7 +297,7 @@ describe('compactConversation', () => {
           let asks = 0;
           const ask: Ask = async ({ prompt }) => {
             if (record) expect(prompt).toContain(record.narrative.slice(0, 40));
-            return 'Fact. '.repeat(Math.ceil(replyLengths[asks++ % replyLengths.length] / 6) + 1);
+            return finished('Fact. '.repeat(Math.ceil(replyLengths[asks++ % replyLengths.length] / 6) + 1));
           };
           for (let n = 1; n <= turns.length; n++) {
             const messages = buildTranscript(turns.slice(0, n));

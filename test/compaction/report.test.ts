@@ -11,6 +11,7 @@ const result: CompactionResult = {
   durationMs: 1200,
   model: 'qwen3',
   cutTokens: 0,
+  endsLost: 0,
 };
 
 describe('formatCompactionReport', () => {
@@ -23,6 +24,15 @@ describe('formatCompactionReport', () => {
   it('says how much a cut summary dropped', () => {
     expect(formatCompactionReport({ ...result, cutTokens: 312 })).toBe(
       'Compacted 12 messages: 6.1k → 1.2k tokens (75% → 15% of 8k); summary cut: 312 tokens dropped (/summary shows them)',
+    );
+  });
+
+  it('says when the server cut off a summarizer reply at its length limit, and how many', () => {
+    expect(formatCompactionReport({ ...result, endsLost: 1 })).toBe(
+      "Compacted 12 messages: 6.1k → 1.2k tokens (75% → 15% of 8k); summary cut: the summarizer's reply ran past its length limit and lost its end",
+    );
+    expect(formatCompactionReport({ ...result, endsLost: 2, cutTokens: 40 })).toBe(
+      'Compacted 12 messages: 6.1k → 1.2k tokens (75% → 15% of 8k); summary cut: 2 summarizer replies ran past their length limit and lost their ends; 40 tokens dropped (/summary shows them)',
     );
   });
 

@@ -1,20 +1,44 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildModelView } from '../../src/compaction/model-view.js';
 import {
-  assembleSummary,
+  assembleToolEntries,
   cleanNarrative,
+  narrativeBudget,
   renderSummarySection,
+  renderToolLog,
   SUMMARY_FOOTER,
   SUMMARY_HEADER,
-  TRIM_MARKER,
+  type SummaryContent,
   toolEntriesBudget,
-  trimNarrative,
+  toolLogRoom,
 } from '../../src/compaction/summary.js';
 import { TOOL_ENTRIES_SHARE, toolEntryBullet } from '../../src/compaction/tool-entries.js';
 import { estimateMessagesTokens, estimateTokens } from '../../src/conversation/token-estimate.js';
 
-const length = (s: string) => s.length;
+/** One token per ASCII character: every sum of parts is exact, so budgets can be checked to the token. */
+const ascii = (s: string) => estimateTokens(s, 1);
+
+/** How many tokens the summary section adds to a request (what the budget limits), on the model view. */
+function sectionCost(content: SummaryContent, system?: string): number {
+  const record = { ...content, upto: 0, model: 'm', at: '', tokensBefore: 0, tokensAfter: 0 };
+  return (
+    estimateMessagesTokens(buildModelView({ system, record, transcript: [] }), 1) -
+    estimateMessagesTokens(buildModelView({ system, transcript: [] }), 1)
+  );
+}
+
+/** Tool entries whose bullets cost exactly `tokens` (at one token a character), each under the entry cap. */
+function entriesCosting(tokens: number): string[] {
+  const entries: string[] = [];
+  for (let left = tokens; left > 0; ) {
+    const size = Math.min(left, 80);
+    // A bullet shorter than its own prefix cannot be made: fold the rest into the previous entry.
+    if (size < toolEntryBullet('x').length && entries.length) entries[entries.length - 1] += 'y'.repeat(size);
+    else entries.push(`read_file: ${'a'.repeat(size - toolEntryBullet('read_file: ').length)}`);
+    left -= size;
+  }
+  return entries;
+}
 
 describe('renderSummarySection', () => {
   it('delimits the narrative and the tool log', () => {
@@ -27,43 +51,6 @@ describe('renderSummarySection', () => {
   });
 });
 
-describe('trimNarrative', () => {
-  it('leaves a narrative within budget alone', () => {
-    expect(trimNarrative('short', 5, length)).toBe('short');
-  });
-
-  it('cuts at a sentence boundary, with a marker', () => {
-    const text = 'First sentence. Second sentence. Third one here.';
-    expect(trimNarrative(text, 30, length)).toBe(`First sentence.${TRIM_MARKER}`);
-  });
-
-  it('prefers a line break, and cuts mid-text when no boundary is near', () => {
-    expect(trimNarrative('- one\n- two\n- three', 16, length)).toBe(`- one\n- two${TRIM_MARKER}`);
-    expect(trimNarrative('abcdefghijklmnop', 10, length)).toBe(`abcdef${TRIM_MARKER}`);
-  });
-
-  it('returns nothing when not even the marker fits', () => {
-    expect(trimNarrative('abcdefgh', 3, length)).toBe('');
-    expect(trimNarrative('abcdefgh', -5, length)).toBe('');
-  });
-
-  it('is never larger than its budget', () => {
-    fc.assert(
-      fc.property(
-        fc.string({ maxLength: 3000 }),
-        fc.integer({ min: -10, max: 800 }),
-        fc.double({ min: 1, max: 8, noNaN: true }),
-        (text, max, cpt) => {
-          const estimate = (s: string) => estimateTokens(s, cpt);
-          const trimmed = trimNarrative(text, max, estimate);
-          expect(estimate(trimmed)).toBeLessThanOrEqual(Math.max(0, max));
-          if (estimate(text) <= max) expect(trimmed).toBe(text);
-        },
-      ),
-    );
-  });
-});
-
 describe('cleanNarrative', () => {
   it('drops thinking blocks and surrounding blank space', () => {
     expect(cleanNarrative('<think>\nhmm\n</think>\n\n The user is Ana.\n\n\n\nShe lives in Porto. ')).toBe(
@@ -72,56 +59,39 @@ describe('cleanNarrative', () => {
   });
 });
 
-describe('assembleSummary', () => {
-  it('keeps the narrative and entries when they fit', () => {
-    const estimate = (s: string) => estimateTokens(s, 4);
-    expect(
-      assembleSummary({
-        narrative: ' The user is Ana. ',
-        previousEntries: ['read_file: a'],
-        addedEntries: ['search: b'],
-        summaryTokens: 500,
-        estimate,
-      }),
-    ).toEqual({ narrative: 'The user is Ana.', toolEntries: ['read_file: a', 'search: b'] });
+describe('the summary budget', () => {
+  const entries = ['read_file: read a.ts (lines 1–9 of 9)', 'search: 3 matches for "port"'];
+
+  it('a narrative of exactly its budget makes the section cost exactly the summary budget, never more', () => {
+    for (const toolEntries of [[], entries]) {
+      const narrative = 'x'.repeat(narrativeBudget(500, toolEntries, ascii));
+      // Without a system prompt the section is the system message and pays its overhead…
+      expect(sectionCost({ narrative, toolEntries })).toBe(500);
+      // …after one, it pays the separator: never more than the budget either way.
+      expect(sectionCost({ narrative, toolEntries }, 'You are helpful.')).toBeLessThanOrEqual(500);
+      expect(sectionCost({ narrative: `${narrative}x`, toolEntries })).toBe(501);
+    }
   });
 
-  it('grows the system message by at most the summary budget, tool entries within their share', () => {
-    const entries = fc.array(
-      fc.string({ maxLength: 80 }).map((s) => `read_file: ${s}`),
-      { maxLength: 60 },
-    );
-    let checked = 0;
-    fc.assert(
-      fc.property(
-        fc.string({ maxLength: 6000 }).map((s) => `Fact: ${s}`),
-        entries,
-        entries,
-        fc.integer({ min: 60, max: 3000 }),
-        fc.double({ min: 1, max: 8, noNaN: true }),
-        fc.option(fc.string({ maxLength: 200 }), { nil: undefined }),
-        (narrative, previousEntries, addedEntries, summaryTokens, cpt, system) => {
-          const estimate = (s: string) => estimateTokens(s, cpt);
-          const content = assembleSummary({
-            narrative,
-            previousEntries,
-            addedEntries,
-            summaryTokens,
-            estimate,
-          });
-          // An empty narrative is rejected by the compactor: no section is ever built from it.
-          if (!content.narrative) return;
-          checked++;
-          const record = { ...content, upto: 0, model: 'm', at: '', tokensBefore: 0, tokensAfter: 0 };
-          const withSummary = estimateMessagesTokens(buildModelView({ system, record, transcript: [] }), cpt);
-          const without = estimateMessagesTokens(buildModelView({ system, transcript: [] }), cpt);
-          expect(withSummary - without).toBeLessThanOrEqual(summaryTokens);
-          const toolCost = content.toolEntries.reduce((sum, e) => sum + estimate(toolEntryBullet(e)), 0);
-          expect(toolCost).toBeLessThanOrEqual(toolEntriesBudget(summaryTokens, estimate));
-          expect(toolCost).toBeLessThanOrEqual(TOOL_ENTRIES_SHARE * summaryTokens);
-        },
-      ),
-    );
-    expect(checked).toBeGreaterThan(50);
+  it('the tool log may take all the narrative left: filled, the section costs exactly the budget', () => {
+    const narrative = 'The user is Ana, from Porto.';
+    const room = toolLogRoom(500, narrative, ascii);
+    expect(sectionCost({ narrative, toolEntries: entriesCosting(room) })).toBe(500);
+    // Over-long narratives leave the log no room, never a negative one.
+    expect(toolLogRoom(100, 'x'.repeat(500), ascii)).toBe(0);
+  });
+
+  it("tool entries keep their exact lines within the log's 30% share of the section, and are folded past it", () => {
+    const share = toolEntriesBudget(600, ascii);
+    const content = 600 - sectionCost({ narrative: '', toolEntries: [] });
+    const fitting = entriesCosting(share);
+    expect(ascii(renderToolLog(fitting))).toBe(Math.floor(TOOL_ENTRIES_SHARE * content));
+    expect(assembleToolEntries(fitting.slice(0, 1), fitting.slice(1), 600, ascii)).toEqual(fitting);
+    const over = entriesCosting(share + 1);
+    const merged = assembleToolEntries([], over, 600, ascii);
+    expect(merged).not.toEqual(over);
+    expect(ascii(renderToolLog(merged))).toBeLessThanOrEqual(TOOL_ENTRIES_SHARE * content);
+    // A budget too small for the log's header leaves it nothing, never a negative share.
+    expect(toolEntriesBudget(150, ascii)).toBe(0);
   });
 });

@@ -96,4 +96,72 @@ describe('Conversation', () => {
     expect(conversation.replaceLastReplies()).toEqual([7]);
     expect(told).toEqual([[4, 5, 6], [7]]);
   });
+
+  it('tells its listener of every message and record appended, in order, until it stops listening', () => {
+    const conversation = new Conversation(() => AT);
+    const told: string[] = [];
+    conversation.listen({
+      messageAppended: (m) => told.push(`message ${m.id} ${m.content}`),
+      recordAdded: (r) => told.push(`record ${r.upto}`),
+      repliesReplaced: (ids) => told.push(`replaced ${ids}`),
+    });
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'hi' });
+    conversation.addRecord(record(1));
+    conversation.listen(undefined);
+    conversation.append({ role: 'assistant', content: 'unheard' });
+    conversation.addRecord(record(2));
+    expect(told).toEqual(['message 1 hi', 'record 1']);
+    expect(conversation.transcript).toHaveLength(2);
+  });
+
+  it('a resumed history continues its ids and turns after the saved ones', () => {
+    const saved = new Conversation(() => AT);
+    saved.startTurn();
+    saved.append({ role: 'user', content: 'one' });
+    saved.append({ role: 'assistant', content: 'two' });
+    saved.startTurn();
+    saved.append({ role: 'user', content: 'three' });
+    saved.addRecord(record(2));
+    // Saved out of order: the highest id and turn count, not the last ones.
+    const messages = [...saved.transcript].reverse();
+    const resumed = new Conversation(() => AT);
+    resumed.restore(messages, saved.records);
+    expect(resumed.transcript).toEqual(messages);
+    expect(resumed.latestRecord?.upto).toBe(2);
+    resumed.append({ role: 'assistant', content: 'four' });
+    resumed.startTurn();
+    resumed.append({ role: 'user', content: 'five' });
+    expect(resumed.transcript.slice(3).map((m) => [m.id, m.turn])).toEqual([
+      [4, 2],
+      [5, 3],
+    ]);
+    // The saved arrays stay the session's own: appending to the conversation does not touch them.
+    expect(messages).toHaveLength(3);
+    resumed.addRecord(record(4));
+    expect(saved.records).toHaveLength(1);
+  });
+
+  it('restoring an empty history after a clear keeps counting ids', () => {
+    const conversation = new Conversation(() => AT);
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'a' });
+    conversation.restore([], []);
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'b' });
+    expect(conversation.transcript.map((m) => [m.id, m.turn])).toEqual([[2, 1]]);
+  });
+
+  it('/uncompact drops the newest record: the one before is in force again, the transcript untouched', () => {
+    const conversation = new Conversation(() => AT);
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'kept' });
+    conversation.addRecord(record(1));
+    conversation.addRecord(record(3));
+    expect(conversation.dropLatestRecord()?.upto).toBe(3);
+    expect(conversation.latestRecord?.upto).toBe(1);
+    expect(conversation.transcript).toHaveLength(1);
+    expect(conversation.dropLatestRecord()?.upto).toBe(1);
+    expect(conversation.dropLatestRecord()).toBeUndefined();
+  });
 });

@@ -6,12 +6,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { CUT_OFF_NOTICE } from '../../src/compaction/summarizer-prompt.js';
 import {
   compactionResponder,
   conversationChats,
   factsIn,
   failingSummarizer,
   summarizerChats,
+  summarizerPrompt,
+  writingToLimit,
 } from '../support/compaction-summarizer.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
 import { countTokens } from '../support/emulator.js';
@@ -35,6 +38,10 @@ const chatReplies = (_req: unknown, n: number) => ({
 
 /** The screen with its line wrapping undone: every run of whitespace made one space. */
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
+
+/** A phrase as it may appear on screen: wrapped at any space. */
+const wrapped = (phrase: string) =>
+  new RegExp(phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
 
 /** The meter of the status line, e.g. `813/4k (20%)` → 813 (only exact below 1000 tokens). */
 function meter(screen: string): number {
@@ -277,5 +284,62 @@ describe('the tool log', () => {
 
     pty.write('/summary\r');
     await pty.waitFor(`Tool calls (${logged.length}):`);
+  });
+});
+
+describe('a summary the server cuts off at num_predict', () => {
+  /** Chats, a fact a turn, until the first automatic compaction is reported; returns the turns sent. */
+  async function chatUntilCompacted(chat: ChatRun): Promise<number> {
+    let n = 0;
+    while (summarizerChats(chat.emu).length === 0 && n < 40) {
+      n += 1;
+      chat.pty.write(`Question ${n}, FACT-q${n}?\r`);
+      await chat.pty.waitFor(`Reply ${n} done.`);
+    }
+    await chat.pty.waitFor(REPORT, 30_000);
+    return n;
+  }
+
+  test('is asked for again; cut off again, the report and /summary say its end was lost', async () => {
+    const chat = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '4096'] });
+    run = chat;
+    // Four times the stated limit: past num_predict (twice the budget), so the server stops it.
+    chat.emu.respondWith(compactionResponder({ chat: chatReplies, summarize: writingToLimit(4) }));
+    await chatUntilCompacted(chat);
+
+    await chat.pty.waitFor(
+      wrapped("summary cut: the summarizer's reply ran past its length limit and lost its end"),
+    );
+    const asks = summarizerChats(chat.emu);
+    expect(asks.filter((c) => summarizerPrompt(c).includes(CUT_OFF_NOTICE))).toHaveLength(1);
+    chat.pty.write('/summary\r');
+    await chat.pty.waitFor(wrapped('the server cut off its end, unseen.'));
+  });
+
+  test('told its reply was cut off, a summarizer that then obeys keeps every fact, and no cut is reported', async () => {
+    const chat = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '4096'] });
+    run = chat;
+    const overshooting = writingToLimit(4);
+    const obedient = writingToLimit(1);
+    chat.emu.respondWith(
+      compactionResponder({
+        chat: chatReplies,
+        summarize: (req) =>
+          summarizerPrompt(req).includes(CUT_OFF_NOTICE) ? obedient(req) : overshooting(req),
+      }),
+    );
+    const turns = await chatUntilCompacted(chat);
+    chat.pty.write('And now?\r');
+    await chat.pty.waitFor(`Reply ${turns + 1} done.`);
+
+    expect(flat(chat.pty.screen())).not.toContain('summary cut');
+    expect(
+      summarizerChats(chat.emu).filter((c) => summarizerPrompt(c).includes(CUT_OFF_NOTICE)),
+    ).toHaveLength(1);
+    const seen = conversationChats(chat.emu)
+      .at(-1)!
+      .keptMessages.flatMap((m) => factsIn(String(m.content)));
+    const planted = Array.from({ length: turns }, (_, i) => `FACT-q${i + 1}`);
+    expect(planted.filter((fact) => !seen.includes(fact))).toEqual([]);
   });
 });

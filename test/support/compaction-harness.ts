@@ -104,4 +104,4 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
  * when a summary had to be cut, the tokens dropped.
  */
 export const REPORT_LINE =
-  /^Compacted (\d+) messages?: (\S+) → (\S+) tokens \((\d+)% → (\d+)% of (\S+)\)(?:; summary cut: (\d+) tokens dropped \(\/summary shows them\))?$/;
+  /^Compacted (\d+) messages?: (\S+) → (\S+) tokens \((\d+)% → (\d+)% of (\S+)\)(?:; summary cut: (?:(?:the summarizer's reply ran past its length limit and lost its end|\d+ summarizer replies ran past their length limit and lost their ends)(?:; |$))?(?:(\d+) tokens dropped \(\/summary shows them\))?)?$/;

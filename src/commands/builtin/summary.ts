@@ -23,13 +23,17 @@ export const summaryCommand: SlashCommand = {
         ...record.toolEntries.map((e) => `  - ${e}`),
       );
     }
-    const cut = record.cut
-      ? [
-          '',
-          `Cut from the summarizer's reply to fit the budget (about ${record.cut.tokens} tokens):`,
-          record.cut.text,
-        ]
-      : [];
+    const cut: string[] = [];
+    if (record.cut?.text) {
+      cut.push(
+        '',
+        `Cut from the summarizer's reply to fit the budget (about ${record.cut.tokens} tokens):`,
+        record.cut.text,
+      );
+    }
+    if (record.cut?.endsLost) {
+      cut.push('', "The summarizer's reply ran past its length limit: the server cut off its end, unseen.");
+    }
     host.show(
       [
         `Summary of messages 1–${record.upto} (by ${record.model}, ${record.at}):`,
