@@ -10,10 +10,10 @@ export interface NarrativeCut {
 
 /**
  * Whether a word carries something a summary exists to keep exactly: a number, a path, an id,
- * a name (`2031-04-01`, `src/a.ts`, `FACT-x`, `user@host`, `Ada`, `camelCase`).
+ * a name — any capital letter (`2031-04-01`, `src/a.ts`, `FACT-x`, `user@host`, `(Ada)`, `camelCase`).
  */
 export function isExactWord(word: string): boolean {
-  return /\d|[/\\_@#=]|\w[.:-]\w|^[A-Z]|\w[A-Z]/.test(word);
+  return /\d|[/\\_@#=]|\w[.:-]\w|[A-Z]/.test(word);
 }
 
 /**
@@ -75,7 +75,8 @@ function renderKept(parts: readonly string[], dropped: ReadonlySet<number>): str
       inRun = true;
       continue;
     }
-    if (inRun) out.push(' ');
+    // After a cut run, the break that stood before this word (a line break stays one).
+    if (inRun) out.push(parts[i - 1] || ' ');
     inRun = false;
     out.push(part);
   }

@@ -4,12 +4,26 @@ import { CUT_MARKER, cutNarrative, isExactWord } from '../../src/compaction/narr
 import { estimateTokens } from '../../src/conversation/token-estimate.js';
 
 const estimate = (s: string) => estimateTokens(s, 4);
+/** One token per character: budgets exact to the character. */
+const chars = (s: string) => s.length;
 
 describe('isExactWord', () => {
   it('tells names, numbers, paths and ids from plain words', () => {
-    for (const word of ['2031-04-01', 'src/a.ts', 'FACT-x', 'user@host', 'Ada', 'camelCase', 'v1.2', 'a_b'])
-      expect(isExactWord(word), word).toBe(true);
-    for (const word of ['the', 'summary', 'plain,', 'words.']) expect(isExactWord(word), word).toBe(false);
+    const exact = [
+      '2031-04-01',
+      'src/a.ts',
+      'C:\\tmp',
+      'FACT-x',
+      'user@host',
+      '#42x',
+      'key=val',
+      'a_b',
+      'v1.2',
+    ];
+    const names = ['Ada', '(Ada)', '“Porto”', 'camelCase', 'iPhone', 'host:port', 'NASA'];
+    for (const word of [...exact, ...names]) expect(isExactWord(word), word).toBe(true);
+    for (const word of ['the', 'summary', 'plain,', 'words.', '(aside)', '—', 'end:'])
+      expect(isExactWord(word), word).toBe(false);
   });
 });
 
@@ -43,5 +57,41 @@ describe('cutNarrative', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('cuts no more words than it must', () => {
+    // 18 characters into 13: dropping "one" leaves 16, "one two" 12 — the fewest that fit.
+    expect(cutNarrative('one two three four', 13, chars)).toEqual({
+      kept: '… three four',
+      removed: 'one two',
+    });
+  });
+
+  it('drops names, numbers and ids only once every plain word is gone, oldest first', () => {
+    const text = 'Ada met Bob at the cafe in Porto';
+    expect(cutNarrative(text, 17, chars)).toEqual({
+      kept: 'Ada … Bob … Porto',
+      removed: 'met … at the cafe in',
+    });
+    expect(cutNarrative(text, 13, chars)).toEqual({
+      kept: '… Bob … Porto',
+      removed: 'Ada met … at the cafe in',
+    });
+  });
+
+  it('keeps the line breaks between the words it keeps, one marker per run cut', () => {
+    const text = 'Facts so far:\n- port 8080 was chosen\n- Ada owns it';
+    expect(cutNarrative(text, 45, chars)).toEqual({
+      kept: 'Facts …\n- port 8080 was chosen\n- Ada owns it',
+      removed: 'so far:',
+    });
+    expect(cutNarrative(text, 30, chars)).toEqual({
+      kept: 'Facts … 8080 …\n- Ada owns it',
+      removed: 'so far: - port … was chosen',
+    });
+  });
+
+  it('keeps nothing when not even the marker fits', () => {
+    expect(cutNarrative('some words', 0, chars)).toEqual({ kept: '', removed: 'some words' });
   });
 });

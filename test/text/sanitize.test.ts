@@ -225,6 +225,30 @@ describe('guardTerminalOutput', () => {
     expect(output()).toBe('a\x1b[?2004$pbcd');
   });
 
+  it('ink: removes the CSI sequences Ink never writes (queries, screen modes, scroll regions, mouse)', async () => {
+    const { stream, output } = await guarded('ink');
+    // A device query makes the terminal type its answer into ochat's input; modes change the screen.
+    for (const sequence of [
+      '\x1b[6n',
+      '\x1b[c',
+      '\x1b[>c',
+      '\x1b[?1049h',
+      '\x1b[?1000h',
+      '\x1b[?25;1049h',
+      '\x1b[2;5r',
+      '\x1b[5i',
+      '\x1b[?2004x',
+      '\x1b[1u',
+      '\x1b[=1u',
+      '\x1b[1;2;3S',
+      '\x1b[4L',
+      '\x1b[!p',
+    ]) {
+      stream.write(`a${sequence}b`);
+    }
+    expect(output()).toBe('ab'.repeat(14));
+  });
+
   it('a sequence split across writes never comes out whole', async () => {
     for (const policy of ['text', 'ink'] as const) {
       for (const { text, leak } of HOSTILE_SEQUENCES) {
