@@ -12,6 +12,8 @@ import { CONDENSE_OPENING, CUT_OFF_NOTICE } from '../../src/compaction/summarize
 import { estimateTokens } from '../../src/conversation/token-estimate.js';
 
 const length = (s: string) => s.length;
+/** One token per character. */
+const chars = length;
 /** A reply the server finished (not cut off at num_predict). */
 const finished = (text: string): SummarizerReply => ({ text, cutOff: false });
 const estimate = (s: string) => estimateTokens(s, 4);
@@ -242,6 +244,74 @@ describe('summarizeLines over budget', () => {
     expect(result.narrative).toContain('FACT-k9.');
     expect(result.cut!.text).toContain('plain words here');
     expect(result.cut!.tokens).toBeGreaterThan(0);
+  });
+});
+
+describe('summarizeLines: what a cut reports', () => {
+  const many = Array.from({ length: 40 }, (_, i) => `[${i}] user: message ${i} ${'z'.repeat(200)}`);
+
+  it('adds up, chunk by chunk, the tokens cut and the words removed, one line per chunk', async () => {
+    let call = 0;
+    // Every reply and every condensed reply: over the target, a different plain word per chunk.
+    const ask: Ask = async ({ prompt }) => {
+      if (!prompt.startsWith(CONDENSE_OPENING)) call += 1;
+      return finished(`${`word${String.fromCharCode(96 + call)} `.repeat(40)}FACT-${call}`);
+    };
+    const result = await summarizeLines({
+      lines: many,
+      ask,
+      summaryTokens: 300,
+      targetTokens: 30,
+      charsPerToken: 1,
+      summarizerNumCtx: 8000,
+      estimate: chars,
+    });
+    expect(call).toBeGreaterThan(1);
+    const lines = result.cut!.text.split('\n');
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(
+      Array.from({ length: call }, (_, i) => `word${String.fromCharCode(97 + i)}`),
+    );
+    // Every reply is 246 characters and kept as much as the last one did: the tokens add up.
+    expect(result.narrative.endsWith(`FACT-${call}`)).toBe(true);
+    expect(result.cut!.tokens).toBe(call * (246 - result.narrative.length));
+  });
+
+  it('a condensed reply no shorter than the reply is not taken', async () => {
+    const long = `FACT-k1 ${'wordy '.repeat(60)}`.trim();
+    const same = `FACT-k2 ${'other '.repeat(60)}`.trim();
+    const ask: Ask = async ({ prompt }) => finished(prompt.startsWith(CONDENSE_OPENING) ? same : long);
+    const result = await summarizeLines({
+      lines: ['[0] user: FACT-k1'],
+      ask,
+      summaryTokens: 300,
+      targetTokens: 50,
+      charsPerToken: 4,
+      summarizerNumCtx: 32_768,
+      estimate,
+    });
+    expect(result.narrative).toContain('FACT-k1');
+    expect(result.narrative).not.toContain('FACT-k2');
+  });
+
+  it('does not ask to condense a reply whose condense request would not fit the summarizer window', async () => {
+    const prompts: string[] = [];
+    const ask: Ask = async ({ prompt }) => {
+      prompts.push(prompt);
+      return finished(`FACT-k1 ${'wordy '.repeat(700)}`);
+    };
+    // A 4200-character reply is ~1050 tokens: with the rules and a 300-token reply room, over 0.9 × 1536.
+    const result = await summarizeLines({
+      lines: ['[0] user: FACT-k1'],
+      ask,
+      summaryTokens: 300,
+      targetTokens: 50,
+      charsPerToken: 4,
+      summarizerNumCtx: 1536,
+      estimate,
+    });
+    expect(prompts).toHaveLength(1);
+    expect(result.narrative).toContain('FACT-k1');
+    expect(result.cut?.text).toContain('wordy');
   });
 });
 
