@@ -1,4 +1,4 @@
-import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
+import { MESSAGE_OVERHEAD_TOKENS, weightedLength } from '../conversation/token-estimate.js';
 import { capText } from '../text/shorten.js';
 import type { Ask, SummarizerReply } from './ask.js';
 import { cutNarrative } from './narrative-cut.js';
@@ -130,7 +130,7 @@ export async function summarizeLines(input: {
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
     );
   }
-  const maxChars = summaryCharLimit(input.targetTokens, input.charsPerToken);
+  const maxChars = summaryCharLimit(input.targetTokens, input.charsPerToken / bytesPerChar(input));
   const numPredict = REPLY_ROOM_FACTOR * summaryTokens;
   const ask = async (request: { system: string; prompt: string }): Promise<SummarizerReply> => {
     if (input.signal?.aborted) throw new Error('cancelled');
@@ -183,6 +183,24 @@ export async function summarizeLines(input: {
   if (cut && endsLost) cut.endsLost = endsLost;
   return { narrative, cut };
 }
+
+/**
+ * UTF-8 bytes per character the summary will take: chars per token counts bytes (see
+ * `weightedLength`), the summarizer counts characters. Where the conversation is written in a
+ * wider script (Cyrillic 2, CJK 3), a summary may be all of it, so that script's width counts,
+ * not an average diluted by the ASCII names, numbers and markup around it.
+ */
+function bytesPerChar(input: { lines: readonly string[]; previousNarrative?: string }): number {
+  const text = [input.previousNarrative ?? '', ...input.lines].join('\n');
+  const wide = text.match(/[^\x00-\x7f]/gu) ?? [];
+  const visible = text.replace(/\s/g, '').length;
+  if (wide.length && wide.length >= WIDE_SCRIPT_SHARE * visible)
+    return weightedLength(wide.join('')) / wide.length;
+  return text.length ? Math.max(1, weightedLength(text) / text.length) : 1;
+}
+
+/** Share of non-ASCII characters from which a conversation counts as written in a wider script. */
+const WIDE_SCRIPT_SHARE = 0.1;
 
 /** Cuts a line (with its newline) to fit `maxTokens`, keeping the longest prefix that does. */
 function fitLine(line: string, maxTokens: number, estimate: (text: string) => number): string {

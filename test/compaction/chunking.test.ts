@@ -221,6 +221,34 @@ describe('summarizeLines over budget', () => {
     expect(result).toEqual({ narrative: 'y'.repeat(200), cut: undefined });
   });
 
+  it('states a limit a reply in Cyrillic or CJK can meet too: one written up to it is never cut', async () => {
+    for (const [letter, lines] of [
+      ['ж', ['[0] user: мой ключ FACT-k1', '[1] assistant: записано']],
+      ['字', ['[0] user: 我的钥匙是 FACT-k1', '[1] assistant: 记下了']],
+    ] as const) {
+      let limit = 0;
+      const ask: Ask = async ({ prompt }) => {
+        limit = Number(/at most (\d+) characters/.exec(prompt)![1]);
+        return finished(letter.repeat(limit));
+      };
+      const result = await summarizeLines({ ...base, lines, ask });
+      expect(result.cut, letter).toBeUndefined();
+      expect(estimate(result.narrative)).toBeLessThanOrEqual(50);
+      // …and no smaller than it must be: within a token's worth of the budget.
+      expect(estimate(result.narrative), letter).toBeGreaterThan(50 - 10);
+    }
+  });
+
+  it('does not shrink the limit of an English conversation for a few accented words', async () => {
+    let limit = 0;
+    const ask: Ask = async ({ prompt }) => {
+      limit = Number(/at most (\d+) characters/.exec(prompt)![1]);
+      return finished('ok');
+    };
+    await summarizeLines({ ...base, lines: ['[0] user: meet me at the café near the station, FACT-k1'], ask });
+    expect(limit).toBeGreaterThanOrEqual(195);
+  });
+
   it('asks once more to condense an over-long reply, telling its size and the target, and keeps the shorter one', async () => {
     const prompts: string[] = [];
     const long = `FACT-k1 ${'wordy '.repeat(60)}`.trim();
