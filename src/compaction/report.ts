@@ -16,7 +16,17 @@ export function formatCompactionReport(result: CompactionResult): string {
   );
 }
 
-function summaryCut({ cutTokens, endsLost }: CompactionResult): string {
+function summaryCut(result: CompactionResult): string {
+  const said = describeSummaryCut(result);
+  if (!said) return '';
+  return `; summary cut: ${said}${result.cutTokens > 0 ? ' (/summary shows them)' : ''}`;
+}
+
+/**
+ * What a compaction cut from its summary, in words ('' when nothing): tokens dropped to fit the
+ * budget, and replies the server cut off at their length limit. The report and the session views say it alike.
+ */
+export function describeSummaryCut({ cutTokens, endsLost }: { cutTokens: number; endsLost: number }): string {
   const parts: string[] = [];
   if (endsLost > 0) {
     parts.push(
@@ -25,6 +35,6 @@ function summaryCut({ cutTokens, endsLost }: CompactionResult): string {
         : `${endsLost} summarizer replies ran past their length limit and lost their ends`,
     );
   }
-  if (cutTokens > 0) parts.push(`${cutTokens} tokens dropped (/summary shows them)`);
-  return parts.length ? `; summary cut: ${parts.join('; ')}` : '';
+  if (cutTokens > 0) parts.push(`${cutTokens} tokens dropped`);
+  return parts.join('; ');
 }

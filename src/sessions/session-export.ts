@@ -1,3 +1,5 @@
+import { describeSummaryCut } from '../compaction/report.js';
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import { entryProblem, headerProblem, type SessionEntry, type SessionHeader } from './session-format.js';
 import { replaySession } from './session-replay.js';
 
@@ -79,6 +81,7 @@ export function exportMarkdown(header: SessionHeader, entries: readonly SessionE
           '>',
           ...entry.record.narrative.split('\n').map((l) => `> ${l}`),
           ...entry.record.toolEntries.map((l) => `> - ${l}`),
+          ...cutLines(entry.record),
           '',
         );
         break;
@@ -98,4 +101,11 @@ export function exportMarkdown(header: SessionHeader, entries: readonly SessionE
     }
   }
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** What a compaction cut from its summary, quoted under it ([] when nothing was cut). */
+function cutLines(record: CompactionRecord): string[] {
+  if (!record.cut) return [];
+  const said = describeSummaryCut({ cutTokens: record.cut.tokens, endsLost: record.cut.endsLost ?? 0 });
+  return ['>', `> _Summary cut: ${said}._`, ...(record.cut.text ? [`> Cut: ${record.cut.text}`] : [])];
 }

@@ -1,5 +1,6 @@
 import { attachmentChip } from '../attachments/attachment-chip.js';
 import { shownMessage } from '../attachments/shown-message.js';
+import { describeSummaryCut } from '../compaction/report.js';
 import type { Message } from '../conversation/message.js';
 import type { SessionEntry, SessionHeader } from './session-format.js';
 import { replaySession } from './session-replay.js';
@@ -47,8 +48,11 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
       }
       case 'compaction': {
         const r = entry.record;
+        const cut = r.cut
+          ? describeSummaryCut({ cutTokens: r.cut.tokens, endsLost: r.cut.endsLost ?? 0 })
+          : '';
         lines.push(
-          `── compacted at ${r.at} by ${r.model}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens`,
+          `── compacted at ${r.at} by ${r.model}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens${cut ? `; summary cut: ${cut}` : ''}`,
         );
         break;
       }

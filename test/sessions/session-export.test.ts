@@ -63,4 +63,15 @@ describe('session export', () => {
     expect(md).toContain('## Assistant\n\nnew');
     expect(md).not.toContain('meter');
   });
+
+  test('Markdown says what a compaction cut from its summary, and the words cut', () => {
+    const md = exportMarkdown(HEADER, [
+      message(1, 'user', 'first'),
+      { type: 'compaction', record: { ...record(1), cut: { text: 'yada yada', tokens: 3 } } },
+    ]);
+    expect(md).toContain(
+      '> - read_file a.txt: 3 lines.\n>\n> _Summary cut: 3 tokens dropped._\n> Cut: yada yada\n',
+    );
+    expect(exportMarkdown(HEADER, [{ type: 'compaction', record: record(1) }])).not.toContain('Summary cut');
+  });
 });

@@ -65,4 +65,14 @@ describe('formatHistory', () => {
     expect(text).toContain('[1] user: first');
     expect(text).toContain('── uncompacted at T3');
   });
+
+  test('says what a compaction cut from its summary', () => {
+    const text = formatHistory(HEADER, [
+      message(1, 'user', 'first'),
+      { type: 'compaction', record: { ...record(1), cut: { text: 'yada', tokens: 12, endsLost: 1 } } },
+    ]);
+    expect(text).toContain(
+      "1000 → 200 tokens; summary cut: the summarizer's reply ran past its length limit and lost its end; 12 tokens dropped",
+    );
+  });
 });
