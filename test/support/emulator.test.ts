@@ -154,6 +154,19 @@ describe('stream:false', () => {
     expect(reply.prompt_eval_count).toBe(countPromptTokens([user('q')]));
   });
 
+  it('stops at options.num_predict with done_reason length, thinking counted in it', async () => {
+    emu.enqueue({ thinking: 'Hmm hmm.', content: 'a'.repeat(100) });
+    const reply = await client.chat({
+      model: 'qwen3',
+      messages: [user('q')],
+      options: { num_predict: 5 },
+      stream: false,
+    });
+    expect(reply.message.thinking).toBe('Hmm hmm.');
+    expect(reply.message.content).toBe('a'.repeat(12));
+    expect(reply).toMatchObject({ done_reason: 'length', eval_count: 5 });
+  });
+
   it('turns an error line into HTTP 500 with the error', async () => {
     emu.enqueue({
       content: 'partial',
