@@ -12,7 +12,7 @@ import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunkin
 import { buildModelView, toWireMessage } from './model-view.js';
 import { planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
-import { assembleToolEntries, narrativeBudget, renderSummarySection, toolLogRoom } from './summary.js';
+import { assembleToolEntries, narrativeBudget, toolLogRoom } from './summary.js';
 import { collectToolEntries, mergeToolEntries } from './tool-entries.js';
 
 export type { Ask } from './ask.js';
@@ -58,9 +58,6 @@ export interface CompactionResult {
   tokensBefore: number;
   tokensAfter: number;
   numCtx: number;
-  /** Tokens of the summary section (narrative + tool log). */
-  summaryTokens: number;
-  durationMs: number;
   model: string;
   /** Tokens cut from summaries that stayed over budget (0: nothing was cut). */
   cutTokens: number;
@@ -81,7 +78,6 @@ export type CompactionOutcome =
  * Never mutates its inputs: the caller appends `record` only when `ok`.
  */
 export async function compactConversation(input: CompactionInput): Promise<CompactionOutcome> {
-  const started = input.now().getTime();
   const { transcript, previous, budgets, charsPerToken, toolContent } = input;
   const estimateText = (text: string) => estimateTokens(text, charsPerToken);
   const plan = planCompaction({
@@ -177,8 +173,6 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       tokensBefore,
       tokensAfter: record.tokensAfter,
       numCtx: budgets.numCtx,
-      summaryTokens: estimateText(renderSummarySection(record)),
-      durationMs: input.now().getTime() - started,
       model: input.model,
       cutTokens: cut?.tokens ?? 0,
       endsLost: cut?.endsLost ?? 0,

@@ -55,7 +55,8 @@ export function cutNarrative(
     }
     next--;
   }
-  const kept = render();
+  // A lone marker is not a summary: with every word cut, nothing is kept (the caller then fails).
+  const kept = dropped.size < words.length ? render() : '';
   return { kept: estimate(kept) <= maxTokens ? kept : '', removed: renderRemoved(parts, dropped) };
 }
 

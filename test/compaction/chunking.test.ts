@@ -245,7 +245,11 @@ describe('summarizeLines over budget', () => {
       limit = Number(/at most (\d+) characters/.exec(prompt)![1]);
       return finished('ok');
     };
-    await summarizeLines({ ...base, lines: ['[0] user: meet me at the café near the station, FACT-k1'], ask });
+    await summarizeLines({
+      ...base,
+      lines: ['[0] user: meet me at the café near the station, FACT-k1'],
+      ask,
+    });
     expect(limit).toBeGreaterThanOrEqual(195);
   });
 

@@ -96,7 +96,7 @@ describe('compactConversation', () => {
       narrative: 'The user asked ten questions about files.',
       toolEntries: collectToolEntries(plan.slice),
       model: 'qwen3',
-      at: '2026-01-01T00:00:00.250Z',
+      at: '2026-01-01T00:00:00.000Z',
       tokensBefore,
       tokensAfter: estimateMessagesTokens(
         buildModelView({ system: 'You are helpful.', record: outcome.record, transcript }),
@@ -109,10 +109,8 @@ describe('compactConversation', () => {
       tokensBefore,
       tokensAfter: outcome.record.tokensAfter,
       numCtx: 8192,
-      durationMs: 500,
       model: 'qwen3',
     });
-    expect(outcome.result.summaryTokens).toBeGreaterThan(0);
     expect(outcome.record.tokensAfter).toBeLessThan(tokensBefore * 0.95);
     expect(requests).toHaveLength(1);
     expect(requests[0].system).toBe(DEFAULT_SUMMARIZER_RULES);
@@ -174,6 +172,61 @@ describe('compactConversation', () => {
     expect(outcome.message).toMatch(/^the summary would not make the context smaller \(\d+ → \d+ tokens\)$/);
     // Another run would summarize the same slice to the same size: not offered as retryable.
     expect(outcome.retryable).toBe(false);
+  });
+
+  it('reports and records a summary cut to its budget, and a reply whose end the server cut off', async () => {
+    const long = `FACT-1 ${'plain words '.repeat(600)}FACT-2`;
+    const cut = await compactConversation(input({ ask: async () => finished(long) }));
+    if (!cut.ok) throw new Error('expected success');
+    expect(cut.record.narrative).toContain('FACT-1');
+    expect(cut.record.narrative).toContain('FACT-2');
+    expect(cut.record.cut?.text).toContain('plain words');
+    expect(cut.result.cutTokens).toBe(cut.record.cut?.tokens);
+    expect(cut.result.cutTokens).toBeGreaterThan(0);
+    expect(cut.result.endsLost).toBe(0);
+
+    const cutOff = await compactConversation(
+      input({ ask: async () => ({ text: 'FACT-1 and then', cutOff: true }) }),
+    );
+    if (!cutOff.ok) throw new Error('expected success');
+    expect(cutOff.record.cut).toEqual({ text: '', tokens: 0, endsLost: 1 });
+    expect(cutOff.result).toMatchObject({ cutTokens: 0, endsLost: 1 });
+
+    const whole = await compactConversation(input());
+    if (!whole.ok) throw new Error('expected success');
+    expect('cut' in whole.record).toBe(false);
+    expect(whole.result).toMatchObject({ cutTokens: 0, endsLost: 0 });
+  });
+
+  it('fails, not retryable, when the summary budget leaves no room for a summary', async () => {
+    expect(await compactConversation(input({ budgets: { ...budgets, summary: 30 } }))).toEqual({
+      ok: false,
+      reason: 'failed',
+      message: 'the summary budget (30 tokens) leaves no room for a summary',
+      retryable: false,
+    });
+  });
+
+  it("counts the tool definitions every request carries in both figures, and reports the app's own before", async () => {
+    const plain = await compactConversation(input());
+    const withTools = await compactConversation(input({ fixedTokens: 300 }));
+    if (!plain.ok || !withTools.ok) throw new Error('expected success');
+    expect(withTools.result.tokensBefore).toBe(plain.result.tokensBefore + 300);
+    expect(withTools.result.tokensAfter).toBe(plain.result.tokensAfter + 300);
+    const used = await compactConversation(input({ usedBefore: 12_345 }));
+    if (!used.ok) throw new Error('expected success');
+    expect(used.result.tokensBefore).toBe(12_345);
+    expect(used.record.tokensBefore).toBe(12_345);
+    expect(used.result.tokensAfter).toBe(plain.result.tokensAfter);
+  });
+
+  it('the loop guard compares estimates: a stale, larger server count does not let a useless summary through', async () => {
+    const small = buildTranscript([
+      { user: 'hi', steps: [{ reply: 'hello' }] },
+      { user: 'bye', steps: [{ reply: 'bye' }] },
+    ]);
+    const outcome = await compactConversation(input({ transcript: small, usedBefore: 100_000 }));
+    expect(outcome).toMatchObject({ ok: false, reason: 'failed', retryable: false });
   });
 
   it('has nothing to compact with a single turn, or nothing after the boundary', async () => {

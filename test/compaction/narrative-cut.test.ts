@@ -91,7 +91,9 @@ describe('cutNarrative', () => {
     });
   });
 
-  it('keeps nothing when not even the marker fits', () => {
+  it('keeps nothing, not a lone marker, when no word fits', () => {
     expect(cutNarrative('some words', 0, chars)).toEqual({ kept: '', removed: 'some words' });
+    expect(cutNarrative('some words', 3, chars)).toEqual({ kept: '', removed: 'some words' });
+    expect(cutNarrative('some words', 7, chars)).toEqual({ kept: '… words', removed: 'some' });
   });
 });

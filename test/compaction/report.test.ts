@@ -7,8 +7,6 @@ const result: CompactionResult = {
   tokensBefore: 6144,
   tokensAfter: 1229,
   numCtx: 8192,
-  summaryTokens: 300,
-  durationMs: 1200,
   model: 'qwen3',
   cutTokens: 0,
   endsLost: 0,
