@@ -117,6 +117,13 @@ describe('createStreamSanitizer', () => {
     expect(streamed(['one\r', '\ntwo']).text).toBe('one\ntwo');
   });
 
+  it('holds back only a sequence at the very end: text after a finished one comes out at once', () => {
+    const sanitizer = createStreamSanitizer();
+    // ESC ( is complete before é (a charset selection may take one more byte, but é is not one).
+    expect(sanitizer.push('a\x1b(é more')).toBe('aé more');
+    expect(sanitizer.push(' and \x1b[31mred')).toBe(' and red');
+  });
+
   it('passes plain text through at once, holding nothing back', () => {
     const sanitizer = createStreamSanitizer();
     expect(sanitizer.push('Hello, ')).toBe('Hello, ');
@@ -247,6 +254,13 @@ describe('guardTerminalOutput', () => {
       stream.write(`a${sequence}b`);
     }
     expect(output()).toBe('ab'.repeat(14));
+  });
+
+  it('ink: an unterminated string sequence ending in something Ink writes is still removed whole', async () => {
+    const { stream, output } = await guarded('ink');
+    stream.write('a\x1b]0;pwn-title\x1b[2J');
+    stream.write('b\x9d0;pwn-c1\x1b[1m');
+    expect(output()).toBe('ab');
   });
 
   it('a sequence split across writes never comes out whole', async () => {
