@@ -28,9 +28,9 @@ export function cutNarrative(
   estimate: (text: string) => number,
 ): NarrativeCut {
   if (estimate(text) <= maxTokens) return { kept: text, removed: '' };
+  // Split with a capture group: words at even indices ('' at an end that is whitespace), breaks at odd.
   const parts = text.split(/(\s+)/);
-  const words: number[] = [];
-  for (let i = 0; i < parts.length; i++) if (parts[i] && !/^\s+$/.test(parts[i])) words.push(i);
+  const words = parts.flatMap((part, i) => (i % 2 === 0 && part ? [i] : []));
   const dropped = new Set<number>();
   const render = () => renderKept(parts, dropped);
   const order = [
@@ -55,9 +55,8 @@ export function cutNarrative(
     }
     next--;
   }
-  // A lone marker is not a summary: with every word cut, nothing is kept (the caller then fails).
-  const kept = dropped.size < words.length ? render() : '';
-  return { kept: estimate(kept) <= maxTokens ? kept : '', removed: renderRemoved(parts, dropped) };
+  // What is left fits (or every word is gone): a lone marker is not a summary, so then nothing is kept.
+  return { kept: dropped.size < words.length ? render() : '', removed: renderRemoved(parts, dropped) };
 }
 
 /** The text without the dropped words, each run of them replaced by one marker. */
@@ -66,20 +65,17 @@ function renderKept(parts: readonly string[], dropped: ReadonlySet<number>): str
   let inRun = false;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
-    if (!part) continue;
-    if (/^\s+$/.test(part)) {
+    if (i % 2) {
       if (!inRun) out.push(part);
-      continue;
-    }
-    if (dropped.has(i)) {
+    } else if (dropped.has(i)) {
       if (!inRun) out.push(CUT_MARKER);
       inRun = true;
-      continue;
+    } else if (part) {
+      // After a cut run, the break that stood before this word (a line break stays one).
+      if (inRun) out.push(parts[i - 1]);
+      inRun = false;
+      out.push(part);
     }
-    // After a cut run, the break that stood before this word (a line break stays one).
-    if (inRun) out.push(parts[i - 1] || ' ');
-    inRun = false;
-    out.push(part);
   }
   return out.join('').trim();
 }
@@ -88,15 +84,16 @@ function renderKept(parts: readonly string[], dropped: ReadonlySet<number>): str
 function renderRemoved(parts: readonly string[], dropped: ReadonlySet<number>): string {
   const runs: string[][] = [];
   let run: string[] | undefined;
-  for (let i = 0; i < parts.length; i++) {
-    if (!parts[i] || /^\s+$/.test(parts[i])) continue;
-    if (dropped.has(i)) {
-      if (!run) {
-        run = [];
-        runs.push(run);
-      }
-      run.push(parts[i]);
-    } else run = undefined;
+  for (let i = 0; i < parts.length; i += 2) {
+    if (!dropped.has(i)) {
+      if (parts[i]) run = undefined;
+      continue;
+    }
+    if (!run) {
+      run = [];
+      runs.push(run);
+    }
+    run.push(parts[i]);
   }
   return runs.map((r) => r.join(' ')).join(` ${CUT_MARKER} `);
 }

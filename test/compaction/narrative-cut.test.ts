@@ -67,6 +67,15 @@ describe('cutNarrative', () => {
     });
   });
 
+  it('after dropping many words at once, puts back all that fit again', () => {
+    const words = Array.from({ length: 10 }, (_, i) => `plainword${i}`);
+    // 10 words of 10 characters: 109 into 60 keeps the newest 5 ("… " + 54 = 56); 6 would be 67.
+    expect(cutNarrative(words.join(' '), 60, chars)).toEqual({
+      kept: `… ${words.slice(5).join(' ')}`,
+      removed: words.slice(0, 5).join(' '),
+    });
+  });
+
   it('drops names, numbers and ids only once every plain word is gone, oldest first', () => {
     const text = 'Ada met Bob at the cafe in Porto';
     expect(cutNarrative(text, 17, chars)).toEqual({

@@ -51,6 +51,27 @@ describe('renderSummarySection', () => {
   });
 });
 
+describe('the summary as the model sees it', () => {
+  it('is set apart from the system prompt by a blank line, between bracketed opening and closing lines', () => {
+    const record = {
+      narrative: 'N.',
+      toolEntries: [],
+      upto: 0,
+      model: 'm',
+      at: '',
+      tokensBefore: 0,
+      tokensAfter: 0,
+    };
+    const [system] = buildModelView({ system: 'You are helpful.', record, transcript: [] });
+    const lines = system.content.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['You are helpful.', '']);
+    expect(lines[2]).toMatch(/^\[Summary of the earlier conversation.*\]$/);
+    expect(lines[3]).toBe('N.');
+    expect(lines[4]).toMatch(/^\[End of summary.*\]$/);
+    expect(lines).toHaveLength(5);
+  });
+});
+
 describe('cleanNarrative', () => {
   it('drops thinking blocks and surrounding blank space', () => {
     expect(cleanNarrative('<think>\nhmm\n</think>\n\n The user is Ana.\n\n\n\nShe lives in Porto. ')).toBe(
