@@ -4,6 +4,9 @@ import { splitCommittable } from '../text/split-committable.js';
 import type { DisplayItem } from './display-items.js';
 import type { LiveReply } from './view-state.js';
 
+/** More of the streaming tail than any screen shows. */
+const LIVE_TAIL_CHARS = 256 * 1024;
+
 /** What the presenter hands the screen: blocks that are final, and the part still streaming. */
 export interface PresenterOutput {
   commit: DisplayItem[];
@@ -62,7 +65,10 @@ export class ReplyPresenter {
     }
     this.committed += committed.length;
     const thinking = this.thinkingCommitted ? '' : sanitizeTerminalText(this.thinking);
-    this.emit({ commit, live: { text: sanitizeTerminalText(pending), thinking } });
+    // The live area shows the last rows only: a huge pending paragraph is not sanitised whole
+    // every frame.
+    const shownPending = pending.length > LIVE_TAIL_CHARS ? pending.slice(-LIVE_TAIL_CHARS) : pending;
+    this.emit({ commit, live: { text: sanitizeTerminalText(shownPending), thinking } });
   }
 
   /** Thinking is committed once, as soon as the answer starts (or at the end). */

@@ -28,6 +28,30 @@ export function oneLine(text: string, maxChars = 80): string {
   return `${collapsed.slice(0, end).trimEnd()}…`;
 }
 
+/** The two ends of a text too long to show whole, and how many characters lie between them. */
+export interface HeadAndTail {
+  head: string;
+  tail: string;
+  omitted: number;
+}
+
+/**
+ * The first `headChars` and last `tailChars` of `text` (each end moved to a line break when one is
+ * near, never inside a surrogate pair), or undefined when the text is not longer than both.
+ */
+export function headAndTail(text: string, headChars: number, tailChars: number): HeadAndTail | undefined {
+  if (text.length <= headChars + tailChars) return undefined;
+  let headEnd = headChars;
+  const lastBreak = text.lastIndexOf('\n', headEnd);
+  if (lastBreak > headChars / 2) headEnd = lastBreak;
+  else if (isHighSurrogate(text.charCodeAt(headEnd - 1))) headEnd--;
+  let tailStart = text.length - tailChars;
+  const nextBreak = text.indexOf('\n', tailStart);
+  if (nextBreak !== -1 && nextBreak < tailStart + tailChars / 2) tailStart = nextBreak + 1;
+  else if (isLowSurrogate(text.charCodeAt(tailStart))) tailStart++;
+  return { head: text.slice(0, headEnd), tail: text.slice(tailStart), omitted: tailStart - headEnd };
+}
+
 /** Whether a UTF-16 code unit opens a surrogate pair (cutting after it would leave half a char). */
 export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

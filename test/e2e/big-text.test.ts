@@ -69,3 +69,47 @@ describe('a large paste', () => {
     expect(lastMessage(emu.chats[0].body).content).toBe(`${lines.join('\n')}!`);
   });
 });
+
+/** One paragraph of `chars` characters, no line break, with a marker at its start and its end. */
+function hugeParagraph(chars: number): string {
+  const words = 'lorem ipsum dolor sit amet '.repeat(Math.ceil(chars / 27));
+  return `HEAD-OF-REPLY ${words.slice(0, chars - 30)} END-OF-REPLY`;
+}
+
+describe('a huge reply', () => {
+  test('10 MB in one paragraph: shown (head and tail), kept whole for the model, the app answers after it', async () => {
+    // A window the whole reply fits in (2.5M emulated tokens), so the next request carries it as is.
+    run = await startChat({
+      models: [{ name: 'llama3.2:latest', trainedContext: 4_194_304 }],
+      args: ['-m', 'llama3.2', '--num-ctx', '4194304'],
+    });
+    const { emu, pty } = run;
+    const reply = hugeParagraph(10_000_000);
+    emu.enqueue({ content: reply, pieceChars: 65_536 });
+    pty.write('huge\r');
+    await pty.waitFor('END-OF-REPLY', 60_000);
+    expect(pty.screen()).toContain('HEAD-OF-REPLY');
+    expect(pty.screen()).toMatch(/not shown/);
+    pty.write('after\r');
+    await pty.waitFor('Echo: after', 15_000);
+    await waitForChats(emu, 2);
+    // The conversation keeps the whole reply: the next request carries it.
+    const sent = emu.chats[1].body.messages.find((m: { role: string }) => m.role === 'assistant');
+    expect(sent.content).toHaveLength(reply.length);
+  }, 120_000);
+
+  test('Ctrl+C stops a huge reply while it streams, and the next message is answered', async () => {
+    run = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '131072'] });
+    const { emu, pty } = run;
+    // 64 kB pieces, 20 a second: 10 MB would take 8 s.
+    emu.enqueue({ content: hugeParagraph(10_000_000), pieceChars: 65_536, tokensPerSecond: 20 });
+    pty.write('huge\r');
+    await pty.waitFor('lorem ipsum', 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    pty.write('\x03');
+    await pty.waitFor('[interrupted]', 5_000);
+    expect(pty.screen()).not.toContain('END-OF-REPLY');
+    pty.write('after\r');
+    await pty.waitFor('Echo: after', 15_000);
+  }, 60_000);
+});

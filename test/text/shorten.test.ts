@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capText, collapseWhitespace, oneLine } from '../../src/text/shorten.js';
+import { capText, collapseWhitespace, headAndTail, oneLine } from '../../src/text/shorten.js';
 
 describe('collapseWhitespace', () => {
   it('turns every whitespace run into one space and trims', () => {
@@ -64,5 +64,32 @@ describe('oneLine', () => {
 
   it('never splits a surrogate pair', () => {
     expect(oneLine('ab😀cd', 4)).toBe('ab…');
+  });
+});
+
+describe('headAndTail', () => {
+  it('is undefined for text no longer than both ends', () => {
+    expect(headAndTail('abcdef', 3, 3)).toBeUndefined();
+  });
+
+  it('keeps both ends and counts what lies between', () => {
+    expect(headAndTail('abcdefghij', 3, 2)).toEqual({ head: 'abc', tail: 'ij', omitted: 5 });
+  });
+
+  it('moves each end to a line break when one is near', () => {
+    const text = `${'a'.repeat(8)}\n${'b'.repeat(100)}\n${'c'.repeat(8)}`;
+    expect(headAndTail(text, 10, 10)).toEqual({ head: 'a'.repeat(8), tail: 'c'.repeat(8), omitted: 102 });
+  });
+
+  it('never splits a surrogate pair, and the parts add up', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.nat(50), fc.nat(50), (text, h, t) => {
+        const ends = headAndTail(text, h + 1, t + 1);
+        if (!ends) return;
+        expect(ends.head.length + ends.omitted + ends.tail.length).toBe(text.length);
+        expect(text.startsWith(ends.head) && text.endsWith(ends.tail)).toBe(true);
+        for (const part of [ends.head, ends.tail]) expect(part).toBe(Buffer.from(part).toString());
+      }),
+    );
   });
 });

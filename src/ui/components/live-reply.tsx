@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
+import { isLowSurrogate } from '../../text/shorten.js';
 import { expandTabs, wrapToRows } from '../terminal-rows.js';
 import { Spinner } from './spinner.js';
 
@@ -15,9 +16,26 @@ export interface LiveReplyProps {
   maxRows: number;
 }
 
+/**
+ * The end of `text` that can fill `maxRows` rows of `width` columns (a row holds at most `width`
+ * characters): only that much is wrapped, so a frame costs the same for a 10 MB paragraph as for
+ * a short one. The cut is moved to a line start when one is near, so the rows wrap as they will.
+ */
+export function visibleTail(text: string, width: number, maxRows: number): string {
+  const chars = (Math.max(0, maxRows) + 1) * Math.max(1, width) * 2;
+  if (text.length <= chars) return text;
+  let start = text.length - chars;
+  // Half of the tail still fills more than maxRows rows, so up to half may be skipped.
+  const lineStart = text.indexOf('\n', start);
+  if (lineStart !== -1 && lineStart - start < chars / 2) start = lineStart + 1;
+  // Never start between the halves of a surrogate pair.
+  else if (isLowSurrogate(text.charCodeAt(start))) start += 1;
+  return text.slice(start);
+}
+
 /** The last `maxRows` rows of `text` wrapped at `width`: the newest output stays visible. */
 export function lastRows(text: string, width: number, maxRows: number): string[] {
-  const rows = wrapToRows(expandTabs(sanitizeTerminalText(text)), width);
+  const rows = wrapToRows(expandTabs(sanitizeTerminalText(visibleTail(text, width, maxRows))), width);
   return rows.slice(Math.max(0, rows.length - Math.max(0, maxRows)));
 }
 

@@ -5,6 +5,7 @@ import type { DisplayItem } from '../../chat/display-items.js';
 import type { NoticeLevel } from '../../commands/command-host.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
+import { headAndTail } from '../../text/shorten.js';
 import { COLLAPSE_CHARS, COLLAPSE_LINES, shouldCollapse } from '../input/paste-chips.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { expandTabs } from '../terminal-rows.js';
@@ -44,6 +45,12 @@ function Prefixed({ marker, color, children }: { marker: string; color?: string;
   );
 }
 
+/**
+ * A block longer than twice this is shown by its two ends (plain): laying out and printing
+ * megabytes took Ink minutes, and no terminal's scrollback keeps that much anyway.
+ */
+const SHOWN_END_CHARS = 64 * 1024;
+
 function AssistantBlock({
   markdown,
   interrupted,
@@ -53,11 +60,26 @@ function AssistantBlock({
   interrupted?: boolean;
   width: number;
 }) {
+  const ends = useMemo(() => headAndTail(markdown, SHOWN_END_CHARS, SHOWN_END_CHARS), [markdown]);
   // Sanitise the source so the only escape codes that reach the terminal are the renderer's own.
-  const rendered = useMemo(() => renderMarkdown(clean(markdown), width), [markdown, width]);
+  const rendered = useMemo(
+    () => (ends ? '' : renderMarkdown(clean(markdown), width)),
+    [ends, markdown, width],
+  );
   return (
     <Box flexDirection="column">
-      {rendered !== '' && <Text>{rendered}</Text>}
+      {ends ? (
+        <>
+          <Text>{clean(ends.head)}</Text>
+          <Text dimColor>
+            … {ends.omitted.toLocaleString('en-US')} characters not shown here; the conversation keeps the
+            whole reply (/save exports it) …
+          </Text>
+          <Text>{clean(ends.tail)}</Text>
+        </>
+      ) : (
+        rendered !== '' && <Text>{rendered}</Text>
+      )}
       {interrupted && <Text color="yellow">[interrupted]</Text>}
     </Box>
   );

@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { LiveReply, lastRows } from '../../../src/ui/components/live-reply.js';
+import { LiveReply, lastRows, visibleTail } from '../../../src/ui/components/live-reply.js';
 
 describe('LiveReply', () => {
   it('shows short text as it is', () => {
@@ -43,5 +43,28 @@ describe('LiveReply', () => {
     expect(frame).toContain('step 3');
     expect(frame).not.toContain('step 2');
     unmount();
+  });
+});
+
+describe('visibleTail', () => {
+  it('keeps short text whole', () => {
+    expect(visibleTail('short', 10, 3)).toBe('short');
+  });
+
+  it('wraps only the end of a huge paragraph: the same last rows as wrapping all of it', () => {
+    const text = 'lorem ipsum dolor sit amet '.repeat(40_000); // ~1 MB, no line break
+    const tail = visibleTail(text, 80, 20);
+    expect(tail.length).toBeLessThanOrEqual(21 * 80 * 2);
+    expect(lastRows(text, 80, 20)).toHaveLength(20);
+    expect(lastRows(text, 80, 20).join('')).toBe(lastRows(tail, 80, 20).join(''));
+  });
+
+  it('starts at a line start near the cut, and never inside a surrogate pair', () => {
+    const lines = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n');
+    const tail = visibleTail(lines, 10, 5);
+    expect(lines.endsWith(tail)).toBe(true);
+    expect(tail.startsWith('line ')).toBe(true);
+    const emoji = '😀'.repeat(1000);
+    for (const rows of [3, 4, 5]) expect(visibleTail(emoji, 7, rows).codePointAt(0)).toBe(0x1f600);
   });
 });
