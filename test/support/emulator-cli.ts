@@ -4,7 +4,7 @@
  *   npx tsx test/support/emulator-cli.ts --port 11434 [--models a,b] [--tps 1000] [--ctx 4096]
  *     [--reply-tokens N]
  *
- * A model may carry capabilities and a Modelfile num_ctx: `qwen3:8b+tools+thinking@8192`.
+ * A model may carry capabilities and a Modelfile num_ctx: `qwen3:8b+tools+thinking@8192`, `llava+vision`.
  * Prints the URL, then serves until killed.
  */
 import { parseArgs } from 'node:util';
