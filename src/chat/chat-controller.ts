@@ -1,5 +1,6 @@
 import { completeAttachmentPath } from '../attachments/path-completion.js';
 import { prepareUserMessage } from '../attachments/prepare-message.js';
+import { supportsVision } from '../backend/capabilities.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import type { CompletionContext, CompletionEntry } from '../commands/command.js';
@@ -241,6 +242,13 @@ export class ChatController implements CommandHost {
         'success',
         `Switched to ${name} (num_ctx ${formatTokens(this.parts.model.session!.numCtx)}).`,
       );
+      const hasImages = this.parts.conversation.transcript.some((m) => m.images?.length);
+      if (hasImages && !supportsVision(this.parts.model.session!.info)) {
+        this.notice(
+          'info',
+          `${name} cannot see images: those attached earlier are left out of what it is sent.`,
+        );
+      }
     } catch (error) {
       this.notice('error', describeError(error));
     } finally {

@@ -1,4 +1,5 @@
-import { supportsThinking, supportsTools } from '../backend/capabilities.js';
+import { withoutImages } from '../attachments/without-images.js';
+import { supportsThinking, supportsTools, supportsVision } from '../backend/capabilities.js';
 import type { ThinkSetting, ToolSchema } from '../backend/interfaces.js';
 import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
 import { buildModelView } from '../compaction/model-view.js';
@@ -173,7 +174,7 @@ export class ModelContext {
    */
   modelView(): WireMessage[] {
     const budgets = this.session ? this.budgets() : undefined;
-    return buildModelView({
+    const view = buildModelView({
       system: this.systemInForce(),
       record: this.conversation.latestRecord,
       transcript: this.conversation.transcript,
@@ -185,6 +186,8 @@ export class ModelContext {
         charsPerToken: this.meter.charsPerToken,
       },
     });
+    // Images attached for an earlier (vision) model of this chat.
+    return this.session && !supportsVision(this.session.info) ? withoutImages(view) : view;
   }
 
   /** The compaction budgets for the window in force (room left for the tool definitions). */

@@ -117,6 +117,25 @@ describe('@image', () => {
     expect(emu.chats[0].error).toBeUndefined();
   });
 
+  test('switching to a model that cannot see leaves earlier images out, said in their place: the chat goes on', async () => {
+    const cwd = workdir({ 'photo.png': PNG_BYTES });
+    run = await startChat({ models: vision, args: ['-m', 'llava'], pty: { cwd } });
+    const { pty, emu } = run;
+    pty.write('what is @photo.png\r');
+    await pty.waitFor('Echo: what is @photo.png');
+    pty.write('/model llama3.2\r');
+    await pty.waitFor('llama3.2 cannot see images: those attached earlier are left out of what it is sent.');
+    pty.write('and now?\r');
+    await pty.waitFor('Echo: and now?');
+    await waitForChats(emu, 2);
+    const messages = (emu.chats[1].body as { messages: Sent[] }).messages;
+    expect(messages[0]).toEqual({
+      role: 'user',
+      content: 'what is @photo.png\n\n[an image left out here: this model cannot see images]',
+    });
+    expect(emu.chats[1].error).toBeUndefined();
+  });
+
   test('is refused for a model that cannot see, with a line saying so; nothing is sent', async () => {
     const cwd = workdir({ 'photo.png': PNG_BYTES });
     run = await startChat({ models: vision, pty: { cwd } });
