@@ -9,7 +9,10 @@ import { BUILTIN_TOOLS, createToolRegistry } from './tools/registry.js';
 /** Builds a controller from resolved settings: the one place the real client, state and tools are made. */
 export async function createChatController(
   settings: RunSettings,
-  extra: Pick<ChatControllerDeps, 'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store'>,
+  extra: Pick<
+    ChatControllerDeps,
+    'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store' | 'columns'
+  >,
 ): Promise<ChatController> {
   const { config, flags, host } = settings;
   // State problems (a corrupt file kept aside, a failed write) are told once, as a warning.

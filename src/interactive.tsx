@@ -15,6 +15,7 @@ import {
 } from './ui/input/bracketed-paste.js';
 import type { SlashCommandInfo } from './ui/input/slash-completion.js';
 import { loadMarkdownRenderer } from './ui/markdown/render-markdown.js';
+import { MARKER_COLUMNS } from './ui/notice-style.js';
 
 /**
  * Runs the interactive chat until the user quits. The first frame is drawn before the controller
@@ -78,7 +79,11 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   }
 
   const { createChatController } = await import('./create-controller.js');
-  controller = await createChatController(settings, { store, onExit: quit });
+  controller = await createChatController(settings, {
+    store,
+    onExit: quit,
+    columns: () => (process.stdout.columns || 80) - MARKER_COLUMNS,
+  });
   instance.rerender(app(controller.history()));
   // Load the markdown renderer while connecting, so it is there before the first reply.
   void controller.start(loadMarkdownRenderer());

@@ -164,18 +164,9 @@ export class ChatController implements CommandHost {
     this.parts.dialogs.answer(key);
   }
 
-  /** Ctrl+T: shows thinking expanded (and the newest thinking again) or collapsed. */
+  /** Ctrl+T: shows the thinking of every reply, earlier and later ones, expanded or collapsed. */
   toggleThinking(): void {
-    const showThinking = !this.store.get().showThinking;
-    this.store.update({ showThinking });
-    const thinking = this.parts.conversation.lastThinking();
-    if (showThinking && thinking)
-      this.parts.screen.push({
-        kind: 'thinking',
-        id: this.parts.screen.itemId(),
-        text: thinking,
-        collapsed: false,
-      });
+    this.store.update((s) => ({ showThinking: !s.showThinking }));
   }
 
   // ── CommandHost ──────────────────────────────────────────────────────────────────────────
@@ -203,12 +194,17 @@ export class ChatController implements CommandHost {
     this.parts.compactions.reset();
     this.parts.toolRunner.reset();
     this.parts.model.resetMeter();
-    this.store.update({ used: 0 });
+    // The last reply's speed belongs to the conversation that is gone.
+    this.store.update({ used: 0, lastStats: undefined });
     this.notice('success', 'New conversation.');
   }
 
   get model(): string | undefined {
     return this.parts.model.session?.name ?? this.store.get().model;
+  }
+
+  get columns(): number {
+    return this.deps.columns?.() ?? 80;
   }
 
   get numCtx(): number | undefined {

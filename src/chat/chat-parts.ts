@@ -43,6 +43,8 @@ export interface ChatControllerDeps {
    */
   interactive?: boolean;
   now?: () => Date;
+  /** Columns a command's output may fill (the terminal's width less the notice marker); 80 when absent. */
+  columns?: () => number;
   /** Where sessions are saved; undefined: nothing is saved (one-shot mode, most tests). */
   sessions?: SessionStore;
   /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */

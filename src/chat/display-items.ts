@@ -34,12 +34,11 @@ export interface AssistantItem {
   interrupted?: boolean;
 }
 
-/** The reasoning of a thinking model, shown dimmed or collapsed to one line. */
+/** The reasoning of a thinking model, shown dimmed or collapsed to one line (Ctrl+T toggles all). */
 export interface ThinkingItem {
   kind: 'thinking';
   id: string;
   text: string;
-  collapsed: boolean;
 }
 
 /** A tool call and its one-line outcome. */

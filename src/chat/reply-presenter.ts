@@ -80,7 +80,6 @@ export class ReplyPresenter {
         kind: 'thinking',
         id: this.newId(),
         text: sanitizeTerminalText(this.thinking).trim(),
-        collapsed: true,
       },
     ];
   }

@@ -79,7 +79,7 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
       items.push({ kind: 'shell', id: itemId(), command, end, ok });
     } else if (m.role === 'user') items.push(userItem(m, itemId()));
     else if (m.role === 'assistant') {
-      if (m.thinking) items.push({ kind: 'thinking', id: itemId(), text: m.thinking, collapsed: true });
+      if (m.thinking) items.push({ kind: 'thinking', id: itemId(), text: m.thinking });
       if (m.content || m.interrupted)
         items.push({ kind: 'assistant', id: itemId(), markdown: m.content, interrupted: m.interrupted });
     } else if (m.role === 'tool') {

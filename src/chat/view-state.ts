@@ -44,7 +44,7 @@ export interface ChatViewState {
   queued: number;
   /** Automatic compaction failed and waits for a successful `/compact` (shown in the status line). */
   autoCompactPaused: boolean;
-  /** Whether thinking is shown expanded (Ctrl+T). */
+  /** Whether the thinking of all replies is shown expanded (Ctrl+T), else one line each. */
   showThinking: boolean;
   exiting: boolean;
 }

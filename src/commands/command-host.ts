@@ -40,6 +40,8 @@ export interface CommandHost {
   notice(level: NoticeLevel, text: string): void;
   /** Shows a block of plain text (help, lists, the summary) in the conversation. */
   show(text: string): void;
+  /** Columns a block of text may fill before it wraps, for lists that lay themselves out. */
+  readonly columns: number;
   exit(): void;
   clearConversation(): void;
 

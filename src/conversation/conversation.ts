@@ -107,11 +107,6 @@ export class Conversation {
     this.listener?.recordAdded(record);
   }
 
-  /** The thinking of the newest assistant message that has any. */
-  lastThinking(): string | undefined {
-    return [...this.messages].reverse().find((m) => m.role === 'assistant' && m.thinking)?.thinking;
-  }
-
   /** Starts a new conversation (message ids keep counting). */
   clear(): void {
     this.messages = [];

@@ -8,6 +8,7 @@ import { createDialogKeyGate } from './input/dialog-key-gate.js';
 import { hasChip } from './input/paste-chips.js';
 import type { PathCompleter, SlashCommandInfo } from './input/slash-completion.js';
 import { useLineEditor } from './input/use-line-editor.js';
+import { useScreenRedraw } from './use-screen-redraw.js';
 
 /** What the chat screen drives: the controller's state and its intents (no I/O happens here). */
 export interface ChatAppModel {
@@ -80,6 +81,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
     if (keyDialog) gate.open();
     setTypedAhead(false);
   }, [keyDialog, gate]);
+  const redrawKey = useScreenRedraw(state.showThinking ? 'thinking shown' : 'thinking collapsed');
 
   useEffect(() => {
     if (state.exiting) exit();
@@ -192,6 +194,8 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       }
       width={width}
       height={height}
+      showThinking={state.showThinking}
+      redrawKey={redrawKey}
     />
   );
 }

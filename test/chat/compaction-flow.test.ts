@@ -13,7 +13,7 @@ import { CUT_OFF_NOTICE } from '../../src/compaction/summarizer-prompt.js';
 import { SUMMARY_HEADER } from '../../src/compaction/summary.js';
 import type { Config } from '../../src/config/schema.js';
 import { formatTokens } from '../../src/conversation/format-tokens.js';
-import { NOTICE_STYLE } from '../../src/ui/components/message-item.js';
+import { NOTICE_STYLE } from '../../src/ui/notice-style.js';
 import {
   type ChatHarness,
   type ChatHarnessOptions,

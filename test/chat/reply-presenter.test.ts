@@ -76,9 +76,7 @@ describe('ReplyPresenter', () => {
     expect(outputs.at(-1)?.live).toEqual({ text: '', thinking: 'The user greets. Answer briefly.' });
     presenter.push({ content: 'Hi!' });
     vi.advanceTimersByTime(40);
-    expect(committed()).toEqual([
-      { kind: 'thinking', id: 'id1', text: 'The user greets. Answer briefly.', collapsed: true },
-    ]);
+    expect(committed()).toEqual([{ kind: 'thinking', id: 'id1', text: 'The user greets. Answer briefly.' }]);
     expect(outputs.at(-1)?.live).toEqual({ text: 'Hi!', thinking: '' });
     presenter.finish();
     expect(committed().map((i) => i.kind)).toEqual(['thinking', 'assistant']);
@@ -88,7 +86,7 @@ describe('ReplyPresenter', () => {
     const { presenter, committed } = setup();
     presenter.push({ thinking: 'Hmm.' });
     presenter.finish();
-    expect(committed()).toEqual([{ kind: 'thinking', id: 'id1', text: 'Hmm.', collapsed: true }]);
+    expect(committed()).toEqual([{ kind: 'thinking', id: 'id1', text: 'Hmm.' }]);
   });
 
   it('strips terminal control sequences from committed and live text', () => {

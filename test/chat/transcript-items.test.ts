@@ -6,7 +6,7 @@ let n = 0;
 const itemId = () => `r${++n}`;
 
 describe('transcriptItems', () => {
-  test('shows messages as the chat did: user, thinking collapsed, reply, tool line, compaction report', () => {
+  test('shows messages as the chat did: user, thinking, reply, tool line, compaction report', () => {
     const items = transcriptItems({
       entries: [
         message(1, 'user', 'read it'),

@@ -3,6 +3,7 @@ import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { dispatchCommand } from '../../src/commands/dispatch.js';
 import { OLLAMA_OPTIONS } from '../../src/config/ollama-options.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
+import { formatWhen } from '../../src/text/format-when.js';
 import { FakeHost } from '../support/fake-command-host.js';
 
 /** Runs one command line against a fresh (or given) fake host. */
@@ -323,9 +324,13 @@ describe('/summary', () => {
     host.compaction = RECORD;
     host.toolCalls = [...RECORD.toolEntries];
     await run('/summary', host);
+    // When, for a person (local time), never the raw ISO stamp.
+    expect(host.onlyShown).toMatch(
+      /^Summary of messages 1–12 \(by qwen3:latest, on 21 Aug( 2026)? at \d\d:\d\d\):/,
+    );
     expect(host.onlyShown).toBe(
       [
-        'Summary of messages 1–12 (by qwen3:latest, 2026-08-21T10:00:00.000Z):',
+        `Summary of messages 1–12 (by qwen3:latest, ${formatWhen(RECORD.at)}):`,
         '',
         RECORD.narrative,
         '',
@@ -432,6 +437,39 @@ describe('/tools', () => {
     const host = await run('/tools', withTools());
     expect(host.onlyShown).toBe(
       ['Tools:', '  ● read_file    Read a file', '  ○ run_command  Run a command (asks first)'].join('\n'),
+    );
+  });
+
+  it('wraps long descriptions in their own column, to the width it is given', async () => {
+    const host = withTools();
+    host.toolStates[0].description =
+      'Read a text file in the working directory, at most 256 KB, with line numbers';
+    host.columns = 50;
+    await run('/tools', host);
+    expect(host.onlyShown).toBe(
+      [
+        'Tools:',
+        '  ● read_file    Read a text file in the working',
+        '                 directory, at most 256 KB, with',
+        '                 line numbers',
+        '  ○ run_command  Run a command (asks first)',
+      ].join('\n'),
+    );
+    for (const row of host.onlyShown.split('\n')) expect(row.length).toBeLessThanOrEqual(50);
+  });
+
+  it('puts descriptions under the names on a terminal too narrow for both', async () => {
+    const host = withTools();
+    host.columns = 34;
+    await run('/tools', host);
+    expect(host.onlyShown).toBe(
+      [
+        'Tools:',
+        '  ● read_file',
+        '      Read a file',
+        '  ○ run_command',
+        '      Run a command (asks first)',
+      ].join('\n'),
     );
   });
 

@@ -10,7 +10,6 @@ describe('Conversation', () => {
     expect(conversation.transcript).toEqual([]);
     expect(conversation.records).toEqual([]);
     expect(conversation.latestRecord).toBeUndefined();
-    expect(conversation.lastThinking()).toBeUndefined();
   });
 
   it('numbers messages from 1, stamps them with their turn and time, in order', () => {
@@ -33,16 +32,6 @@ describe('Conversation', () => {
     conversation.addRecord(record(5));
     expect(conversation.records.map((r) => r.upto)).toEqual([2, 5]);
     expect(conversation.latestRecord?.upto).toBe(5);
-  });
-
-  it('finds the thinking of the newest assistant message that has any', () => {
-    const conversation = new Conversation(() => AT);
-    conversation.startTurn();
-    conversation.append({ role: 'assistant', content: 'a', thinking: 'first thought' });
-    conversation.append({ role: 'user', content: 'b', thinking: 'not an assistant' } as never);
-    conversation.append({ role: 'assistant', content: 'c', thinking: 'second thought' });
-    conversation.append({ role: 'assistant', content: 'd' });
-    expect(conversation.lastThinking()).toBe('second thought');
   });
 
   it('clear() starts over: no messages, no records, turns from 1, while ids keep counting', () => {

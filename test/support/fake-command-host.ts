@@ -15,6 +15,7 @@ export class FakeHost implements CommandHost {
   shown: string[] = [];
   exited = 0;
   cleared = 0;
+  columns = 80;
   model: string | undefined = 'qwen3:latest';
   numCtx: number | undefined = 8192;
   numCtxSource: string | undefined = 'default';

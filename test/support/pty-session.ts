@@ -28,6 +28,8 @@ export interface PtySession {
    * output in between: one huge write can leave both ends of the PTY waiting on each other.
    */
   writeInPieces(data: string, pieceChars?: number): Promise<void>;
+  /** Resizes the terminal, as a user dragging its window: the program gets SIGWINCH, the screen re-wraps. */
+  resize(cols: number, rows: number): void;
   /** The whole terminal text, scrollback included, one string per row joined by newlines. */
   screen(): string;
   /** Everything the program wrote, escape sequences included. */
@@ -130,6 +132,10 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
         pty.write(data.slice(start, start + pieceChars));
         await new Promise((resolve) => setImmediate(resolve));
       }
+    },
+    resize: (cols, rows) => {
+      terminal.resize(cols, rows);
+      pty.resize(cols, rows);
     },
     screen,
     raw: () => raw,

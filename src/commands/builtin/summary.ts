@@ -1,3 +1,4 @@
+import { formatWhen } from '../../text/format-when.js';
 import type { SlashCommand } from '../command.js';
 
 /** `/summary`: the summary the model currently sees, in full. */
@@ -36,7 +37,7 @@ export const summaryCommand: SlashCommand = {
     }
     host.show(
       [
-        `Summary of messages 1–${record.upto} (by ${record.model}, ${record.at}):`,
+        `Summary of messages 1–${record.upto} (by ${record.model}, ${formatWhen(record.at)}):`,
         '',
         record.narrative,
         ...tools,

@@ -31,6 +31,10 @@ export interface ChatScreenProps {
   width: number;
   /** Terminal height in rows; the live area is clipped so the whole live part fits in it. */
   height: number;
+  /** Thinking of finished replies shown in full (Ctrl+T). */
+  showThinking?: boolean;
+  /** Changes when the whole conversation must be printed again (after the screen was cleared). */
+  redrawKey?: number;
 }
 
 /** Rows the prompt will take: its wrapped text plus the completion list. */
@@ -77,11 +81,13 @@ export function ChatScreen({
   dialog,
   width,
   height,
+  showThinking,
+  redrawKey,
 }: ChatScreenProps) {
   return (
     <>
-      <Static items={items as DisplayItem[]}>
-        {(item) => <MessageItem key={item.id} item={item} width={width} />}
+      <Static key={redrawKey} items={items as DisplayItem[]}>
+        {(item) => <MessageItem key={item.id} item={item} width={width} showThinking={showThinking} />}
       </Static>
       <Box flexDirection="column" width={width}>
         {live && (

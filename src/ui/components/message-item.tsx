@@ -2,12 +2,12 @@ import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
 import { attachmentChip } from '../../attachments/attachment-chip.js';
 import type { DisplayItem } from '../../chat/display-items.js';
-import type { NoticeLevel } from '../../commands/command-host.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { headAndTail } from '../../text/shorten.js';
 import { COLLAPSE_CHARS, COLLAPSE_LINES, shouldCollapse } from '../input/paste-chips.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
+import { MARKER_COLUMNS, NOTICE_STYLE } from '../notice-style.js';
 import { expandTabs } from '../terminal-rows.js';
 
 /** Props of {@link MessageItem}. */
@@ -16,15 +16,9 @@ export interface MessageItemProps {
   item: DisplayItem;
   /** Terminal width in columns; markdown is wrapped to it. */
   width: number;
+  /** Thinking shown in full, else one line saying how long it was (Ctrl+T toggles). */
+  showThinking?: boolean;
 }
-
-/** Symbol and colour of each notice level. */
-export const NOTICE_STYLE: Record<NoticeLevel, { symbol: string; color: string }> = {
-  info: { symbol: 'ℹ', color: 'cyan' },
-  success: { symbol: '✓', color: 'green' },
-  warning: { symbol: '⚠', color: 'yellow' },
-  error: { symbol: '✗', color: 'red' },
-};
 
 /** Model output and tool text are untrusted: strip control sequences, make tabs visible to layout. */
 function clean(text: string): string {
@@ -35,7 +29,7 @@ function clean(text: string): string {
 function Prefixed({ marker, color, children }: { marker: string; color?: string; children: ReactNode }) {
   return (
     <Box flexDirection="row">
-      <Box flexShrink={0} width={2}>
+      <Box flexShrink={0} width={MARKER_COLUMNS}>
         <Text color={color}>{marker}</Text>
       </Box>
       <Box flexGrow={1} flexShrink={1}>
@@ -136,7 +130,7 @@ function ShellBlock({
   );
 }
 
-function ItemBody({ item, width }: MessageItemProps) {
+function ItemBody({ item, width, showThinking }: MessageItemProps) {
   switch (item.kind) {
     case 'banner':
       return (
@@ -165,18 +159,25 @@ function ItemBody({ item, width }: MessageItemProps) {
       );
     case 'assistant':
       return <AssistantBlock markdown={item.markdown} interrupted={item.interrupted} width={width} />;
-    case 'thinking':
-      return item.collapsed ? (
+    case 'thinking': {
+      // The hint says what Ctrl+T will do now, so it is true for every reply on screen.
+      const header = (
         <Text dimColor italic>
-          ✻ Thought for {item.text.length} chars (ctrl+t to expand)
+          ✻ Thought for {item.text.length} chars (ctrl+t to {showThinking ? 'hide' : 'show'})
         </Text>
-      ) : (
-        <Prefixed marker="✻">
-          <Text dimColor italic>
-            {clean(item.text)}
-          </Text>
-        </Prefixed>
       );
+      if (!showThinking) return header;
+      return (
+        <Box flexDirection="column">
+          {header}
+          <Prefixed marker=" ">
+            <Text dimColor italic>
+              {clean(item.text)}
+            </Text>
+          </Prefixed>
+        </Box>
+      );
+    }
     case 'tool':
       return (
         <Prefixed marker={item.ok ? '⚙' : '✗'} color={item.ok ? 'magenta' : 'red'}>
@@ -207,12 +208,12 @@ function ItemBody({ item, width }: MessageItemProps) {
  * One finished item of the conversation. It lives in `<Static>` and is rendered once, so the
  * markdown of assistant blocks is rendered once per block.
  */
-export const MessageItem = memo(function MessageItem({ item, width }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ item, width, showThinking }: MessageItemProps) {
   // Every item but the banner is separated from the one above by a blank line.
   const spaced = item.kind !== 'banner';
   return (
     <Box width={width} marginTop={spaced ? 1 : 0} flexDirection="column">
-      <ItemBody item={item} width={width} />
+      <ItemBody item={item} width={width} showThinking={showThinking} />
     </Box>
   );
 });

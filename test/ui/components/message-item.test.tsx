@@ -4,8 +4,10 @@ import type { DisplayItem } from '../../../src/chat/display-items.js';
 import { MessageItem } from '../../../src/ui/components/message-item.js';
 import { loadMarkdownRenderer } from '../../../src/ui/markdown/render-markdown.js';
 
-function frameOf(item: DisplayItem, width = 80): string {
-  const { lastFrame, unmount } = render(<MessageItem item={item} width={width} />);
+function frameOf(item: DisplayItem, width = 80, showThinking = false): string {
+  const { lastFrame, unmount } = render(
+    <MessageItem item={item} width={width} showThinking={showThinking} />,
+  );
   const frame = lastFrame() ?? '';
   unmount();
   return frame;
@@ -59,19 +61,11 @@ describe('MessageItem', () => {
     );
   });
 
-  it('thinking: one line when collapsed, the text when expanded', () => {
+  it('thinking: one line when collapsed, the text when expanded; the hint says what Ctrl+T does now', () => {
     const text = 'x'.repeat(312);
-    expect(frameOf({ kind: 'thinking', id: 't', text, collapsed: true })).toBe(
-      '\n✻ Thought for 312 chars (ctrl+t to expand)',
-    );
-    const expanded = frameOf({
-      kind: 'thinking',
-      id: 't',
-      text: 'Let me consider the options.',
-      collapsed: false,
-    });
-    expect(expanded).toContain('Let me consider the options.');
-    expect(expanded).not.toContain('Thought for');
+    expect(frameOf({ kind: 'thinking', id: 't', text })).toBe('\n✻ Thought for 312 chars (ctrl+t to show)');
+    const expanded = frameOf({ kind: 'thinking', id: 't', text: 'Let me consider the options.' }, 80, true);
+    expect(expanded).toBe('\n✻ Thought for 28 chars (ctrl+t to hide)\n  Let me consider the options.');
   });
 
   it('tool: ⚙ name, key argument and summary; ✗ when it failed', () => {

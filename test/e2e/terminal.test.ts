@@ -1,0 +1,158 @@
+/**
+ * The terminal around the chat, end to end (issue 12, "The line editor and the terminal"): resizing
+ * while a reply streams, Ctrl+T for the thinking of every reply, and the status line, /summary and
+ * /tools laid out for a person. The built CLI in a PTY against the emulator, colours on.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { compactionResponder } from '../support/compaction-summarizer.js';
+import { type ChatRun, PROMPT_PLACEHOLDER, startChat } from '../support/e2e-chat.js';
+
+const THINKING_MODEL = [{ name: 'qwen3:latest', family: 'qwen3', capabilities: ['completion', 'thinking'] }];
+
+let run: ChatRun | undefined;
+
+afterEach(async () => {
+  await run?.close();
+  run = undefined;
+});
+
+const occurrences = (text: string, part: string) => text.split(part).length - 1;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('resizing', () => {
+  test('120 → 50 → 120 columns while a reply streams leaves one copy of the partial reply', async () => {
+    run = await startChat({ pty: { cols: 120, rows: 30 } });
+    const { emu, pty } = run;
+    // One paragraph (it stays in the live area) of ~100-column lines, streamed slowly.
+    const words = Array.from({ length: 60 }, (_, i) => `w${String(i).padStart(2, '0')}`);
+    emu.enqueue({ content: `STREAM-START ${words.join(' ')} ${'filler '.repeat(200)}`, tokensPerSecond: 40 });
+    pty.write('stream please\r');
+    await pty.waitFor('w30');
+    pty.resize(50, 30);
+    await sleep(300);
+    pty.resize(120, 30);
+    await sleep(600);
+    const screen = pty.screen();
+    expect(occurrences(screen, 'STREAM-START')).toBe(1);
+    expect(occurrences(screen, 'stream please')).toBe(1);
+    expect(occurrences(screen, PROMPT_PLACEHOLDER)).toBe(1);
+    pty.write('\x03');
+    await pty.waitFor('[interrupted]');
+    expect(occurrences(pty.screen(), 'STREAM-START')).toBe(1);
+  });
+
+  test('after a resize the finished conversation is laid out at the new width', async () => {
+    run = await startChat({ pty: { cols: 100, rows: 30 } });
+    const { emu, pty } = run;
+    emu.enqueue({ content: `LAYOUT ${'abcdefgh '.repeat(20)}END-OF-REPLY` });
+    pty.write('hi\r');
+    await pty.waitFor('END-OF-REPLY');
+    pty.resize(40, 30);
+    await sleep(600);
+    await pty.waitFor(PROMPT_PLACEHOLDER);
+    const rows = pty.screen().split('\n');
+    // Re-printed at 40 columns: the reply wraps in many short rows, each one whole (no cut words).
+    expect(rows.filter((row) => row.includes('abcdefgh')).length).toBeGreaterThanOrEqual(5);
+    expect(occurrences(pty.screen(), 'LAYOUT')).toBe(1);
+    expect(occurrences(pty.screen(), 'END-OF-REPLY')).toBe(1);
+  });
+});
+
+describe('Ctrl+T', () => {
+  test('toggles the thinking of every reply, earlier and later ones; the hint says the state', async () => {
+    run = await startChat({ models: THINKING_MODEL, args: ['-m', 'qwen3'] });
+    const { emu, pty } = run;
+    const first = 'FIRST-THOUGHT: the user greets me.';
+    const second = 'SECOND-THOUGHT: they ask again.';
+    const third = 'THIRD-THOUGHT: once more.';
+    emu.enqueue({ thinking: first, content: 'Reply one.' }, { thinking: second, content: 'Reply two.' });
+    pty.write('hello\r');
+    await pty.waitFor('Reply one.');
+    await pty.waitFor(`Thought for ${first.length} chars (ctrl+t to show)`);
+    expect(pty.screen()).not.toContain(first);
+
+    pty.write('\x14');
+    await pty.waitFor(first);
+    await pty.waitFor(`Thought for ${first.length} chars (ctrl+t to hide)`);
+    expect(pty.screen()).not.toContain('ctrl+t to show');
+
+    // A later reply follows the setting.
+    pty.write('again\r');
+    await pty.waitFor('Reply two.');
+    await pty.waitFor(second);
+    expect(pty.screen()).toContain(`Thought for ${second.length} chars (ctrl+t to hide)`);
+    expect(occurrences(pty.screen(), 'Reply one.')).toBe(1);
+
+    // Back: every thinking collapsed, the texts gone from the screen and its scrollback.
+    pty.write('\x14');
+    await pty.waitFor(`Thought for ${second.length} chars (ctrl+t to show)`);
+    const collapsed = pty.screen();
+    expect(collapsed).not.toContain(first);
+    expect(collapsed).not.toContain(second);
+    expect(occurrences(collapsed, '(ctrl+t to show)')).toBe(2);
+    expect(collapsed).not.toContain('ctrl+t to hide');
+    expect(occurrences(collapsed, 'Reply one.')).toBe(1);
+
+    emu.enqueue({ thinking: third, content: 'Reply three.' });
+    pty.write('third\r');
+    await pty.waitFor('Reply three.');
+    await pty.waitFor(`Thought for ${third.length} chars (ctrl+t to show)`);
+    expect(pty.screen()).not.toContain(third);
+  });
+});
+
+describe('polish', () => {
+  test('/clear resets the status line: the last reply speed is gone', async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    emu.enqueue({ content: 'A reply with a speed.', tokensPerSecond: 200 });
+    pty.write('hi\r');
+    await pty.waitFor(/\d+ tokens · [\d.]+ tok\/s/);
+    pty.write('/clear\r');
+    await pty.waitFor('New conversation.');
+    const status = pty.screen().split('\n').at(-1) ?? '';
+    expect(status).toContain('llama3.2');
+    expect(status).not.toMatch(/tokens|tok\/s/);
+  });
+
+  test('/summary says when, for a person: "just now", not an ISO stamp', async () => {
+    run = await startChat({ models: [{ name: 'chat:latest' }], args: ['-m', 'chat', '--num-ctx', '4096'] });
+    const { emu, pty } = run;
+    emu.respondWith(
+      compactionResponder({
+        chat: (_req: unknown, n: number) => ({
+          content: `${'lorem ipsum '.repeat(40).trim()}\n\nReply ${n} done.`,
+        }),
+      }),
+    );
+    for (let n = 1; n <= 4; n++) {
+      pty.write(`Question ${n}?\r`);
+      await pty.waitFor(`Reply ${n} done.`);
+    }
+    pty.write('/compact\r');
+    await pty.waitFor(/Compacted \d+ messages/);
+    pty.write('/summary\r');
+    await pty.waitFor(/Summary of messages 1–\d+ \(by chat, just now\):/);
+    expect(pty.screen()).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+  });
+
+  test('/tools wraps each description in its own column at the terminal width', async () => {
+    run = await startChat({ pty: { cols: 60, rows: 40 } });
+    const { pty } = run;
+    pty.write('/tools\r');
+    await pty.waitFor('run_command');
+    const rows = pty.screen().split('\n');
+    const first = rows.findIndex((row) => /^\s*ℹ? *Tools:/.test(row)) + 1;
+    const list = rows.slice(first, rows.indexOf('', first));
+    const toolRows = list.filter((row) => /^\s+[●○] /.test(row));
+    expect(toolRows.length).toBeGreaterThanOrEqual(4);
+    // The description column: where the text starts after the padded names, the same on every row.
+    const columns = new Set(toolRows.map((row) => /^\s+[●○] \S+\s+/.exec(row)![0].length));
+    expect(columns.size).toBe(1);
+    const [column] = columns;
+    const continuation = list.filter((row) => !/^\s+[●○] /.test(row));
+    expect(continuation.length).toBeGreaterThan(0);
+    for (const row of continuation) expect(row.search(/\S/)).toBe(column);
+    for (const row of list) expect(row.length).toBeLessThanOrEqual(60);
+  });
+});
