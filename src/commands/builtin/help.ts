@@ -22,7 +22,7 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           '',
           'Keys: Enter send · Alt+Enter or a trailing \\ new line · """ starts and ends a multi-line message',
           '      ↑/↓ history · Tab complete commands and their arguments (models, options, tools), and @paths',
-          '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide thinking',
+          '      Ctrl+C cancel reply (twice on an empty prompt: quit) · Ctrl+D quit · Ctrl+T show/hide the thinking of all replies',
           '      Esc clear the prompt · Delete/Backspace delete after/before the cursor · // starts a message with /',
           '      A question (y/n…) is answered by its key pressed alone after a short pause; other typing goes to the prompt',
           '      a paste over 10 lines or 2,000 characters shows as one chip, sent in full · Ctrl+O expand it',
