@@ -44,8 +44,10 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
-  // stdout: the reply as plain text in one-shot mode; Ink's frames, with its own styling, otherwise.
-  guardTerminalOutput(process.stdout, settings.flags.print !== undefined ? 'text' : 'ink');
+  const { isDumbTerminal } = await import('./line-mode.js');
+  const lineMode = isDumbTerminal(process.env);
+  // stdout: plain text in one-shot and line mode; Ink's frames, with its own styling, otherwise.
+  guardTerminalOutput(process.stdout, settings.flags.print !== undefined || lineMode ? 'text' : 'ink');
   if (settings.flags.print !== undefined) {
     const { runOneShot } = await import('./one-shot.js');
     process.exitCode = await runOneShot(settings);
@@ -56,6 +58,11 @@ async function main(): Promise<void> {
       'ochat: the interactive chat needs a terminal. For scripts and pipes use -p "prompt".\n',
     );
     process.exit(2);
+  }
+  if (lineMode) {
+    const { runLineMode } = await import('./line-mode.js');
+    await runLineMode(settings);
+    return;
   }
   // The first frame goes up before the UI's modules load: they are most of the start-up.
   const { drawFirstFrame } = await import('./ui/first-frame.js');

@@ -84,7 +84,8 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
     process.execPath,
     [...(options.nodeArgs ?? []), options.script ?? OCHAT_BIN, ...args],
     {
-      name: 'xterm-256color',
+      // node-pty sets TERM to `name`, over the env's: a test of TERM=dumb passes it in `env`.
+      name: options.env?.TERM ?? 'xterm-256color',
       cols,
       rows,
       cwd: options.cwd ?? home,
