@@ -103,7 +103,7 @@ describe('TERM=dumb', () => {
       { content: 'The command ran.' },
     );
     pty.write('run it\r');
-    await pty.waitFor(/\? Allow run_command echo dumb-ok\? \(.*\[y\]es.*\)\s*$/);
+    await pty.waitFor(/\? Allow run_command echo dumb-ok\? \(\[y\]es[\s\S]*\)\s*$/);
     pty.write('y\r');
     await pty.waitFor('The command ran.');
     await waitForChats(emu, 2);
