@@ -41,7 +41,10 @@ export async function runLineMode(settings: RunSettings): Promise<void> {
     const dialog = store.get().dialog;
     if (dialog && dialog.kind !== 'tool-instruction') {
       printer.typedLine('');
-      controller.answerDialog(line.trim().charAt(0).toLowerCase());
+      const key = line.trim().charAt(0).toLowerCase();
+      // Every question but a tool's is y/n; a line that answers nothing asks again.
+      if ((dialog.keys ?? ['y', 'n']).includes(key)) controller.answerDialog(key);
+      else printer.askAgain(store.get());
       return;
     }
     const text = block === undefined ? line : `${block}\n${line}`;

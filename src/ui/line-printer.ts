@@ -101,6 +101,12 @@ export class LinePrinter {
     this.promptShown = true;
   }
 
+  /** Prints the open question again (the line typed did not answer it). */
+  askAgain(state: ChatViewState): void {
+    this.dialog = undefined;
+    this.update(state);
+  }
+
   /** The prompt of a line inside a `"""` block. */
   continuation(): void {
     this.out('... ');

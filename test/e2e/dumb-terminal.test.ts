@@ -104,6 +104,10 @@ describe('TERM=dumb', () => {
     );
     pty.write('run it\r');
     await pty.waitFor(/\? Allow run_command echo dumb-ok\? \(\[y\]es[\s\S]*\)\s*$/);
+    // A line that answers nothing asks again; then y runs it.
+    pty.write('maybe\r');
+    await pty.waitFor(/maybe\n\? Allow run_command echo dumb-ok\?/);
+    expect(emu.chats).toHaveLength(1);
     pty.write('y\r');
     await pty.waitFor('The command ran.');
     await waitForChats(emu, 2);
