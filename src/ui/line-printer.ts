@@ -73,7 +73,10 @@ export class LinePrinter {
       if (state.dialog) {
         this.endReply();
         // As the dialog shows it: control characters made visible, so what will run is what is read.
-        this.out(`? ${showControlCharacters(state.dialog.question)} (${state.dialog.choices}) `);
+        // Esc does not reach a line-mode program: an empty line declines an instruction.
+        const choices =
+          state.dialog.kind === 'tool-instruction' ? 'an empty line declines' : state.dialog.choices;
+        this.out(`? ${showControlCharacters(state.dialog.question)} (${choices}) `);
         this.promptShown = false;
         this.newlines = 0;
       }

@@ -72,6 +72,17 @@ describe('LinePrinter', () => {
     expect(out()).toContain('>>> earlier question\n\nEarlier answer.\n[interrupted]\n⚠ careful\n');
   });
 
+  it('asks for a tool instruction with what works on a dumb terminal (Esc does not)', () => {
+    const { p, out } = printer();
+    p.update(
+      state({
+        items: [banner],
+        dialog: { kind: 'tool-instruction', question: 'Type an instruction', choices: 'Esc/Ctrl+C: decline' },
+      }),
+    );
+    expect(out()).toContain('? Type an instruction (an empty line declines) ');
+  });
+
   it('never lets an escape sequence through: not from the model, nor from a notice', () => {
     const { p, out } = printer();
     p.update(
