@@ -740,7 +740,7 @@ describe('/summary and /context', () => {
 
     const record = h.records()[0];
     const lines = lastNotice(h)!.text.split('\n');
-    expect(lines[0]).toBe(`Summary of messages 1–${record.upto} (by chat, ${record.at}):`);
+    expect(lines[0]).toBe(`Summary of messages 1–${record.upto} (by chat, just now):`);
     expect(lines).toContain(record.narrative);
     expect(record.narrative).toContain('FACT-t1');
     expect(lines).toContain('Tool calls (1):');
