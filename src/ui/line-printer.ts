@@ -1,3 +1,4 @@
+import { attachmentChip } from '../attachments/attachment-chip.js';
 import type { ChatDelta } from '../backend/interfaces.js';
 import type { DisplayItem } from '../chat/display-items.js';
 import type { ChatViewState, Dialog } from '../chat/view-state.js';
@@ -134,6 +135,8 @@ export class LinePrinter {
           this.endReply();
           this.line(`${LINE_PROMPT}${item.text}`);
         }
+        // What went with it (`@file`), which the typed line does not show.
+        for (const attachment of item.attachments ?? []) this.line(attachmentChip(attachment));
         this.streamed = false;
         return;
       }

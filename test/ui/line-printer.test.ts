@@ -72,6 +72,28 @@ describe('LinePrinter', () => {
     expect(out()).toContain('>>> earlier question\n\nEarlier answer.\n[interrupted]\n⚠ careful\n');
   });
 
+  it('shows what went with a typed message (@file), which the echoed line does not', () => {
+    const { p, out } = printer();
+    p.update(state({ items: [banner], busy: 'x' }));
+    p.typedLine('read @notes.md');
+    p.update(
+      state({
+        items: [
+          banner,
+          {
+            kind: 'user',
+            id: 'u',
+            text: 'read @notes.md',
+            attachments: [{ path: 'notes.md', kind: 'text', size: 2100 }],
+          },
+        ],
+        busy: 'x',
+      }),
+    );
+    expect(out()).not.toContain('>>> read');
+    expect(out()).toMatch(/📎 notes\.md \(2\.1 kB\)\n$/);
+  });
+
   it('asks for a tool instruction with what works on a dumb terminal (Esc does not)', () => {
     const { p, out } = printer();
     p.update(
