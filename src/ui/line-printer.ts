@@ -129,8 +129,9 @@ export class LinePrinter {
         this.line(`ochat · ${item.model} · ${item.host} · num_ctx ${item.numCtx}`);
         return;
       case 'user': {
-        const typed = this.typed[0] === item.text.trim();
-        if (typed) this.typed.shift();
+        // Lines typed that made no message (a `!command`, an answer) are dropped on the way.
+        const typed = this.typed.indexOf(item.text.trim());
+        if (typed >= 0) this.typed.splice(0, typed + 1);
         else {
           this.endReply();
           this.line(`${LINE_PROMPT}${item.text}`);
