@@ -157,6 +157,12 @@ export class LinePrinter {
           `${item.ok ? '⚙' : '✗'} ${item.name}${item.keyArgument ? ` ${item.keyArgument}` : ''} — ${item.summary}`,
         );
         return;
+      case 'shell':
+        this.endReply();
+        this.line(`! ${item.command}`);
+        if (item.output) this.line(item.output.replace(/\n+$/, ''));
+        this.line(item.ok ? item.end : `✗ ${item.end}`);
+        return;
       case 'notice':
         this.endReply();
         this.line(`${NOTICE_STYLE[item.level].symbol} ${item.text}`);
