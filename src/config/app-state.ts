@@ -52,6 +52,9 @@ class HistoryFile {
   }
 
   append(entry: string, entries: readonly string[]): void {
+    // While another process trims, wait for it (a few ms): a line appended meanwhile would be
+    // carried over after lines appended later, out of order.
+    waitWhileLocked(`${this.path}.lock`);
     appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
     if (entries.length + 1 >= 2 * INPUT_HISTORY_LIMIT) this.trim();
   }
@@ -72,7 +75,7 @@ class HistoryFile {
         const temporary = `${this.path}.${process.pid}.tmp`;
         writeFileSync(temporary, kept.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
         renameSync(temporary, this.path);
-        // Appends that reached the old file between the read and the rename.
+        // Appends that began before the lock and reached the old file after the read.
         const late = readFrom(old, before.length);
         if (late.length > 0) appendFileSync(this.path, late, { mode: 0o600 });
       } finally {
@@ -113,6 +116,15 @@ function readFrom(fd: number, position: number): Buffer {
 }
 
 const STALE_LOCK_MS = 60_000;
+/** The longest an append waits for a trim (a trim of 1,000 short lines takes milliseconds). */
+const LOCK_WAIT_MS = 1_000;
+
+function waitWhileLocked(path: string): void {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  while (existsSync(path) && Date.now() < deadline) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+  }
+}
 
 /** Creates `path` exclusively; a lock older than a minute was left by a crash and is taken over. */
 function takeLock(path: string): boolean {
