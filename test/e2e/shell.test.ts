@@ -96,6 +96,23 @@ describe('!command', () => {
     expect(user.content.endsWith('still there?')).toBe(true);
   });
 
+  test('a command that floods output (yes) is shown live, capped, and still stopped by Ctrl+C at once', async () => {
+    run = await startToolRun();
+    const { pty } = run;
+    pty.write('!yes FLOOD-LINE\r');
+    await pty.waitFor('FLOOD-LINE', 5_000, { settle: false });
+    const pressed = Date.now();
+    pty.write('\x03');
+    await pty.waitFor('✗ cancelled', 1_000, { settle: false });
+    expect(Date.now() - pressed).toBeLessThan(1_000);
+    pty.write('how much?\r');
+    await pty.waitFor('Echo:');
+    const [request] = await run.waitForRequests(1);
+    const [user] = userMessages(request);
+    expect(user.content).toMatch(/\[… [\d,]+ characters cut …\]/);
+    expect(user.content.length).toBeLessThan(21_000);
+  });
+
   test('hostile escape sequences in the output never reach the terminal or the model', async () => {
     run = await startToolRun();
     const { pty, cwd } = run;
