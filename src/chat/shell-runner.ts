@@ -40,7 +40,7 @@ export class ShellRunner {
   async run(command: string): Promise<void> {
     const { screen, cwd, config } = this.deps;
     const abort = this.deps.abort.begin();
-    const live = new LiveTail((text) => screen.store.update({ live: { text, thinking: '' } }));
+    const live = new LiveTail((text) => screen.store.update({ live: { text, thinking: '', shell: true } }));
     const timer = setInterval(() => live.flush(), this.deps.liveIntervalMs ?? 100);
     screen.store.update({ busy: `running ${oneLine(command, 40)}…`, live: undefined });
     let result: Awaited<ReturnType<typeof runShell>>;

@@ -5,6 +5,8 @@ import type { DisplayItem } from './display-items.js';
 export interface LiveReply {
   text: string;
   thinking: string;
+  /** The output of a `!command`, not a reply: the status line keeps saying what runs. */
+  shell?: boolean;
 }
 
 /** A question that takes the keyboard until it is answered. */

@@ -160,7 +160,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
 
   // While text streams in, the text itself shows progress: an animated spinner would add a
   // dozen full renders a second for nothing.
-  const streaming = Boolean(state.live?.text);
+  const streaming = Boolean(state.live?.text) && !state.live?.shell;
   const busyLabel = streaming ? undefined : state.busy;
   const busy = busyLabel && state.queued > 0 ? `${busyLabel} (${state.queued} queued)` : busyLabel;
   const busyHint = streaming ? 'streaming · ctrl+c to cancel' : 'ctrl+c to cancel';

@@ -100,7 +100,11 @@ describe('!command', () => {
     run = await startToolRun();
     const { pty } = run;
     pty.write('!yes FLOOD-LINE\r');
-    await pty.waitFor('FLOOD-LINE', 5_000, { settle: false });
+    // Lines of output, not the typed command line.
+    await pty.waitFor(/FLOOD-LINE *\nFLOOD-LINE *\n/, 5_000, { settle: false });
+    // The status line says what runs, not that a reply streams.
+    await pty.waitFor(/toolbot · .*running yes FLOOD-LINE…/, 2_000, { settle: false });
+    expect(pty.screen()).not.toContain('streaming ·');
     const pressed = Date.now();
     pty.write('\x03');
     await pty.waitFor('✗ cancelled', 1_000, { settle: false });
