@@ -149,6 +149,9 @@ function isPositiveNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
 
+/** A sent message longer than this is not written to history.jsonl, which is read on every send. */
+export const HISTORY_ENTRY_MAX_CHARS = 64 * 1024;
+
 /**
  * What ochat remembers between runs, as opposed to what the user configures: the last model
  * used, the input history and each model's measured chars-per-token. Stored as
@@ -288,9 +291,12 @@ export class AppState {
     }
   }
 
-  /** Remembers a sent line; blank lines and repeats of the previous line are not stored. */
+  /**
+   * Remembers a sent line; blank lines, repeats of the previous line and entries over
+   * {@link HISTORY_ENTRY_MAX_CHARS} (a big paste: this run's prompt keeps it as a chip) are not stored.
+   */
   pushHistory(entry: string): void {
-    if (entry.trim() === '') return;
+    if (entry.trim() === '' || entry.length > HISTORY_ENTRY_MAX_CHARS) return;
     const history = this.#historyEntries();
     if (history.at(-1) === entry) return;
     try {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppState, type AppStateOptions } from '../../src/config/app-state.js';
+import { AppState, type AppStateOptions, HISTORY_ENTRY_MAX_CHARS } from '../../src/config/app-state.js';
 import { INPUT_HISTORY_LIMIT } from '../../src/config/defaults.js';
 
 const dirs: string[] = [];
@@ -59,6 +59,14 @@ describe('AppState', () => {
     state.lastModel = 'm';
     expect(state.path).toBe(join(data, 'ochat', 'state.json'));
     expect(JSON.parse(readFileSync(join(data, 'ochat', 'state.json'), 'utf8')).lastModel).toBe('m');
+  });
+
+  it('does not write a huge entry (a big paste) to the history file', async () => {
+    const cwd = tempDir();
+    const state = await openState({ cwd });
+    state.pushHistory('x'.repeat(HISTORY_ENTRY_MAX_CHARS + 1));
+    state.pushHistory('y'.repeat(HISTORY_ENTRY_MAX_CHARS));
+    expect(state.inputHistory.map((entry) => entry.length)).toEqual([HISTORY_ENTRY_MAX_CHARS]);
   });
 
   it('writes the state and history files readable by their owner only', async () => {
