@@ -76,6 +76,12 @@ describe('cutNarrative', () => {
     });
   });
 
+  it('when one long word is enough, cuts only it, even at exactly the budget', () => {
+    const rest = 'one two three four five six seven eight nine';
+    const text = `${'x'.repeat(40)} ${rest}`;
+    expect(cutNarrative(text, 46, chars)).toEqual({ kept: `… ${rest}`, removed: 'x'.repeat(40) });
+  });
+
   it('drops names, numbers and ids only once every plain word is gone, oldest first', () => {
     const text = 'Ada met Bob at the cafe in Porto';
     expect(cutNarrative(text, 17, chars)).toEqual({
