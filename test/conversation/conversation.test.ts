@@ -153,4 +153,35 @@ describe('Conversation', () => {
     expect(conversation.dropLatestRecord()?.upto).toBe(1);
     expect(conversation.dropLatestRecord()).toBeUndefined();
   });
+
+  it('/retry with no turn to answer again marks nothing and records nothing', () => {
+    const conversation = new Conversation(() => AT);
+    const told: number[][] = [];
+    conversation.listen({
+      messageAppended: () => {},
+      recordAdded: () => {},
+      repliesReplaced: (ids) => told.push(ids),
+    });
+    // A history that starts with a reply (a greeting, a hand-edited session) has no user turn.
+    conversation.append({ role: 'assistant', content: 'Hello!' });
+    expect(conversation.replaceLastReplies()).toEqual([]);
+    expect(conversation.transcript[0].replaced).toBeUndefined();
+    // A turn already retried has nothing left to mark: the session gets no empty line.
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'q' });
+    conversation.append({ role: 'system', content: 'a stray system message' });
+    conversation.append({ role: 'assistant', content: 'a' });
+    expect(conversation.replaceLastReplies()).toEqual([4]);
+    expect(conversation.replaceLastReplies()).toEqual([]);
+    expect(told).toEqual([[4]]);
+    expect(conversation.transcript.map((m) => m.replaced ?? false)).toEqual([false, false, false, true]);
+  });
+
+  it('/retry works without anyone listening', () => {
+    const conversation = new Conversation(() => AT);
+    conversation.startTurn();
+    conversation.append({ role: 'user', content: 'q' });
+    conversation.append({ role: 'assistant', content: 'a' });
+    expect(conversation.replaceLastReplies()).toEqual([2]);
+  });
 });
