@@ -24,7 +24,9 @@ const RECORD: CompactionRecord = {
 
 describe('/help', () => {
   it('lists every command with its usage, summary and aliases, and the keys', async () => {
-    const host = await run('/help');
+    const wide = new FakeHost();
+    wide.columns = 300; // each summary on one row
+    const host = await run('/help', wide);
     const text = host.onlyShown;
     for (const command of BUILTIN_COMMANDS) {
       expect(text).toContain(command.usage);
@@ -38,6 +40,23 @@ describe('/help', () => {
     const positions = BUILTIN_COMMANDS.map((c) => text.indexOf(`  ${c.usage}`));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('wraps each summary in its own column at the terminal width; a long usage puts it below', async () => {
+    const narrow = new FakeHost();
+    narrow.columns = 60;
+    const host = await run('/help', narrow);
+    const rows = host.onlyShown.split('\n');
+    const commandRows = rows.slice(1, rows.indexOf(''));
+    expect(commandRows.every((row) => row.length <= 60)).toBe(true);
+    const column = commandRows[0].indexOf('List the slash commands');
+    expect(column).toBeGreaterThan(2);
+    // Continuation rows and the summaries of long usages start in that column, never at the edge.
+    for (const row of commandRows) {
+      if (!row.startsWith('  /')) expect(row.slice(0, column).trim()).toBe('');
+    }
+    const show = commandRows.findIndex((row) => row.startsWith('  /show [info|modelfile'));
+    expect(commandRows[show + 1].slice(column)).toMatch(/^Show the model/);
   });
 
   it('is reachable as /?', async () => {

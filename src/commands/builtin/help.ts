@@ -1,3 +1,4 @@
+import { twoColumnRows } from '../../text/terminal-rows.js';
 import type { SlashCommand } from '../command.js';
 
 /** `/help`: one line per command, built from the same list the dispatcher uses. */
@@ -10,11 +11,13 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
     runsWhileBusy: true,
     run(host) {
       const commands = list();
-      const width = Math.max(...commands.map((c) => c.usage.length));
-      const lines = commands.map((c) => {
-        const aliases = c.aliases?.length ? ` (also ${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
-        return `  ${c.usage.padEnd(width)}  ${c.summary}${aliases}`;
-      });
+      const lines = twoColumnRows(
+        commands.map((c) => {
+          const aliases = c.aliases?.length ? ` (also ${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
+          return [`  ${c.usage}`, `${c.summary}${aliases}`];
+        }),
+        host.columns,
+      );
       host.show(
         [
           'Commands:',

@@ -1,28 +1,16 @@
-import { wrapToRows } from '../../ui/terminal-rows.js';
+import { twoColumnRows } from '../../text/terminal-rows.js';
 import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost, ToolApproval, ToolState } from '../command-host.js';
 
-/** Below this many columns for the descriptions, they go on their own rows under the names. */
-const MIN_DESCRIPTION_COLUMNS = 24;
-
-/**
- * The tool list laid out for `columns`: state, name, and the description wrapped in its own
- * column (continuation rows start under the description, not under the name); on a narrow
- * terminal the description goes under the name, indented.
- */
+/** The tool list laid out for `columns`: state, name, and the description in its own column. */
 export function toolListRows(tools: readonly ToolState[], columns: number): string[] {
-  const nameWidth = Math.max(0, ...tools.map((t) => t.name.length));
-  const side = 4 + nameWidth + 2; // "  ● " + name + "  "
-  const beside = columns - side >= MIN_DESCRIPTION_COLUMNS;
-  const indent = ' '.repeat(beside ? side : 6);
-  return tools.flatMap((t) => {
-    const head = `  ${t.enabled ? '●' : '○'} ${t.name}`;
-    const text = `${t.description}${t.needsConfirmation ? ' (asks first)' : ''}`;
-    const rows = wrapToRows(text, Math.max(10, columns - indent.length));
-    if (!beside) return [head, ...rows.map((row) => indent + row)];
-    const [first, ...rest] = rows;
-    return [`${head.padEnd(side)}${first}`, ...rest.map((row) => indent + row)];
-  });
+  return twoColumnRows(
+    tools.map((t) => [
+      `  ${t.enabled ? '●' : '○'} ${t.name}`,
+      `${t.description}${t.needsConfirmation ? ' (asks first)' : ''}`,
+    ]),
+    columns,
+  );
 }
 
 /** `/tools [on|off <name> | revoke <n|all>]`: lists the tools and approvals, or changes them. */

@@ -1,8 +1,8 @@
 import { Box, Static } from 'ink';
 import type { DisplayItem } from '../../chat/display-items.js';
+import { wrapToRows } from '../../text/terminal-rows.js';
 import type { EditorState } from '../input/editor-state.js';
 import { labelChips } from '../input/paste-chips.js';
-import { wrapToRows } from '../terminal-rows.js';
 import { ConfirmPrompt, type ConfirmPromptProps } from './confirm-prompt.js';
 import { LiveReply, type LiveReplyProps } from './live-reply.js';
 import { MessageItem } from './message-item.js';

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { isLowSurrogate } from '../../text/shorten.js';
-import { expandTabs, wrapToRows } from '../terminal-rows.js';
+import { expandTabs, wrapToRows } from '../../text/terminal-rows.js';
 import { Spinner } from './spinner.js';
 
 /** Props of {@link LiveReply}. */

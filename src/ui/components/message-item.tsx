@@ -5,10 +5,10 @@ import type { DisplayItem } from '../../chat/display-items.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { headAndTail } from '../../text/shorten.js';
+import { expandTabs } from '../../text/terminal-rows.js';
 import { COLLAPSE_CHARS, COLLAPSE_LINES, shouldCollapse } from '../input/paste-chips.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { MARKER_COLUMNS, NOTICE_STYLE } from '../notice-style.js';
-import { expandTabs } from '../terminal-rows.js';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {

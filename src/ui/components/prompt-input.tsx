@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
+import { expandTabs } from '../../text/terminal-rows.js';
 import { cursorCell } from '../cursor-cell.js';
 import { PROMPT_PLACEHOLDER } from '../first-frame.js';
 import type { EditorState } from '../input/editor-state.js';
 import { labelChips, type PastedTexts } from '../input/paste-chips.js';
 import type { CompletionState } from '../input/slash-completion.js';
 import { nextGrapheme } from '../input/text-position.js';
-import { expandTabs } from '../terminal-rows.js';
 
 /** Props of {@link PromptInput}. */
 export interface PromptInputProps {

@@ -55,3 +55,28 @@ export function wrapToRows(text: string, width: number): string[] {
   const columns = Math.max(1, Math.floor(width));
   return text.split('\n').flatMap((line) => wrapLine(line, columns));
 }
+
+/** Below this many columns for the right column, it goes on its own rows under the left one. */
+const MIN_RIGHT_COLUMNS = 24;
+
+/**
+ * Rows of `[left, right]` pairs laid out for `columns`: the right text wrapped in its own column,
+ * continuation rows under it rather than under the left; a left wider than `maxLeft` puts its right
+ * text on the rows below it, as does a terminal too narrow for two columns.
+ */
+export function twoColumnRows(
+  pairs: readonly (readonly [string, string])[],
+  columns: number,
+  { maxLeft = 28, gap = 2 }: { maxLeft?: number; gap?: number } = {},
+): string[] {
+  const fitting = pairs.map(([left]) => displayWidth(left)).filter((width) => width <= maxLeft);
+  const side = Math.max(0, ...fitting) + gap;
+  const beside = columns - side >= MIN_RIGHT_COLUMNS;
+  const indent = ' '.repeat(beside ? side : Math.min(side, 6));
+  return pairs.flatMap(([left, right]) => {
+    const rows = wrapToRows(right, Math.max(10, columns - indent.length)).map((row) => indent + row);
+    if (!beside || displayWidth(left) > maxLeft) return [left, ...rows];
+    const [first = '', ...rest] = rows;
+    return [left + ' '.repeat(side - displayWidth(left)) + first.slice(indent.length), ...rest];
+  });
+}

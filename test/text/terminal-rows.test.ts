@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { charWidth, displayWidth, expandTabs, wrapToRows } from '../../src/ui/terminal-rows.js';
+import { charWidth, displayWidth, expandTabs, wrapToRows } from '../../src/text/terminal-rows.js';
 
 describe('terminal rows', () => {
   it('counts wide characters as two columns and combining marks as none', () => {
