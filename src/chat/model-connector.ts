@@ -1,12 +1,12 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
+import type { MeterState } from '../conversation/context-meter.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
 import { describeError } from '../text/describe-error.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
-import type { MeterState } from './context-meter.js';
 import type { ModelContext } from './model-context.js';
 import { chooseModel, openModelSession } from './model-selection.js';
 import { resolveNumCtx } from './num-ctx.js';

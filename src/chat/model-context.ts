@@ -4,6 +4,7 @@ import type { ThinkSetting, ToolSchema } from '../backend/interfaces.js';
 import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
 import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
+import { ContextMeter, type MeterState } from '../conversation/context-meter.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { Message, WireMessage } from '../conversation/message.js';
 import {
@@ -13,7 +14,6 @@ import {
 } from '../conversation/token-estimate.js';
 import { capToolOutput } from '../tools/cap-output.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { ContextMeter, type MeterState } from './context-meter.js';
 import type { ModelSession } from './model-selection.js';
 import type { Store } from './store.js';
 import type { ChatViewState } from './view-state.js';

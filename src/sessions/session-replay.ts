@@ -1,5 +1,5 @@
-import type { MeterState } from '../chat/context-meter.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
+import type { MeterState } from '../conversation/context-meter.js';
 import type { Message } from '../conversation/message.js';
 import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
 

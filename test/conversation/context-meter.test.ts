@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ContextMeter, type ReplyCounts } from '../../src/chat/context-meter.js';
 import {
   CALIBRATION_SMOOTHING,
   calibrateCharsPerToken,
   calibrationSampleFor,
 } from '../../src/conversation/calibration.js';
+import { ContextMeter, type ReplyCounts } from '../../src/conversation/context-meter.js';
 import type { WireMessage } from '../../src/conversation/message.js';
 import {
   estimateMessagesTokens,

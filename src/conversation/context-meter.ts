@@ -1,6 +1,6 @@
-import { calibrateCharsPerToken, calibrationSampleFor } from '../conversation/calibration.js';
-import type { WireMessage } from '../conversation/message.js';
-import { estimateMessagesTokens, estimateToolDefinitionsTokens } from '../conversation/token-estimate.js';
+import { calibrateCharsPerToken, calibrationSampleFor } from './calibration.js';
+import type { WireMessage } from './message.js';
+import { estimateMessagesTokens, estimateToolDefinitionsTokens } from './token-estimate.js';
 
 /** The server's counts for one reply, tied to the request that produced them. */
 export interface ReplyCounts {
