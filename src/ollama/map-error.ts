@@ -19,10 +19,6 @@ import { IdleTimeoutError } from './idle-timeout.js';
 import { OversizedLineError } from './ndjson-objects.js';
 import { describeNetworkFailure } from './network-failure.js';
 
-/** undici's own limits (300 s for the headers, and between body chunks), when they fire first. */
-const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const UNDICI_TIMEOUT_SECONDS = 300;
-
 /** Where a failure happened, for the message; `installed` lets a 404 list the models there are. */
 export interface ErrorContext {
   host: string;
@@ -53,7 +49,6 @@ export function mapOllamaError(err: unknown, context: ErrorContext): OllamaError
   const message = serverLine(describeError(err));
 
   if (err instanceof IdleTimeoutError) return new ServerSilentError(context.host, err.ms / 1000, options);
-  if (isUndiciTimeout(err)) return new ServerSilentError(context.host, UNDICI_TIMEOUT_SECONDS, options);
   if (err instanceof OversizedLineError) {
     return new OversizedStreamLineError(context.host, err.maxChars / (1024 * 1024), options);
   }
@@ -110,13 +105,6 @@ function fromHttpStatus(
 
 function hasStreamed(partial: PartialReply | undefined): boolean {
   return partial !== undefined && (partial.content !== '' || partial.thinking !== '');
-}
-
-function isUndiciTimeout(err: unknown): boolean {
-  const codeOf = (value: unknown) => (value as { code?: unknown } | undefined)?.code;
-  return [codeOf(err), codeOf((err as { cause?: unknown } | undefined)?.cause)].some(
-    (code) => typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code),
-  );
 }
 
 function isResponseError(err: unknown): err is ResponseErrorShape {

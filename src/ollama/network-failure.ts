@@ -33,9 +33,6 @@ export function describeNetworkFailure(err: unknown, host: string): NetworkFailu
   const known = code === undefined ? undefined : byCode(code, said, host);
   if (known) return known;
   if (fetchFailed) {
-    if (said === 'bad port') {
-      return { reason: "Node's fetch refuses to connect to this port", hint: 'Run Ollama on another port.' };
-    }
     // Something this table does not know yet: still say what Node said, never a bare code.
     return { reason: said ? `the connection failed: ${said}` : 'the connection failed', hint: HOST_HINT };
   }
@@ -65,7 +62,6 @@ function byCode(code: string, said: string, host: string): NetworkFailure | unde
         hint: `Check your network connection and the address in --host / OLLAMA_HOST.`,
       };
     case 'ETIMEDOUT':
-    case 'UND_ERR_CONNECT_TIMEOUT':
       return {
         reason: 'connecting timed out',
         hint: 'Check that the host is up and that no firewall blocks the port.',
@@ -73,7 +69,6 @@ function byCode(code: string, said: string, host: string): NetworkFailure | unde
     case 'ECONNRESET':
     case 'ECONNABORTED':
     case 'EPIPE':
-    case 'UND_ERR_SOCKET':
       return {
         reason: 'the server closed the connection without answering',
         hint:

@@ -54,9 +54,7 @@ describe('mapOllamaError', () => {
     ['EHOSTUNREACH', 'connect EHOSTUNREACH', 'the network cannot reach that host', /network connection/],
     ['ENETUNREACH', 'connect ENETUNREACH', 'the network cannot reach that host', /network connection/],
     ['ETIMEDOUT', 'connect ETIMEDOUT', 'connecting timed out', /firewall/],
-    ['UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error', 'connecting timed out', /firewall/],
     ['ECONNRESET', 'read ECONNRESET', 'closed the connection without answering', /use https:\/\//],
-    ['UND_ERR_SOCKET', 'other side closed', 'closed the connection without answering', /Ollama server/],
     ['EPIPE', 'write EPIPE', 'closed the connection without answering', /Ollama server/],
     [
       'ERR_SSL_WRONG_VERSION_NUMBER',
@@ -234,15 +232,6 @@ describe('mapOllamaError', () => {
     expect(idle.message).toBe(
       `Ollama at ${host} sent nothing for 120 s, so the request was stopped. If the model is still loading, try again, or raise request_timeout_s in the config.`,
     );
-    for (const code of ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']) {
-      const undici = new TypeError('fetch failed', {
-        cause: Object.assign(new Error('Headers Timeout Error'), { code }),
-      });
-      const mapped = mapOllamaError(undici, { host });
-      expect(mapped.kind).toBe('timeout');
-      expect(mapped.message).toContain('sent nothing for 300 s');
-      expect(mapped.message).not.toContain('UND_ERR');
-    }
   });
 
   it('maps an oversized stream line to a clear error naming the cap', () => {
@@ -273,9 +262,12 @@ describe('mapOllamaError', () => {
   });
 
   it('maps a socket closed mid-body ("terminated") to a stream error, not "cannot reach"', () => {
-    const error = mapOllamaError(new TypeError('terminated', { cause: { code: 'UND_ERR_SOCKET' } }), {
-      host,
-    });
+    const error = mapOllamaError(
+      new TypeError('terminated', { cause: Object.assign(new Error('aborted'), { code: 'ECONNRESET' }) }),
+      {
+        host,
+      },
+    );
     expect(error).toBeInstanceOf(StreamError);
     expect(error.message).toContain(`the connection to ${host} closed`);
   });
