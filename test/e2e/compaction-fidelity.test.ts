@@ -16,7 +16,7 @@ import {
   summarizerPrompt,
   writingToLimit,
 } from '../support/compaction-summarizer.js';
-import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { type ChatRun, PROMPT_PLACEHOLDER, startChat } from '../support/e2e-chat.js';
 import { countTokens } from '../support/emulator.js';
 import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
 
@@ -235,6 +235,10 @@ describe('a turn that alone does not fit', () => {
     await pty.answer('n');
     await pty.waitFor('Automatic compaction is paused until a /compact succeeds.');
     await pty.waitFor(/llama3\.2 · \S+\/2k \(\d+%\) · auto-compact paused/);
+    // A question the loop typed while the retry question was opening waits in the prompt (typed
+    // keys are kept, not sent, while a question is open): clear it, or /compact would join it.
+    pty.write('\x1b');
+    await pty.waitFor(PROMPT_PLACEHOLDER);
 
     pty.write('/compact\r');
     await pty.waitFor(REPORT);

@@ -2,10 +2,12 @@
  * End-to-end helpers for tool calling: the built CLI in a PTY, run in a fresh temp working
  * directory against an emulator whose model has the `tools` capability, with an optional config.
  */
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSummarizerRequest } from './compaction-summarizer.js';
+import { PROMPT_PLACEHOLDER } from './e2e-chat.js';
 import type { ChatMessageLike, ChatRequestRecord, Emulator } from './emulator.js';
 import { startEmulator } from './emulator.js';
 import { type PtySession, spawnOchat } from './pty-session.js';
@@ -15,7 +17,6 @@ import { summarizerResponder } from './tools-harness.js';
 export const E2E_TOOL_MODEL = 'toolbot';
 
 /** Shown in the empty prompt once the editor has the keyboard. */
-const PROMPT_PLACEHOLDER = 'Type a message';
 
 /** Options of {@link startToolRun}. */
 export interface ToolRunOptions {
