@@ -88,12 +88,6 @@ export function loadMarkdownRenderer(): Promise<MarkdownRenderer> {
   return loading;
 }
 
-/** Renders with the loaded renderer; throws if {@link loadMarkdownRenderer} has not finished. */
-export function renderMarkdownSync(markdown: string, width: number): string {
-  if (!loaded) throw new Error('renderMarkdownSync called before loadMarkdownRenderer() resolved');
-  return loaded(markdown, width);
-}
-
 /**
  * Renders markdown as terminal text once the renderer is loaded; before that (the first frames)
  * returns the source unchanged, so callers never block on the import.

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  loadMarkdownRenderer,
-  renderMarkdown,
-  renderMarkdownSync,
-} from '../../../src/ui/markdown/render-markdown.js';
+import { loadMarkdownRenderer, renderMarkdown } from '../../../src/ui/markdown/render-markdown.js';
 
 const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '');
 
@@ -11,7 +7,6 @@ describe('renderMarkdown (before loading)', () => {
   // Runs first in this file: the module-level renderer has not been loaded yet.
   it('returns the source as is and renderMarkdownSync refuses', () => {
     expect(renderMarkdown('**x**', 80)).toBe('**x**');
-    expect(() => renderMarkdownSync('x', 80)).toThrow(/loadMarkdownRenderer/);
   });
 });
 
@@ -24,7 +19,7 @@ describe('renderMarkdown (loaded)', () => {
 
   it('renders headings and emphasis without the markdown markers', async () => {
     await loadMarkdownRenderer();
-    const out = stripAnsi(renderMarkdownSync('## Setup\n\nUse **bold** and *em*.', 80));
+    const out = stripAnsi(renderMarkdown('## Setup\n\nUse **bold** and *em*.', 80));
     expect(out).toContain('## Setup');
     expect(out).toContain('Use bold and em.');
     expect(out).not.toContain('**');
@@ -32,7 +27,7 @@ describe('renderMarkdown (loaded)', () => {
 
   it('renders lists, including inline formatting inside tight items', async () => {
     await loadMarkdownRenderer();
-    const out = stripAnsi(renderMarkdownSync('- first **strong**\n- second `code`\n\n1. one\n2. two', 80));
+    const out = stripAnsi(renderMarkdown('- first **strong**\n- second `code`\n\n1. one\n2. two', 80));
     expect(out).toMatch(/\* first strong/);
     expect(out).toMatch(/\* second code/);
     expect(out).toMatch(/1\. one/);
@@ -42,7 +37,7 @@ describe('renderMarkdown (loaded)', () => {
 
   it('keeps the code of a code block', async () => {
     await loadMarkdownRenderer();
-    const out = stripAnsi(renderMarkdownSync('```ts\nconst answer = 42;\n```', 80));
+    const out = stripAnsi(renderMarkdown('```ts\nconst answer = 42;\n```', 80));
     expect(out).toContain('const answer = 42;');
     expect(out).not.toContain('```');
   });
@@ -50,7 +45,7 @@ describe('renderMarkdown (loaded)', () => {
   it('wraps paragraphs to the width', async () => {
     await loadMarkdownRenderer();
     const paragraph = 'word '.repeat(60).trim();
-    const lines = stripAnsi(renderMarkdownSync(paragraph, 30)).split('\n');
+    const lines = stripAnsi(renderMarkdown(paragraph, 30)).split('\n');
     expect(lines.length).toBeGreaterThan(5);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
   });
@@ -58,7 +53,7 @@ describe('renderMarkdown (loaded)', () => {
   it('does not end with blank lines', async () => {
     await loadMarkdownRenderer();
     for (const markdown of ['Hello', '# Title\n\n', '- a\n- b\n\n', '```\ncode\n```\n\n\n']) {
-      expect(renderMarkdownSync(markdown, 80)).not.toMatch(/\n\s*$/);
+      expect(renderMarkdown(markdown, 80)).not.toMatch(/\n\s*$/);
     }
   });
 
@@ -73,10 +68,10 @@ describe('renderMarkdown past the size limit', () => {
     const { MAX_RENDERED_CHARS } = await import('../../../src/ui/markdown/render-markdown.js');
     await loadMarkdownRenderer();
     const huge = 'word **bold** and `code` '.repeat(Math.ceil(10_000_000 / 25));
-    expect(renderMarkdownSync(huge, 80)).toBe(huge);
+    expect(renderMarkdown(huge, 80)).toBe(huge);
     const justOver = 'x'.repeat(MAX_RENDERED_CHARS + 1);
-    expect(renderMarkdownSync(justOver, 80)).toBe(justOver);
+    expect(renderMarkdown(justOver, 80)).toBe(justOver);
     // Below the limit it is still rendered.
-    expect(stripAnsi(renderMarkdownSync('**bold**', 80))).toBe('bold');
+    expect(stripAnsi(renderMarkdown('**bold**', 80))).toBe('bold');
   });
 });
