@@ -1,7 +1,17 @@
-// Bundle-time patches of bundled dependencies, each an exact text replacement that keeps the
-// code's behaviour for every input and only removes a cost. The build fails when a patch no
+// Bundle-time patches of bundled dependencies, each a set of exact text replacements that keeps
+// the code's behaviour for every input and only removes a cost. The build fails when a patch no
 // longer matches (a dependency changed): look at the new code, then update or drop the patch.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const rootModules = fileURLToPath(new URL('../node_modules', import.meta.url));
+
+/** A filter for one file of a top-level dependency (not the copies nested under other packages). */
+function topLevelFile(relativePath) {
+  const path = join(rootModules, relativePath);
+  return new RegExp(`^${path.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}$`);
+}
 
 const PATCHES = [
   {
@@ -10,15 +20,21 @@ const PATCHES = [
     // ochat sends through node:http and never passes a Headers object. Read it only for a value
     // that could be one (has forEach, not an array).
     file: /[\\/]ollama[\\/]dist[\\/]browser\.mjs$/,
-    find: 'headers instanceof Headers',
-    replace:
-      '(typeof headers?.forEach === "function" && !Array.isArray(headers) && headers instanceof Headers)',
+    edits: [
+      {
+        find: 'headers instanceof Headers',
+        replace:
+          '(typeof headers?.forEach === "function" && !Array.isArray(headers) && headers instanceof Headers)',
+      },
+    ],
   },
   {
     // Ink builds every frame on a grid of cells, one new object and array per cell (120×40 = 4,800
     // per frame) that are all replaced or dropped: one frozen blank cell for all of them instead.
     file: /[\\/]ink[\\/]build[\\/]output\.js$/,
-    find: `            const row = [];
+    edits: [
+      {
+        find: `            const row = [];
             for (let x = 0; x < this.width; x++) {
                 row.push({
                     type: 'char',
@@ -27,7 +43,9 @@ const PATCHES = [
                     styles: [],
                 });
             }`,
-    replace: '            const row = new Array(this.width).fill(BLANK_CELL);',
+        replace: '            const row = new Array(this.width).fill(BLANK_CELL);',
+      },
+    ],
     prepend:
       "const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });\n",
   },
@@ -36,18 +54,22 @@ const PATCHES = [
     // with three Sets and four arrays, even when they are the same (most cells): skip the diff
     // then, since it is empty.
     file: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/,
-    find: `        else {
+    edits: [
+      {
+        find: `        else {
             ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));
         }
         ret += char.value;
         // reset active styles at the end of the string
         if (i === chars.length - 1) {`,
-    replace: `        else if (!sameStyles(chars[i - 1].styles, char.styles)) {
+        replace: `        else if (!sameStyles(chars[i - 1].styles, char.styles)) {
             ret += ansiCodesToString(diffAnsiCodes(chars[i - 1].styles, char.styles));
         }
         ret += char.value;
         // reset active styles at the end of the string
         if (i === chars.length - 1 && char.styles.length > 0) {`,
+      },
+    ],
     prepend: `function sameStyles(a, b) {
     if (a === b) return true;
     if (a.length !== b.length) return false;
@@ -58,6 +80,25 @@ const PATCHES = [
 }
 `,
   },
+  {
+    // string-width builds an Intl.Segmenter and /^\p{RGI_Emoji}$/v when it loads: 20–28 ms on
+    // Node 22, paid by every run that imports it (the slash commands do), though printable ASCII
+    // never uses either (its fast path). Build them on first use instead.
+    // Only ochat's own copy (8.x): the older copies nested under other packages are other code.
+    file: topLevelFile('string-width/index.js'),
+    edits: [
+      { find: 'const segmenter = new Intl.Segmenter();', replace: 'let segmenter;' },
+      { find: 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;', replace: 'let rgiEmojiRegex;' },
+      {
+        find: 'segmenter.segment(string)',
+        replace: '(segmenter ??= new Intl.Segmenter()).segment(string)',
+      },
+      {
+        find: 'rgiEmojiRegex.test(segment)',
+        replace: '(rgiEmojiRegex ??= /^\\p{RGI_Emoji}$/v).test(segment)',
+      },
+    ],
+  },
 ];
 
 /** The esbuild plugin. */
@@ -66,15 +107,17 @@ export const dependencyPatchesPlugin = {
   setup(build) {
     for (const patch of PATCHES) {
       build.onLoad({ filter: patch.file }, ({ path }) => {
-        const source = readFileSync(path, 'utf8');
-        if (source.split(patch.find).length !== 2) {
-          throw new Error(`dependency-patches: expected the patched text once in ${path}; update the patch`);
+        let source = readFileSync(path, 'utf8');
+        for (const { find, replace } of patch.edits) {
+          if (source.split(find).length !== 2) {
+            throw new Error(
+              `dependency-patches: expected ${JSON.stringify(find)} once in ${path}; update the patch`,
+            );
+          }
+          source = source.replace(find, () => replace);
         }
         // Prepended definitions go after the imports (ESM hoists imports either way).
-        return {
-          contents: source.replace(patch.find, patch.replace) + (patch.prepend ? `\n${patch.prepend}` : ''),
-          loader: 'js',
-        };
+        return { contents: source + (patch.prepend ? `\n${patch.prepend}` : ''), loader: 'js' };
       });
     }
   },

@@ -1,7 +1,7 @@
 /**
  * The bundle-time patches of dependencies (scripts/dependency-patches-plugin.mjs) must not change
  * what the patched code computes: the patched modules, bundled as the CLI's build bundles them,
- * against the originals on random styled text.
+ * against the originals on random styled text and random Unicode.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import * as original from '@alcalzone/ansi-tokenize';
 import { Chalk } from 'chalk';
 import { build } from 'esbuild';
 import fc from 'fast-check';
+import originalStringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import OriginalOutput from '../../node_modules/ink/build/output.js';
 // @ts-expect-error: a plain .mjs build script without type declarations.
@@ -26,7 +27,8 @@ beforeAll(async () => {
     absWorkingDir: root,
     stdin: {
       contents: `export { styledCharsToString, styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
-export { default as Output } from './node_modules/ink/build/output.js';`,
+export { default as Output } from './node_modules/ink/build/output.js';
+export { default as stringWidth } from './node_modules/string-width/index.js';`,
       resolveDir: root,
       loader: 'js',
     },
@@ -114,6 +116,26 @@ describe('dependency patches', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('string-width (segmenter and emoji pattern built on first use): the same width as the original', () => {
+    // Clusters that take each of its paths: ASCII, wide, emoji (RGI, ZWJ, keycap, flags, skin
+    // tones), marks, Hangul jamo, halfwidth forms, controls and escape sequences.
+    const piece = fc.oneof(
+      fc.constantFrom('a', 'word ', '漢', 'ｱﾞ', 'é', 'e\u0301', '🌍', '👍🏽', '👩‍💻', '🏳️‍🌈', '1\u20e3', '🇫🇷'),
+      fc.constantFrom('\u1100\u1161', '\u1100\u1161\u11a8', '\u0903', '\u200b', '\t', '\x1b[1m', '\x1b[0m'),
+      fc.string({ unit: 'grapheme', maxLength: 3 }),
+      fc.string({ unit: 'binary', maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.boolean(), (pieces, ambiguousIsNarrow) => {
+        const text = pieces.join('');
+        expect(patched.stringWidth(text, { ambiguousIsNarrow })).toBe(
+          originalStringWidth(text, { ambiguousIsNarrow }),
+        );
+      }),
+      { numRuns: 1000 },
     );
   });
 });
