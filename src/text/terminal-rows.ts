@@ -4,10 +4,9 @@
  */
 
 import stringWidth from 'string-width';
+import { graphemes } from './graphemes.js';
 
 // The widths Ink itself lays text out by (its string-width), so clipping and layout agree.
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
 /** Columns one character (a grapheme: 👍🏽, é, 你) takes in a terminal. */
 export function charWidth(char: string): number {
   return stringWidth(char);
@@ -29,7 +28,7 @@ function wrapLine(line: string, width: number): string[] {
   let row = '';
   let rowWidth = 0;
   let lastSpace = -1;
-  for (const { segment: char } of GRAPHEMES.segment(line)) {
+  for (const { segment: char } of graphemes(line)) {
     const columns = charWidth(char);
     while (rowWidth + columns > width && row !== '') {
       if (lastSpace > 0) {

@@ -3,6 +3,8 @@
  * indices into the text, as JavaScript strings use them.
  */
 
+import { graphemes } from '../../text/graphemes.js';
+
 /** Offset of the start of the line that contains `offset`. */
 export function lineStartOf(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
@@ -14,7 +16,6 @@ export function lineEndOf(text: string, offset: number): number {
   return newline === -1 ? text.length : newline;
 }
 
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 // A grapheme cluster (an emoji with modifiers and joiners, a flag, a letter with its marks) is far
 // shorter than this; segmenting a window keeps each keystroke cheap in a huge input.
 const CLUSTER_WINDOW = 256;
@@ -24,13 +25,13 @@ export function previousGrapheme(text: string, offset: number): number {
   if (offset <= 0) return 0;
   const from = Math.max(0, offset - CLUSTER_WINDOW);
   const before = text.slice(from, offset);
-  return from + (GRAPHEMES.segment(before).containing(before.length - 1)?.index ?? before.length - 1);
+  return from + (graphemes(before).containing(before.length - 1)?.index ?? before.length - 1);
 }
 
 /** The offset one grapheme after `offset`. */
 export function nextGrapheme(text: string, offset: number): number {
   if (offset >= text.length) return text.length;
-  const first = GRAPHEMES.segment(text.slice(offset, offset + CLUSTER_WINDOW)).containing(0);
+  const first = graphemes(text.slice(offset, offset + CLUSTER_WINDOW)).containing(0);
   return offset + (first?.segment.length ?? 1);
 }
 
