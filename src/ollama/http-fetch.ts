@@ -1,13 +1,16 @@
 import type * as Http from 'node:http';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { createRequire } from 'node:module';
+import { nodeBuiltin } from '../node-builtin.js';
 import { type FetchLike, WireResponse } from './wire-response.js';
 
 // Required, not imported: on Node 22 the ESM facade of node:http reads every export, and its lazy
 // `WebSocket` export loads undici, the very cost this module exists to avoid.
-const require = createRequire(import.meta.url);
 const loadHttp = (protocol: string): typeof Http | undefined =>
-  protocol === 'http:' ? require('node:http') : protocol === 'https:' ? require('node:https') : undefined;
+  protocol === 'http:'
+    ? nodeBuiltin<typeof Http>('node:http')
+    : protocol === 'https:'
+      ? nodeBuiltin<typeof Http>('node:https')
+      : undefined;
 
 /**
  * A fetch over node:http/https, for the npm client's `fetch` option: Node's own fetch is undici,

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from '../config/paths.js';
+import { nodeBuiltin } from '../node-builtin.js';
 import {
   entryProblem,
   headerProblem,
@@ -56,7 +57,7 @@ const SETTING_LINE = '{"type":"setting",';
 export function newSessionId(now: Date): string {
   const iso = now.toISOString();
   const stamp = `${iso.slice(0, 10).replaceAll('-', '')}-${iso.slice(11, 19).replaceAll(':', '')}`;
-  return `${stamp}-${randomBytes(2).toString('hex')}`;
+  return `${stamp}-${nodeBuiltin<typeof Crypto>('node:crypto').randomBytes(2).toString('hex')}`;
 }
 
 /** A session file that cannot be used, with a message for the user. */

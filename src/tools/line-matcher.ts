@@ -1,4 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { nodeBuiltin } from '../node-builtin.js';
 
 /** Why matching stopped before it finished: the user cancelled, or the pattern ran past the limit. */
 export class MatchingStopped extends Error {
@@ -45,6 +47,7 @@ export class LineMatcher {
     timeLimitMs: number,
     private readonly signal?: AbortSignal,
   ) {
+    const { Worker } = nodeBuiltin<typeof WorkerThreads>('node:worker_threads');
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { source: regex.source, flags: regex.flags.replace(/[gy]/g, '') },

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
+import { nodeBuiltin } from '../node-builtin.js';
 import { createOutputCollector } from './output-collector.js';
 
 /** How a shell command ended. */
@@ -42,7 +43,7 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
   const base = { exitCode: null, signal: null, timedOut: false, aborted: false, output: '' };
   if (options.signal?.aborted) return Promise.resolve({ ...base, aborted: true });
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], {
+    const child = nodeBuiltin<typeof ChildProcess>('node:child_process').spawn('sh', ['-c', command], {
       cwd: options.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
