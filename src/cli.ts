@@ -5,6 +5,14 @@ import { CommandLineExit, type RunSettings, resolveSettings } from './settings.j
 import { describeError } from './text/describe-error.js';
 import { guardTerminalOutput } from './text/sanitize.js';
 
+/**
+ * Whether `env` names a terminal without cursor addressing, where Ink's redrawn frames cannot work.
+ * Here, not in line-mode.ts: deciding must not load line mode (and node:readline) on every start.
+ */
+function isDumbTerminal(env: NodeJS.ProcessEnv): boolean {
+  return env.TERM === 'dumb';
+}
+
 async function main(): Promise<void> {
   // chalk ignores NO_COLOR (no-color.org) but honours FORCE_COLOR=0, read when it loads: after this.
   if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
@@ -44,7 +52,6 @@ async function main(): Promise<void> {
       process.exit(2);
     }
   }
-  const { isDumbTerminal } = await import('./line-mode.js');
   const lineMode = isDumbTerminal(process.env);
   // stdout: plain text in one-shot and line mode; Ink's frames, with its own styling, otherwise.
   guardTerminalOutput(process.stdout, settings.flags.print !== undefined || lineMode ? 'text' : 'ink');
