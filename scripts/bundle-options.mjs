@@ -23,10 +23,13 @@ export function bundleOptions({ entryPoints, outdir, define = {} }) {
     logLevel: 'warning',
     define: { 'process.env.NODE_ENV': '"production"', ...define },
     // Ink only loads the devtools when DEV=true; never ship them. Code blocks are highlighted by
-    // src/ui/markdown/highlight-code.ts, never by marked-terminal's cli-highlight.
+    // src/ui/markdown/highlight-code.ts, never by marked-terminal's cli-highlight. The npm client's
+    // browser build imports a fetch polyfill for old browsers (10 kB run on every start): ochat
+    // gives the client its own fetch (src/ollama/http-fetch.ts).
     alias: {
       'react-devtools-core': './scripts/devtools-stub.mjs',
       'cli-highlight': './scripts/cli-highlight-stub.mjs',
+      'whatwg-fetch': './scripts/empty-module.mjs',
     },
     plugins: [yogaWasmPlugin, dependencyPatchesPlugin],
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.

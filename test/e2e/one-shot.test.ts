@@ -103,24 +103,42 @@ describe('ochat -p', () => {
     }
   });
 
-  test("never loads undici (Node's fetch): it talks over node:http, and undici costs more than the rest of a start", async () => {
+  test("loads nothing before its first reply byte that the reply does not use: not undici (Node's fetch), crypto, child_process, worker_threads, readline, nor an Intl.Segmenter", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-e2e-modules-'));
     try {
-      // Preloaded into ochat's process: writes the list of Node's own modules it loaded as it exits.
+      // Preloaded into ochat's process: at the reply's first byte, writes the list of Node's own
+      // modules loaded so far, and how many Intl.Segmenters were built (each costs 8-12 ms of ICU
+      // data). Each of these was loaded by some import on the way and cost a start milliseconds.
       const listFile = join(dir, 'modules.txt');
       const preload = join(dir, 'list-modules.cjs');
       writeFileSync(
         preload,
-        `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(listFile)}, process.moduleLoadList.join('\\n')));`,
+        `let built = 0;
+const Segmenter = Intl.Segmenter;
+Intl.Segmenter = class extends Segmenter { constructor(...args) { super(...args); built++; } };
+const write = process.stdout.write.bind(process.stdout);
+let listed = false;
+process.stdout.write = (...args) => {
+  if (!listed) {
+    listed = true;
+    require('node:fs').writeFileSync(${JSON.stringify(listFile)}, ['segmenters ' + built, ...process.moduleLoadList].join('\\n'));
+  }
+  return write(...args);
+};`,
       );
       emu.enqueue({ content: 'Over node:http.' });
       const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], {
         env: { ...env, NODE_OPTIONS: `--require ${preload}` },
       });
       expect(result.stdout).toBe('Over node:http.\n');
-      const modules = readFileSync(listFile, 'utf8');
-      expect(modules).toContain('NativeModule http');
-      expect(modules).not.toContain('undici');
+      const loaded = readFileSync(listFile, 'utf8').split('\n');
+      expect(loaded).toContain('NativeModule http');
+      expect(loaded[0]).toBe('segmenters 0');
+      for (const unused of ['undici', 'crypto', 'child_process', 'worker_threads', 'readline']) {
+        expect(loaded.filter((name) => name.endsWith(`/${unused}`) || name.endsWith(` ${unused}`))).toEqual(
+          [],
+        );
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
