@@ -5,10 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ModelInfo } from '../../src/backend/interfaces.js';
 import { ChatController } from '../../src/chat/chat-controller.js';
-import { AppState } from '../../src/config/app-state.js';
-import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
 import { PNG_BYTES } from '../attachments/fixtures.js';
+import { testControllerDeps } from '../support/controller-deps.js';
 import { FakeBackend } from '../support/fake-backend.js';
 
 const dirs: string[] = [];
@@ -22,17 +21,9 @@ async function start(
 ): Promise<{ controller: ChatController; backend: FakeBackend }> {
   const dir = mkdtempSync(join(tmpdir(), 'ochat-controller-'));
   dirs.push(dir);
-  const config = structuredClone(DEFAULT_CONFIG) as Config;
-  const controller = new ChatController({
-    backend,
-    config,
-    appState: new AppState({ cwd: dir }),
-    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
-    cwd: dir,
-    flags: { model: 'fake:latest' },
-    onExit: () => {},
-    interactive,
-  });
+  const controller = new ChatController(
+    testControllerDeps(backend, dir, { flags: { model: 'fake:latest' }, interactive }),
+  );
   await controller.start();
   return { controller, backend };
 }
@@ -119,16 +110,12 @@ describe('ChatController: @path attachments', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-controller-'));
     dirs.push(dir);
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
-    const config = structuredClone(DEFAULT_CONFIG) as Config;
-    const controller = new ChatController({
-      backend,
-      config,
-      appState: new AppState({ cwd: dir }),
-      tools: createToolRegistry(BUILTIN_TOOLS, { enabled: [] }),
-      cwd: dir,
-      flags: { model: 'eye:latest' },
-      onExit: () => {},
-    });
+    const controller = new ChatController(
+      testControllerDeps(backend, dir, {
+        flags: { model: 'eye:latest' },
+        tools: createToolRegistry(BUILTIN_TOOLS, { enabled: [] }),
+      }),
+    );
     await controller.start();
     return { controller, backend };
   }

@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelInfo } from '../../src/backend/interfaces.js';
 import { ChatController } from '../../src/chat/chat-controller.js';
-import { AppState } from '../../src/config/app-state.js';
-import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { SessionStore } from '../../src/sessions/session-store.js';
-import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import { testControllerDeps } from '../support/controller-deps.js';
 import { FakeBackend } from '../support/fake-backend.js';
 
 const dirs: string[] = [];
@@ -39,19 +37,14 @@ async function start(
   resume?: true,
   more: { sessions?: SessionStore; interactive?: boolean; answer?: string } = {},
 ): Promise<ChatController> {
-  const config = structuredClone(DEFAULT_CONFIG) as Config;
-  const controller = new ChatController({
-    backend,
-    config,
-    appState: new AppState({ cwd: dir }),
-    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
-    cwd: dir,
-    flags: { model: 'fake:latest' },
-    onExit: () => {},
-    sessions: more.sessions ?? new SessionStore(join(dir, 'sessions')),
-    resume,
-    interactive: more.interactive,
-  });
+  const controller = new ChatController(
+    testControllerDeps(backend, dir, {
+      flags: { model: 'fake:latest' },
+      sessions: more.sessions ?? new SessionStore(join(dir, 'sessions')),
+      resume,
+      interactive: more.interactive,
+    }),
+  );
   controllers.push(controller);
   const started = controller.start();
   if (more.answer) {

@@ -8,12 +8,11 @@ import { join } from 'node:path';
 import { ChatController } from '../../src/chat/chat-controller.js';
 import type { DisplayItem, NoticeItem } from '../../src/chat/display-items.js';
 import type { Dialog } from '../../src/chat/view-state.js';
-import { AppState } from '../../src/config/app-state.js';
-import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import type { Config } from '../../src/config/schema.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 import type { Message } from '../../src/conversation/message.js';
 import { OllamaClient } from '../../src/ollama/client.js';
-import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import { testControllerDeps } from './controller-deps.js';
 import type { Emulator } from './emulator.js';
 
 /** How to start a chat. */
@@ -51,18 +50,12 @@ export interface ChatHarness {
 /** Starts a controller against `emu`, connected and ready. */
 export async function startChat(emu: Emulator, options: ChatHarnessOptions): Promise<ChatHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'ochat-compaction-'));
-  const config = structuredClone(DEFAULT_CONFIG) as Config;
-  options.configure?.(config);
-  const controller = new ChatController({
-    backend: new OllamaClient({ host: emu.url }),
-    config,
-    appState: new AppState({ cwd: dir }),
-    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
-    cwd: dir,
+  const deps = testControllerDeps(new OllamaClient({ host: emu.url }), dir, {
+    configure: options.configure,
     flags: { model: options.model, numCtx: options.numCtx },
-    onExit: () => {},
     interactive: options.interactive,
   });
+  const controller = new ChatController(deps);
   await controller.start();
   const until = (predicate: () => boolean, timeoutMs = 5000) =>
     new Promise<void>((resolve, reject) => {
@@ -80,7 +73,7 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
     });
   return {
     controller,
-    config,
+    config: deps.config,
     cwd: dir,
     async say(text) {
       controller.submit(text);

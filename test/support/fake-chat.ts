@@ -10,9 +10,8 @@ import { assembleChat, type ChatParts } from '../../src/chat/chat-parts.js';
 import type { NoticeItem } from '../../src/chat/display-items.js';
 import { createStore, type Store } from '../../src/chat/store.js';
 import { type ChatViewState, initialViewState } from '../../src/chat/view-state.js';
-import { AppState } from '../../src/config/app-state.js';
-import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
-import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
+import type { Config } from '../../src/config/schema.js';
+import { testControllerDeps } from './controller-deps.js';
 import { FakeBackend } from './fake-backend.js';
 
 export interface FakeChat {
@@ -31,22 +30,14 @@ export async function fakeChat(
   options: { model?: Partial<ModelInfo>; configure?: (config: Config) => void; interactive?: boolean } = {},
 ): Promise<FakeChat> {
   const dir = mkdtempSync(join(tmpdir(), 'ochat-fake-chat-'));
-  const config = structuredClone(DEFAULT_CONFIG) as Config;
-  options.configure?.(config);
   const backend = new FakeBackend({ 'fake:latest': options.model ?? {} });
   const store = createStore(initialViewState(undefined));
   const parts = assembleChat(
-    {
-      backend,
-      config,
-      appState: new AppState({ cwd: dir }),
-      tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
-      cwd: dir,
-      flags: {},
-      onExit: () => {},
+    testControllerDeps(backend, dir, {
+      configure: options.configure,
       interactive: options.interactive ?? true,
       now: () => new Date('2026-08-21T10:00:00Z'),
-    },
+    }),
     store,
   );
   await parts.connector.open('fake:latest');

@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { ChatController } from '../../src/chat/chat-controller.js';
 import type { DisplayItem, ToolItem } from '../../src/chat/display-items.js';
 import type { Dialog } from '../../src/chat/view-state.js';
-import { AppState } from '../../src/config/app-state.js';
-import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import type { Config } from '../../src/config/schema.js';
 import { OllamaClient } from '../../src/ollama/client.js';
-import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
 import { isSummarizerRequest } from './compaction-summarizer.js';
+import { testControllerDeps } from './controller-deps.js';
 import {
   type ChatMessageLike,
   type ChatRequestRecord,
@@ -83,20 +82,17 @@ export async function startToolHarness(options: ToolHarnessOptions = {}): Promis
     tokensPerSecond: Number.POSITIVE_INFINITY,
   });
   emu.respondWith(summarizerResponder);
-  const config = structuredClone(DEFAULT_CONFIG) as Config;
-  Object.assign(config.tools, options.tools);
-  options.configure?.(config);
-  const controller = new ChatController({
-    backend: new OllamaClient({ host: emu.url }),
-    config,
-    appState: new AppState({ cwd: stateDir }),
-    tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+  const deps = testControllerDeps(new OllamaClient({ host: emu.url }), stateDir, {
+    configure: (config) => {
+      Object.assign(config.tools, options.tools);
+      options.configure?.(config);
+    },
     cwd,
     flags: { model: TOOL_MODEL, numCtx: 8192 },
-    onExit: () => {},
     interactive: options.interactive,
     autoConfirm: options.autoConfirm,
   });
+  const controller = new ChatController(deps);
   const dialogs: Dialog[] = [];
   let lastDialog: Dialog | undefined;
   controller.store.subscribe(() => {
@@ -130,7 +126,7 @@ export async function startToolHarness(options: ToolHarnessOptions = {}): Promis
   return {
     emu,
     controller,
-    config,
+    config: deps.config,
     cwd,
     outside,
     dialogs,
