@@ -13,6 +13,17 @@ function topLevelFile(relativePath) {
   return new RegExp(`^${path.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}$`);
 }
 
+/** Clears a Map cache before it passes 2,000 entries or 4 M characters of keys and values. */
+const BOUNDED_CACHE = `let cachedChars = 0;
+function cacheGrows(cache, chars) {
+    cachedChars += chars;
+    if (cache.size >= 2000 || cachedChars > 4000000) {
+        cache.clear();
+        cachedChars = chars;
+    }
+}
+`;
+
 const PATCHES = [
   {
     // normalizeHeaders() starts with `headers instanceof Headers`: reading the global `Headers`
@@ -31,8 +42,12 @@ const PATCHES = [
   {
     // Ink builds every frame on a grid of cells, one new object and array per cell (120×40 = 4,800
     // per frame) that are all replaced or dropped: one frozen blank cell for all of them instead.
+    // Its caches of each line's cells and widths are new for every frame, though a frame repeats
+    // most of the last one's lines (the prompt, the status line, all but the last row of a
+    // streaming reply): keep them across frames, started afresh once they hold many lines.
     file: /[\\/]ink[\\/]build[\\/]output\.js$/,
     edits: [
+      { find: '    caches = new OutputCaches();', replace: '    caches = sharedOutputCaches();' },
       {
         find: `            const row = [];
             for (let x = 0; x < this.width; x++) {
@@ -46,8 +61,54 @@ const PATCHES = [
         replace: '            const row = new Array(this.width).fill(BLANK_CELL);',
       },
     ],
-    prepend:
-      "const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });\n",
+    prepend: `const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
+const SHARED_CACHE_ENTRIES = 1000;
+let sharedCaches;
+function sharedOutputCaches() {
+    if (sharedCaches === undefined ||
+        sharedCaches.styledChars.size + sharedCaches.widths.size + sharedCaches.blockWidths.size > SHARED_CACHE_ENTRIES) {
+        sharedCaches = new OutputCaches();
+    }
+    return sharedCaches;
+}
+`,
+  },
+  {
+    // Every frame measured each text's widest line again to decide whether to wrap it, though
+    // the layout has just measured the same text through measureText's cache: ask the cache.
+    file: /[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/,
+    edits: [
+      {
+        find: 'const currentWidth = widestLine(text);',
+        replace: 'const currentWidth = measureText(text).width;',
+      },
+    ],
+    prepend: "import measureText from './measure-text.js';\n",
+  },
+  {
+    // Ink's caches of text sizes and wrapped text keep every text they ever saw (each frame of a
+    // streaming reply is a new one): started afresh once they hold many entries or characters.
+    file: /[\\/]ink[\\/]build[\\/]measure-text\.js$/,
+    edits: [
+      {
+        find: '    cache.set(text, dimensions);',
+        replace: '    cacheGrows(cache, text.length);\n    cache.set(text, dimensions);',
+      },
+    ],
+    prepend: BOUNDED_CACHE,
+  },
+  {
+    file: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/,
+    edits: [
+      { find: 'const cache = {};', replace: 'const cache = new Map();' },
+      { find: 'const cachedText = cache[cacheKey];', replace: 'const cachedText = cache.get(cacheKey);' },
+      {
+        find: '    cache[cacheKey] = wrappedText;',
+        replace:
+          '    cacheGrows(cache, cacheKey.length + wrappedText.length);\n    cache.set(cacheKey, wrappedText);',
+      },
+    ],
+    prepend: BOUNDED_CACHE,
   },
   {
     // A frame's text is built cell by cell, diffing each cell's styles against the previous one

@@ -13,7 +13,9 @@ import { build } from 'esbuild';
 import fc from 'fast-check';
 import originalStringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import originalMeasureText from '../../node_modules/ink/build/measure-text.js';
 import OriginalOutput from '../../node_modules/ink/build/output.js';
+import originalWrapText from '../../node_modules/ink/build/wrap-text.js';
 // @ts-expect-error: a plain .mjs build script without type declarations.
 import { dependencyPatchesPlugin } from '../../scripts/dependency-patches-plugin.mjs';
 
@@ -28,7 +30,9 @@ beforeAll(async () => {
     stdin: {
       contents: `export { styledCharsToString, styledCharsFromTokens, tokenize } from '@alcalzone/ansi-tokenize';
 export { default as Output } from './node_modules/ink/build/output.js';
-export { default as stringWidth } from './node_modules/string-width/index.js';`,
+export { default as stringWidth } from './node_modules/string-width/index.js';
+export { default as measureText } from './node_modules/ink/build/measure-text.js';
+export { default as wrapText } from './node_modules/ink/build/wrap-text.js';`,
       resolveDir: root,
       loader: 'js',
     },
@@ -117,6 +121,20 @@ describe('dependency patches', () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("Ink's bounded caches of text sizes and wrapped text: the same answers, past the bound too", () => {
+    // 3,000 distinct texts (the caches start afresh at 2,000), each asked twice (a cache hit).
+    const texts = fc.sample(fc.array(styledLine, { minLength: 1, maxLength: 3 }), { numRuns: 3000, seed: 7 });
+    texts.forEach((lines, index) => {
+      const text = `${index} ${lines.join('\n')}`;
+      for (let round = 0; round < 2; round++) {
+        expect(patched.measureText(text)).toEqual(originalMeasureText(text));
+        for (const wrap of ['wrap', 'truncate-end'] as const) {
+          expect(patched.wrapText(text, 12, wrap)).toBe(originalWrapText(text, 12, wrap));
+        }
+      }
+    });
   });
 
   it('string-width (segmenter and emoji pattern built on first use): the same width as the original', () => {
