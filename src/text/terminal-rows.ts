@@ -22,14 +22,25 @@ export function expandTabs(text: string): string {
   return text.includes('\t') ? text.replace(/\t/g, '    ') : text;
 }
 
+/** Printable ASCII: each character is a grapheme of one column. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** The grapheme clusters of `text` as strings. */
+function* graphemeStrings(text: string): Generator<string> {
+  for (const { segment } of graphemes(text)) yield segment;
+}
+
 /** Wraps one line into rows of at most `width` columns, breaking after spaces where possible. */
 function wrapLine(line: string, width: number): string[] {
+  // Most of what models write is ASCII: it wraps by its characters, without segmenting and
+  // measuring each one (the live area wraps its rows on every frame).
+  const ascii = PRINTABLE_ASCII.test(line);
   const rows: string[] = [];
   let row = '';
   let rowWidth = 0;
   let lastSpace = -1;
-  for (const { segment: char } of graphemes(line)) {
-    const columns = charWidth(char);
+  for (const char of ascii ? line : graphemeStrings(line)) {
+    const columns = ascii ? 1 : charWidth(char);
     while (rowWidth + columns > width && row !== '') {
       if (lastSpace > 0) {
         rows.push(row.slice(0, lastSpace));
@@ -38,7 +49,7 @@ function wrapLine(line: string, width: number): string[] {
         rows.push(row);
         row = '';
       }
-      rowWidth = displayWidth(row);
+      rowWidth = ascii ? row.length : displayWidth(row);
       lastSpace = -1;
     }
     row += char;

@@ -25,6 +25,19 @@ describe('terminal rows', () => {
     expect(wrapToRows('你好你好', 5)).toEqual(['你好', '你好']);
   });
 
+  it('wraps printable ASCII (its fast path) as it wraps the same words with accented letters (property)', () => {
+    // 'é' as e + a combining accent is one column, like 'e', but takes the grapheme path.
+    const word = fc.stringMatching(/^[a-z]{0,12}$/);
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 30 }), fc.integer({ min: 1, max: 30 }), (words, width) => {
+        const ascii = words.join(' ');
+        const accented = ascii.replace(/e/g, 'e\u0301');
+        const rows = wrapToRows(ascii, width);
+        expect(rows.map((row) => row.replace(/e/g, 'e\u0301'))).toEqual(wrapToRows(accented, width));
+      }),
+    );
+  });
+
   it('expands tabs', () => {
     expect(expandTabs('a\tb')).toBe('a    b');
   });
