@@ -62,7 +62,7 @@ const PATCHES = [
       },
     ],
     prepend: `const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
-const SHARED_CACHE_ENTRIES = 1000;
+const SHARED_CACHE_ENTRIES = 300;
 let sharedCaches;
 function sharedOutputCaches() {
     if (sharedCaches === undefined ||
