@@ -1,8 +1,9 @@
-// A bare client of the official npm package that only consumes a streamed reply: the CPU floor of
-// any client built on it. Prints its own CPU time in ms. Usage: ollama-client <host> <model>.
+// A bare client of the official npm package that only consumes streamed replies: the CPU floor of
+// any client built on it. Asks `replies` times (default 1) in one process and prints the CPU time
+// of each, in ms, space-separated. Usage: ollama-client <host> <model> [replies].
 import { Ollama } from 'ollama';
 
-const [host, model] = process.argv.slice(2);
+const [host, model, replies = '1'] = process.argv.slice(2);
 const client = new Ollama({ host });
 const ask = async () => {
   const stream = await client.chat({ model, messages: [{ role: 'user', content: 'go' }], stream: true });
@@ -10,7 +11,11 @@ const ask = async () => {
     // consumed, not rendered
   }
 };
-const before = process.cpuUsage();
-await ask();
-const used = process.cpuUsage(before);
-process.stdout.write(`${(used.user + used.system) / 1000}\n`);
+const cpuMs: number[] = [];
+for (let reply = 0; reply < Number(replies); reply++) {
+  const before = process.cpuUsage();
+  await ask();
+  const used = process.cpuUsage(before);
+  cpuMs.push((used.user + used.system) / 1000);
+}
+process.stdout.write(`${cpuMs.join(' ')}\n`);
