@@ -103,7 +103,7 @@ describe('ochat -p', () => {
     }
   });
 
-  test("loads nothing before its first reply byte that the reply does not use: not undici (Node's fetch), crypto, child_process, worker_threads, readline, nor an Intl.Segmenter", async () => {
+  test("loads nothing before its first reply byte that the reply does not use: not undici (Node's fetch), crypto, child_process, worker_threads, readline, tty (with pipes for stdio), nor an Intl.Segmenter", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-e2e-modules-'));
     try {
       // Preloaded into ochat's process: at the reply's first byte, writes the list of Node's own
@@ -134,7 +134,7 @@ process.stdout.write = (...args) => {
       const loaded = readFileSync(listFile, 'utf8').split('\n');
       expect(loaded).toContain('NativeModule http');
       expect(loaded[0]).toBe('segmenters 0');
-      for (const unused of ['undici', 'crypto', 'child_process', 'worker_threads', 'readline']) {
+      for (const unused of ['undici', 'crypto', 'child_process', 'worker_threads', 'readline', 'tty']) {
         expect(loaded.filter((name) => name.endsWith(`/${unused}`) || name.endsWith(` ${unused}`))).toEqual(
           [],
         );
