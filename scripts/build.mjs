@@ -5,10 +5,11 @@
 // file instead of thirteen: the first frame 5-7 ms sooner on Node 20-24):
 // - dist/ochat.js holds, in one file, what every run loads: src/cli.ts and its static imports,
 //   plus the first frame (loaded, not run, by a one-shot). It also exports those modules.
-// - dist/lazy/ holds every other module cli.ts reaches by a dynamic import (the chat UI, the
-//   one-shot, line mode, commander, the YAML parser…), split into chunks as usual. A module of
-//   the entry that they import is taken from dist/ochat.js (through the package's `#ochat`
-//   import), never bundled twice: one ConfigError class, one copy of the sanitizer's state.
+// - dist/lazy/ holds every other module cli.ts reaches by a dynamic import (the chat UI, line
+//   mode, commander, the YAML parser…), split into chunks as usual; the one-shot whole, in one
+//   file. A module of the entry that they import is taken from dist/ochat.js (through the
+//   package's `#ochat` import), never bundled twice: one ConfigError class, one copy of the
+//   sanitizer's state.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,15 @@ const define = { __OCHAT_VERSION__: JSON.stringify(version) };
 
 /** Dynamic imports bundled into dist/ochat.js anyway: the first frame goes up before any other load. */
 const INLINED = new Set(['src/ui/first-frame.ts']);
+/**
+ * Lazy modules bundled whole, one file each, not split into chunks shared with the chat: a
+ * one-shot loads the entry and one file, not a dozen (its first byte 4 ms sooner). No run loads
+ * both a whole module and the chat, so their two copies of the controller never meet. What a
+ * whole module imports dynamically is bundled in too (run only if called), but for
+ * `LAZY_PACKAGES`, taken from dist/lazy/ (conf: 200 kB a one-shot needs only after its reply).
+ */
+const WHOLE = new Set(['src/one-shot.ts']);
+const LAZY_PACKAGES = ['conf'];
 /** How the lazy modules import dist/ochat.js: package.json `imports` maps it, from any depth. */
 const ENTRY_SPECIFIER = '#ochat';
 
@@ -143,18 +153,50 @@ const fromEntryPlugin = {
     });
   },
 };
+const nameOf = (path) => basename(path).replace(/\.tsx?$/, '');
 const lazy = await build({
-  ...bundleOptions({ entryPoints: [...lazyEntries], outdir: join(outdir, 'lazy'), define }),
+  ...bundleOptions({ entryPoints: [], outdir: join(outdir, 'lazy'), define }),
+  entryPoints: Object.fromEntries([
+    ...[...lazyEntries].filter((path) => !WHOLE.has(path)).map((path) => [nameOf(path), path]),
+    ...LAZY_PACKAGES.map((name) => [name, name]),
+  ]),
   entryNames: '[name]',
   legalComments: 'external',
   metafile: true,
   plugins: [...bundleOptions({}).plugins, fromEntryPlugin],
 });
 
-// Bundled twice, a module would have two states and two identities: instanceof across the two
+// 5. dist/lazy/<whole>.js: each whole module in one file.
+const lazyPackagesPlugin = {
+  name: 'lazy-packages',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && LAZY_PACKAGES.includes(args.path)
+        ? { path: `./${args.path}.js`, external: true }
+        : undefined,
+    );
+  },
+};
+const whole = [];
+for (const path of WHOLE) {
+  whole.push(
+    await build({
+      ...bundleOptions({ entryPoints: [path], outdir: join(outdir, 'lazy'), define }),
+      entryNames: '[name]',
+      splitting: false,
+      legalComments: 'external',
+      metafile: true,
+      plugins: [lazyPackagesPlugin, ...bundleOptions({}).plugins, fromEntryPlugin],
+    }),
+  );
+}
+
+// Bundled twice, a module would have two states and two identities: instanceof across the
 // stages would fail.
-const twice = shared.filter((path) => path in lazy.metafile.inputs);
-if (twice.length > 0) throw new Error(`build: bundled in both stages: ${twice.join(', ')}`);
+for (const stage of [lazy, ...whole]) {
+  const twice = shared.filter((path) => path in stage.metafile.inputs);
+  if (twice.length > 0) throw new Error(`build: bundled in both stages: ${twice.join(', ')}`);
+}
 
 const legalFiles = readdirSync(outdir, { recursive: true }).filter((name) => name.endsWith('.LEGAL.txt'));
 const legalComments = [...new Set(legalFiles.map((name) => readFileSync(join(outdir, name), 'utf8').trim()))];
@@ -163,7 +205,7 @@ writeFileSync(
   join(outdir, 'THIRD-PARTY-NOTICES.txt'),
   thirdPartyNotices(
     root,
-    { inputs: { ...entry.metafile.inputs, ...lazy.metafile.inputs } },
+    { inputs: Object.assign({}, ...[entry, lazy, ...whole].map((stage) => stage.metafile.inputs)) },
     legalComments.join('\n\n'),
   ),
 );

@@ -1,7 +1,8 @@
 /**
  * The layout scripts/build.mjs gives dist/ (run by `npm test` before the tests): everything a run
- * loads before the first frame in one file, dist/ochat.js, and the rest under dist/lazy/, which
- * takes the entry's modules from dist/ochat.js instead of bundling them again.
+ * loads before the first frame in one file, dist/ochat.js, and the rest under dist/lazy/ (the
+ * one-shot in one file too), which takes the entry's modules from dist/ochat.js instead of
+ * bundling them again.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -30,6 +31,15 @@ describe('bundle layout', () => {
     expect(imports.filter((specifier) => !specifier.startsWith('node:'))).toEqual([]);
   });
 
+  it('the one-shot is one file: it imports no other file of dist/lazy/ before its reply', () => {
+    const imports = staticImports(read('lazy/one-shot.js'));
+    expect(imports.filter((specifier) => !specifier.startsWith('node:') && specifier !== '#ochat')).toEqual(
+      [],
+    );
+    // conf (the state file, after the reply) is its only dynamic import.
+    expect(dynamicImports(read('lazy/one-shot.js'))).toEqual(['./conf.js']);
+  });
+
   it('each dynamic import of dist/ochat.js is a file of dist/lazy/', () => {
     const imports = dynamicImports(read('ochat.js'));
     expect(imports).toEqual(expect.arrayContaining(['./lazy/interactive.js', './lazy/one-shot.js']));
@@ -39,14 +49,16 @@ describe('bundle layout', () => {
     }
   });
 
-  it('dist/lazy/ reaches dist/ochat.js through the package import #ochat, from one module only', () => {
+  it('dist/lazy/ reaches dist/ochat.js through the package import #ochat: the one-shot, and one chunk of the rest', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(pkg.imports['#ochat']).toBe('./dist/ochat.js');
     const lazyFiles = readdirSync(join(dist, 'lazy'), { recursive: true })
       .map(String)
       .filter((name) => name.endsWith('.js'));
     const importing = lazyFiles.filter((name) => staticImports(read(join('lazy', name))).includes('#ochat'));
-    expect(importing).toHaveLength(1);
+    // The one-shot is bundled whole, apart from the chunks the chat, line mode and commander share.
+    expect(importing).toContain('one-shot.js');
+    expect(importing.filter((name) => name !== 'one-shot.js')).toHaveLength(1);
     for (const name of lazyFiles) {
       expect(
         staticImports(read(join('lazy', name))).filter((specifier) => specifier.includes('ochat.js')),
