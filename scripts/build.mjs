@@ -2,7 +2,7 @@
 // dependency goes into dist/, so the published package needs none installed.
 //
 // Two stages, because every module file loaded before the first frame costs start-up time (one
-// file instead of thirteen: the first frame 5-7 ms sooner on Node 20-24):
+// file instead of thirteen: the first frame 4-7 ms sooner on Node 20-24):
 // - dist/ochat.js holds, in one file, what every run loads: src/cli.ts and its static imports,
 //   plus the first frame (loaded, not run, by a one-shot). It also exports those modules.
 // - dist/lazy/ holds every other module cli.ts reaches by a dynamic import (the chat UI, line
@@ -26,7 +26,7 @@ const define = { __OCHAT_VERSION__: JSON.stringify(version) };
 const INLINED = new Set(['src/ui/first-frame.ts']);
 /**
  * Lazy modules bundled whole, one file each, not split into chunks shared with the chat: a
- * one-shot loads the entry and one file, not a dozen (its first byte 4 ms sooner). No run loads
+ * one-shot loads the entry and one file, not a dozen (its first byte 5 ms sooner). No run loads
  * both a whole module and the chat, so their two copies of the controller never meet. What a
  * whole module imports dynamically is bundled in too (run only if called), but for
  * `LAZY_PACKAGES`, taken from dist/lazy/ (conf: 200 kB a one-shot needs only after its reply).
@@ -35,6 +35,10 @@ const WHOLE = new Set(['src/one-shot.ts']);
 const LAZY_PACKAGES = ['conf'];
 /** How the lazy modules import dist/ochat.js: package.json `imports` maps it, from any depth. */
 const ENTRY_SPECIFIER = '#ochat';
+/** The plugins every stage bundles with (dependency patches, yoga's wasm). */
+const basePlugins = bundleOptions({}).plugins;
+/** A lazy module's output name: `src/ui/chat-app.tsx` → `chat-app`. */
+const nameOf = (path) => basename(path).replace(/\.tsx?$/, '');
 
 // Chunk names carry content hashes: clear out the previous build's.
 rmSync(outdir, { recursive: true, force: true });
@@ -63,7 +67,7 @@ function lazyImportsPlugin({ inline, lazyEntries }) {
         const path = await resolved(pluginBuild, args);
         if (path === undefined || (inline && INLINED.has(path))) return undefined;
         lazyEntries?.add(path);
-        return { path: `./lazy/${basename(path).replace(/\.tsx?$/, '.js')}`, external: true };
+        return { path: `./lazy/${nameOf(path)}.js`, external: true };
       });
     },
   };
@@ -76,11 +80,11 @@ const probe = await build({
   splitting: false,
   write: false,
   metafile: true,
-  plugins: [...bundleOptions({}).plugins, lazyImportsPlugin({ inline: false, lazyEntries })],
+  plugins: [...basePlugins, lazyImportsPlugin({ inline: false, lazyEntries })],
 });
 const shared = Object.keys(probe.metafile.inputs).filter((path) => path !== 'src/cli.ts');
 for (const path of INLINED) lazyEntries.delete(path);
-if (new Set([...lazyEntries].map((path) => basename(path))).size !== lazyEntries.size) {
+if (new Set([...lazyEntries].map(nameOf)).size !== lazyEntries.size) {
   throw new Error(`build: two lazily imported modules share a file name: ${[...lazyEntries].join(', ')}`);
 }
 
@@ -117,7 +121,7 @@ const entry = await build({
   // Legal comments go to *.LEGAL.txt files, gathered into the notices below.
   legalComments: 'external',
   metafile: true,
-  plugins: [...bundleOptions({}).plugins, lazyImportsPlugin({ inline: true })],
+  plugins: [...basePlugins, lazyImportsPlugin({ inline: true })],
 });
 
 // 4. dist/lazy/: the rest, each shared module replaced by its namespace in dist/ochat.js.
@@ -153,7 +157,6 @@ const fromEntryPlugin = {
     });
   },
 };
-const nameOf = (path) => basename(path).replace(/\.tsx?$/, '');
 const lazy = await build({
   ...bundleOptions({ entryPoints: [], outdir: join(outdir, 'lazy'), define }),
   entryPoints: Object.fromEntries([
@@ -163,7 +166,7 @@ const lazy = await build({
   entryNames: '[name]',
   legalComments: 'external',
   metafile: true,
-  plugins: [...bundleOptions({}).plugins, fromEntryPlugin],
+  plugins: [...basePlugins, fromEntryPlugin],
 });
 
 // 5. dist/lazy/<whole>.js: each whole module in one file.
@@ -186,7 +189,7 @@ for (const path of WHOLE) {
       splitting: false,
       legalComments: 'external',
       metafile: true,
-      plugins: [lazyPackagesPlugin, ...bundleOptions({}).plugins, fromEntryPlugin],
+      plugins: [lazyPackagesPlugin, ...basePlugins, fromEntryPlugin],
     }),
   );
 }
