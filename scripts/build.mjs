@@ -3,13 +3,15 @@
 //
 // Two stages, because every module file loaded before the first frame costs start-up time (one
 // file instead of thirteen: the first frame 4-7 ms sooner on Node 20-24):
-// - dist/ochat.js holds, in one file, what every run loads: src/cli.ts and its static imports,
-//   plus the first frame (loaded, not run, by a one-shot). It also exports those modules.
+// - dist/ochat.cjs holds, in one file, what every run loads: src/cli.ts and its static imports,
+//   plus the first frame (loaded, not run, by a one-shot). It also exports those modules. It is
+//   CommonJS, like bin/ochat: a run that loads no ES module before its first frame or byte skips
+//   setting up Node's ESM loader (3-5 ms on Node 20-22).
 // - dist/lazy/ holds every other module cli.ts reaches by a dynamic import (the chat UI, line
-//   mode, commander, the YAML parser…), split into chunks as usual; the one-shot whole, in one
-//   file. A module of the entry that they import is taken from dist/ochat.js (through the
-//   package's `#ochat` import), never bundled twice: one ConfigError class, one copy of the
-//   sanitizer's state.
+//   mode, commander, the YAML parser…), split into ES module chunks as usual; the one-shot whole,
+//   in one CommonJS file. A module of the entry that they import is taken from dist/ochat.cjs
+//   (through the package's `#ochat` import), never bundled twice: one ConfigError class, one copy
+//   of the sanitizer's state.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +24,7 @@ const outdir = join(root, 'dist');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const define = { __OCHAT_VERSION__: JSON.stringify(version) };
 
-/** Dynamic imports bundled into dist/ochat.js anyway: the first frame goes up before any other load. */
+/** Dynamic imports bundled into dist/ochat.cjs anyway: the first frame goes up before any other load. */
 const INLINED = new Set(['src/ui/first-frame.ts']);
 /**
  * Lazy modules bundled whole, one file each, not split into chunks shared with the chat: a
@@ -33,8 +35,13 @@ const INLINED = new Set(['src/ui/first-frame.ts']);
  */
 const WHOLE = new Set(['src/one-shot.ts']);
 const LAZY_PACKAGES = ['conf'];
-/** How the lazy modules import dist/ochat.js: package.json `imports` maps it, from any depth. */
+/** How the lazy ES modules import dist/ochat.cjs: package.json `imports` maps it, from any depth. */
 const ENTRY_SPECIFIER = '#ochat';
+/**
+ * How the whole modules (CommonJS, beside the chunks) require it: a relative path, because
+ * require() resolves a package import with the ESM resolver, loaded for it (~1 ms).
+ */
+const ENTRY_PATH_FROM_LAZY = '../ochat.cjs';
 /** The plugins every stage bundles with (dependency patches, yoga's wasm). */
 const basePlugins = bundleOptions({}).plugins;
 /** A lazy module's output name: `src/ui/chat-app.tsx` → `chat-app`. */
@@ -56,19 +63,28 @@ async function resolved(pluginBuild, args) {
 
 /**
  * Makes the entry's dynamic imports point at dist/lazy/ (all of them, or all but `INLINED`), and
- * collects what they import: the lazy stage's entry points.
+ * collects what they import: the lazy stage's entry points. A whole module is CommonJS, loaded by
+ * require() (an import() would set up the ESM loader): its import becomes one of a module that
+ * requires it.
  */
 function lazyImportsPlugin({ inline, lazyEntries }) {
   return {
     name: 'lazy-imports',
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.namespace === 'require-whole') return { path: args.path, external: true };
         if (args.kind !== 'dynamic-import' || args.pluginData?.resolving) return undefined;
         const path = await resolved(pluginBuild, args);
         if (path === undefined || (inline && INLINED.has(path))) return undefined;
         lazyEntries?.add(path);
+        if (inline && WHOLE.has(path))
+          return { path: `./lazy/${nameOf(path)}.cjs`, namespace: 'require-whole' };
         return { path: `./lazy/${nameOf(path)}.js`, external: true };
       });
+      pluginBuild.onLoad({ filter: /.*/, namespace: 'require-whole' }, ({ path }) => ({
+        contents: `module.exports = require(${JSON.stringify(path)});`,
+        loader: 'js',
+      }));
     },
   };
 }
@@ -88,7 +104,7 @@ if (new Set([...lazyEntries].map(nameOf)).size !== lazyEntries.size) {
   throw new Error(`build: two lazily imported modules share a file name: ${[...lazyEntries].join(', ')}`);
 }
 
-// 2. Their export names, so that the lazy stage can take each from dist/ochat.js.
+// 2. Their export names, so that the lazy stage can take each from dist/ochat.cjs.
 const exportsProbe = await build({
   ...bundleOptions({ entryPoints: shared, outdir: join(outdir, 'exports-probe'), define }),
   write: false,
@@ -99,12 +115,12 @@ const exportNames = new Map(
     .filter((output) => output.entryPoint)
     .map((output) => [output.entryPoint, output.exports]),
 );
-/** The name dist/ochat.js exports module `index` of `shared` under. */
+/** The name dist/ochat.cjs exports module `index` of `shared` under. */
 const namespaceOf = (index) => `m${index}`;
 
-// 3. dist/ochat.js: the CLI, and every shared module as a namespace export.
+// 3. dist/ochat.cjs: the CLI, and every shared module as a namespace export.
 const entry = await build({
-  ...bundleOptions({ entryPoints: [], outdir, define }),
+  ...bundleOptions({ entryPoints: [], outdir, define, format: 'cjs' }),
   entryPoints: undefined,
   stdin: {
     contents: [
@@ -116,23 +132,23 @@ const entry = await build({
     loader: 'js',
   },
   outdir: undefined,
-  outfile: join(outdir, 'ochat.js'),
-  splitting: false,
+  outfile: join(outdir, 'ochat.cjs'),
   // Legal comments go to *.LEGAL.txt files, gathered into the notices below.
   legalComments: 'external',
   metafile: true,
   plugins: [...basePlugins, lazyImportsPlugin({ inline: true })],
 });
 
-// 4. dist/lazy/: the rest, each shared module replaced by its namespace in dist/ochat.js.
+// 4. dist/lazy/: the rest, each shared module replaced by its namespace in dist/ochat.cjs, which
+// `entrySpecifier` names.
 const sharedIndex = new Map(shared.map((path, index) => [path, index]));
-/** The one module of the lazy stage that imports dist/ochat.js: resolving it once is cheaper. */
+/** The one module of the lazy stage that imports dist/ochat.cjs: resolving it once is cheaper. */
 const ENTRY_NAMESPACES = 'ochat-entry-namespaces';
-const fromEntryPlugin = {
+const fromEntryPlugin = (entrySpecifier) => ({
   name: 'from-entry',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.path === ENTRY_SPECIFIER) return { path: ENTRY_SPECIFIER, external: true };
+      if (args.path === entrySpecifier) return { path: entrySpecifier, external: true };
       if (args.path === ENTRY_NAMESPACES) return { path: ENTRY_NAMESPACES, namespace: 'from-entry' };
       if (args.pluginData?.resolving || args.kind === 'entry-point') return undefined;
       const path = await resolved(pluginBuild, args);
@@ -141,7 +157,7 @@ const fromEntryPlugin = {
     pluginBuild.onLoad({ filter: /.*/, namespace: 'from-entry' }, ({ path }) => {
       if (path === ENTRY_NAMESPACES) {
         const all = shared.map((_, index) => namespaceOf(index)).join(', ');
-        return { contents: `export { ${all} } from '${ENTRY_SPECIFIER}';`, loader: 'js' };
+        return { contents: `export { ${all} } from '${entrySpecifier}';`, loader: 'js' };
       }
       const namespace = namespaceOf(sharedIndex.get(path));
       const names = exportNames.get(path) ?? [];
@@ -156,7 +172,7 @@ const fromEntryPlugin = {
       };
     });
   },
-};
+});
 const lazy = await build({
   ...bundleOptions({ entryPoints: [], outdir: join(outdir, 'lazy'), define }),
   entryPoints: Object.fromEntries([
@@ -166,10 +182,10 @@ const lazy = await build({
   entryNames: '[name]',
   legalComments: 'external',
   metafile: true,
-  plugins: [...basePlugins, fromEntryPlugin],
+  plugins: [...basePlugins, fromEntryPlugin(ENTRY_SPECIFIER)],
 });
 
-// 5. dist/lazy/<whole>.js: each whole module in one file.
+// 5. dist/lazy/<whole>.cjs: each whole module in one file.
 const lazyPackagesPlugin = {
   name: 'lazy-packages',
   setup(pluginBuild) {
@@ -184,12 +200,12 @@ const whole = [];
 for (const path of WHOLE) {
   whole.push(
     await build({
-      ...bundleOptions({ entryPoints: [path], outdir: join(outdir, 'lazy'), define }),
+      ...bundleOptions({ entryPoints: [path], outdir: join(outdir, 'lazy'), define, format: 'cjs' }),
       entryNames: '[name]',
-      splitting: false,
+      outExtension: { '.js': '.cjs' },
       legalComments: 'external',
       metafile: true,
-      plugins: [lazyPackagesPlugin, ...basePlugins, fromEntryPlugin],
+      plugins: [lazyPackagesPlugin, ...basePlugins, fromEntryPlugin(ENTRY_PATH_FROM_LAZY)],
     }),
   );
 }

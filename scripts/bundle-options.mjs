@@ -4,8 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { dependencyPatchesPlugin } from './dependency-patches-plugin.mjs';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.mjs';
 
-/** Options for an ESM Node bundle of `entryPoints` into `outdir`. */
-export function bundleOptions({ entryPoints, outdir, define = {} }) {
+/**
+ * Options for a Node bundle of `entryPoints` into `outdir`: ESM, or CommonJS for what runs before
+ * the first frame or byte (Node sets up its ESM loader for the first ES module: 3-5 ms on Node
+ * 20-22). CommonJS cannot be split or hold a top-level await (yoga's): the chat stays ESM.
+ */
+export function bundleOptions({ entryPoints, outdir, define = {}, format = 'esm' }) {
+  const esm = format === 'esm';
   return {
     absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
     entryPoints,
@@ -15,13 +20,18 @@ export function bundleOptions({ entryPoints, outdir, define = {} }) {
     bundle: true,
     platform: 'node',
     target: 'node20',
-    format: 'esm',
-    splitting: true,
+    format,
+    splitting: esm,
     minify: process.env.OCHAT_BUILD_MINIFY !== '0',
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
-    define: { 'process.env.NODE_ENV': '"production"', ...define },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      // createRequire takes a path as well as a URL: CommonJS has no import.meta.
+      ...(esm ? {} : { 'import.meta.url': '__filename' }),
+      ...define,
+    },
     // Ink only loads the devtools when DEV=true; never ship them. Code blocks are highlighted by
     // src/ui/markdown/highlight-code.ts, never by marked-terminal's cli-highlight. The npm client's
     // browser build imports a fetch polyfill for old browsers (10 kB run on every start): ochat
@@ -33,8 +43,10 @@ export function bundleOptions({ entryPoints, outdir, define = {} }) {
     },
     plugins: [yogaWasmPlugin, dependencyPatchesPlugin],
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
-    banner: {
-      js: "import { createRequire as __ochatCreateRequire } from 'node:module'; const require = __ochatCreateRequire(import.meta.url);",
-    },
+    banner: esm
+      ? {
+          js: "import { createRequire as __ochatCreateRequire } from 'node:module'; const require = __ochatCreateRequire(import.meta.url);",
+        }
+      : {},
   };
 }

@@ -142,24 +142,6 @@ function sharedOutputCaches() {
 `,
   },
   {
-    // chalk's supports-color imports node:process, node:os and node:tty: in dist/ochat.js, where
-    // the first frame (and chalk) are bundled to be run only by the chat, those imports would
-    // still be made by every run, a one-shot too (an ESM import of a Node module builds its
-    // facade at load). Required when chalk is first used instead; `process` is the global.
-    file: /[\\/]chalk[\\/]source[\\/]vendor[\\/]supports-color[\\/]index\.js$/,
-    edits: [
-      {
-        find: "import process from 'node:process';\nimport os from 'node:os';\nimport tty from 'node:tty';",
-        replace: [
-          "import { createRequire as createRequireOfSupportsColor } from 'node:module';",
-          'const requireOfSupportsColor = createRequireOfSupportsColor(import.meta.url);',
-          "const os = requireOfSupportsColor('node:os');",
-          "const tty = requireOfSupportsColor('node:tty');",
-        ].join('\n'),
-      },
-    ],
-  },
-  {
     // string-width builds an Intl.Segmenter and /^\p{RGI_Emoji}$/v when it loads: 20–28 ms on
     // Node 22, paid by every run that imports it (the slash commands do), though printable ASCII
     // never uses either (its fast path). Build them on first use instead.

@@ -1,8 +1,8 @@
 /**
  * The layout scripts/build.mjs gives dist/ (run by `npm test` before the tests): everything a run
- * loads before the first frame in one file, dist/ochat.js, and the rest under dist/lazy/ (the
- * one-shot in one file too), which takes the entry's modules from dist/ochat.js instead of
- * bundling them again.
+ * loads before the first frame in one CommonJS file, dist/ochat.cjs, and the rest under dist/lazy/
+ * (the one-shot in one CommonJS file too), which takes the entry's modules from dist/ochat.cjs
+ * instead of bundling them again. No ES module loads before a one-shot's reply or the first frame.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,49 +19,58 @@ function staticImports(code: string): string[] {
   ].map((match) => match[1]);
 }
 
+/** The specifiers of a CommonJS bundle's require() calls with a literal specifier. */
+function requires(code: string): string[] {
+  return [...code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1]);
+}
+
 /** The specifiers of a bundle's dynamic imports with a literal specifier. */
 function dynamicImports(code: string): string[] {
   return [...code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1]);
 }
 
 describe('bundle layout', () => {
-  it('dist/ochat.js imports no other file of the bundle statically: only Node modules', () => {
-    const imports = staticImports(read('ochat.js'));
-    expect(imports).toContain('node:module');
-    expect(imports.filter((specifier) => !specifier.startsWith('node:'))).toEqual([]);
+  it('bin/ochat and dist/ochat.cjs are CommonJS, and the entry requires no other file of the bundle but the one-shot', () => {
+    expect(JSON.parse(readFileSync(join(root, 'bin/package.json'), 'utf8')).type).toBe('commonjs');
+    const code = read('ochat.cjs');
+    expect(staticImports(code)).toEqual([]);
+    expect(requires(code).filter((specifier) => !specifier.startsWith('node:'))).toEqual([
+      './lazy/one-shot.cjs',
+    ]);
+    expect(requires(readFileSync(join(root, 'bin/ochat'), 'utf8'))).toEqual([
+      'node:module',
+      '../dist/ochat.cjs',
+    ]);
   });
 
-  it('the one-shot is one file: it imports no other file of dist/lazy/ before its reply', () => {
-    const imports = staticImports(read('lazy/one-shot.js'));
-    expect(imports.filter((specifier) => !specifier.startsWith('node:') && specifier !== '#ochat')).toEqual(
-      [],
-    );
+  it('the one-shot is one CommonJS file: it requires the entry and no other file of dist/lazy/ before its reply', () => {
+    const code = read('lazy/one-shot.cjs');
+    expect(staticImports(code)).toEqual([]);
+    expect(requires(code).filter((specifier) => !specifier.startsWith('node:'))).toEqual(['../ochat.cjs']);
     // conf (the state file, after the reply) is its only dynamic import.
-    expect(dynamicImports(read('lazy/one-shot.js'))).toEqual(['./conf.js']);
+    expect(dynamicImports(code)).toEqual(['./conf.js']);
   });
 
-  it('each dynamic import of dist/ochat.js is a file of dist/lazy/', () => {
-    const imports = dynamicImports(read('ochat.js'));
-    expect(imports).toEqual(expect.arrayContaining(['./lazy/interactive.js', './lazy/one-shot.js']));
+  it('each dynamic import of dist/ochat.cjs is an ES module of dist/lazy/', () => {
+    const imports = dynamicImports(read('ochat.cjs'));
+    expect(imports).toEqual(expect.arrayContaining(['./lazy/interactive.js', './lazy/line-mode.js']));
     for (const specifier of imports) {
       expect(specifier).toMatch(/^\.\/lazy\/[\w-]+\.js$/);
       expect(existsSync(join(dist, specifier))).toBe(true);
     }
   });
 
-  it('dist/lazy/ reaches dist/ochat.js through the package import #ochat: the one-shot, and one chunk of the rest', () => {
+  it('the lazy ES modules reach dist/ochat.cjs through the package import #ochat, from one chunk', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    expect(pkg.imports['#ochat']).toBe('./dist/ochat.js');
+    expect(pkg.imports['#ochat']).toBe('./dist/ochat.cjs');
     const lazyFiles = readdirSync(join(dist, 'lazy'), { recursive: true })
       .map(String)
       .filter((name) => name.endsWith('.js'));
     const importing = lazyFiles.filter((name) => staticImports(read(join('lazy', name))).includes('#ochat'));
-    // The one-shot is bundled whole, apart from the chunks the chat, line mode and commander share.
-    expect(importing).toContain('one-shot.js');
-    expect(importing.filter((name) => name !== 'one-shot.js')).toHaveLength(1);
+    expect(importing).toHaveLength(1);
     for (const name of lazyFiles) {
       expect(
-        staticImports(read(join('lazy', name))).filter((specifier) => specifier.includes('ochat.js')),
+        staticImports(read(join('lazy', name))).filter((specifier) => specifier.includes('ochat.cjs')),
       ).toEqual([]);
     }
   });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as original from '@alcalzone/ansi-tokenize';
-import { Chalk, supportsColor, supportsColorStderr } from 'chalk';
+import { Chalk } from 'chalk';
 import { build } from 'esbuild';
 import fc from 'fast-check';
 import originalStringWidth from 'string-width';
@@ -32,7 +32,6 @@ beforeAll(async () => {
 export { default as Output } from './node_modules/ink/build/output.js';
 export { default as stringWidth } from './node_modules/string-width/index.js';
 export { default as measureText } from './node_modules/ink/build/measure-text.js';
-export { supportsColor, supportsColorStderr } from 'chalk';
 export { default as wrapText } from './node_modules/ink/build/wrap-text.js';`,
       resolveDir: root,
       loader: 'js',
@@ -136,11 +135,6 @@ describe('dependency patches', () => {
         }
       }
     });
-  });
-
-  it("chalk's supports-color (Node's modules required, not imported): the same colour levels", () => {
-    expect(patched.supportsColor).toEqual(supportsColor);
-    expect(patched.supportsColorStderr).toEqual(supportsColorStderr);
   });
 
   it('string-width (segmenter and emoji pattern built on first use): the same width as the original', () => {
