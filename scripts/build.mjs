@@ -7,11 +7,11 @@
 //   plus the first frame (loaded, not run, by a one-shot). It also exports those modules. It is
 //   CommonJS, like bin/ochat: a run that loads no ES module before its first frame or byte skips
 //   setting up Node's ESM loader (3-5 ms on Node 20-22).
-// - dist/lazy/ holds every other module cli.ts reaches by a dynamic import (the chat UI, line
-//   mode, commander, the YAML parser…), split into ES module chunks as usual; the one-shot whole,
-//   in one CommonJS file. A module of the entry that they import is taken from dist/ochat.cjs
-//   (through the package's `#ochat` import), never bundled twice: one ConfigError class, one copy
-//   of the sanitizer's state.
+// - dist/lazy/ holds every other module cli.ts reaches by a dynamic import: the chat UI, line
+//   mode… split into ES module chunks as usual; the one-shot, the config file's parser and
+//   commander each whole, in one CommonJS file. A module of the entry that they import is taken
+//   from dist/ochat.cjs, never bundled twice: one ConfigError class, one copy of the sanitizer's
+//   state.
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,15 +27,27 @@ const define = { __OCHAT_VERSION__: JSON.stringify(version) };
 /** Dynamic imports bundled into dist/ochat.cjs anyway: the first frame goes up before any other load. */
 const INLINED = new Set(['src/ui/first-frame.ts']);
 /**
- * Lazy modules bundled whole, one file each, not split into chunks shared with the chat: a
- * one-shot loads the entry and one file, not a dozen (its first byte 5 ms sooner). No run loads
- * both a whole module and the chat, so their two copies of the controller never meet. What a
- * whole module imports dynamically is bundled in too (run only if called), but for
- * `LAZY_PACKAGES`, taken from dist/lazy/ (conf: 200 kB a one-shot needs only after its reply).
+ * Lazy modules bundled whole, one CommonJS file each, loaded by require(): what runs before a
+ * one-shot's first byte or the chat's first frame (the one-shot; the config file's parser;
+ * commander, for the less common command lines) loads neither chunks nor the ESM loader. With a
+ * config file, the first frame came 4-9 ms sooner on Node 20-24. What a whole module imports
+ * dynamically is bundled in too (run only if called), but for `LAZY_PACKAGES`, taken from
+ * dist/lazy/ (conf: 200 kB a one-shot needs only after its reply).
  */
-const WHOLE = new Set(['src/one-shot.ts']);
+const WHOLE = new Set(['src/one-shot.ts', 'src/config/parse-config.ts', 'src/command-line.ts']);
+/** The whole modules no run loads beside the chat: the one-shot's copy of the controller never meets the chat's. */
+const NEVER_BESIDE_CHAT = new Set(['src/one-shot.ts']);
+/**
+ * What a whole module that runs before the chat may bundle though the chat bundles it too, a
+ * second copy (the chat loads them for /set alone): the config file's validators, pure functions
+ * and constant tables over zod/mini, whose module state (registries, locale) ochat never reads.
+ * The build fails on any other module bundled twice.
+ */
+const mayDuplicate = (input) =>
+  input.startsWith('node_modules/zod/') ||
+  /^src\/config\/(describe-value|ollama-option-table|ollama-options|preprocess|suggest)\.ts$/.test(input);
 const LAZY_PACKAGES = ['conf'];
-/** How the lazy ES modules import dist/ochat.cjs: package.json `imports` maps it, from any depth. */
+/** How the lazy ES modules require dist/ochat.cjs: package.json `imports` maps it, from any depth. */
 const ENTRY_SPECIFIER = '#ochat';
 /**
  * How the whole modules (CommonJS, beside the chunks) require it: a relative path, because
@@ -142,9 +154,19 @@ const entry = await build({
 // 4. dist/lazy/: the rest, each shared module replaced by its namespace in dist/ochat.cjs, which
 // `entrySpecifier` names.
 const sharedIndex = new Map(shared.map((path, index) => [path, index]));
-/** The one module of the lazy stage that imports dist/ochat.cjs: resolving it once is cheaper. */
+/** The one module of the lazy stage that loads dist/ochat.cjs: resolving it once is cheaper. */
 const ENTRY_NAMESPACES = 'ochat-entry-namespaces';
-const fromEntryPlugin = (entrySpecifier) => ({
+/**
+ * The namespaces of dist/ochat.cjs. An ES module requires it: importing CommonJS would run Node's
+ * scanner of its exports (cjs-module-lexer) first, ~5 ms the first time.
+ */
+function entryNamespacesModule(entrySpecifier, esm) {
+  const all = shared.map((_, index) => namespaceOf(index)).join(', ');
+  return esm
+    ? `import { createRequire } from 'node:module';\nexport const { ${all} } = createRequire(import.meta.url)('${entrySpecifier}');`
+    : `export { ${all} } from '${entrySpecifier}';`;
+}
+const fromEntryPlugin = (entrySpecifier, { esm }) => ({
   name: 'from-entry',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
@@ -155,10 +177,8 @@ const fromEntryPlugin = (entrySpecifier) => ({
       return path !== undefined && sharedIndex.has(path) ? { path, namespace: 'from-entry' } : undefined;
     });
     pluginBuild.onLoad({ filter: /.*/, namespace: 'from-entry' }, ({ path }) => {
-      if (path === ENTRY_NAMESPACES) {
-        const all = shared.map((_, index) => namespaceOf(index)).join(', ');
-        return { contents: `export { ${all} } from '${entrySpecifier}';`, loader: 'js' };
-      }
+      if (path === ENTRY_NAMESPACES)
+        return { contents: entryNamespacesModule(entrySpecifier, esm), loader: 'js' };
       const namespace = namespaceOf(sharedIndex.get(path));
       const names = exportNames.get(path) ?? [];
       const named = names.filter((name) => name !== 'default');
@@ -182,7 +202,7 @@ const lazy = await build({
   entryNames: '[name]',
   legalComments: 'external',
   metafile: true,
-  plugins: [...basePlugins, fromEntryPlugin(ENTRY_SPECIFIER)],
+  plugins: [...basePlugins, fromEntryPlugin(ENTRY_SPECIFIER, { esm: true })],
 });
 
 // 5. dist/lazy/<whole>.cjs: each whole module in one file.
@@ -205,7 +225,7 @@ for (const path of WHOLE) {
       outExtension: { '.js': '.cjs' },
       legalComments: 'external',
       metafile: true,
-      plugins: [lazyPackagesPlugin, ...basePlugins, fromEntryPlugin(ENTRY_PATH_FROM_LAZY)],
+      plugins: [lazyPackagesPlugin, ...basePlugins, fromEntryPlugin(ENTRY_PATH_FROM_LAZY, { esm: false })],
     }),
   );
 }
@@ -216,6 +236,15 @@ for (const stage of [lazy, ...whole]) {
   const twice = shared.filter((path) => path in stage.metafile.inputs);
   if (twice.length > 0) throw new Error(`build: bundled in both stages: ${twice.join(', ')}`);
 }
+[...WHOLE].forEach((path, index) => {
+  if (NEVER_BESIDE_CHAT.has(path)) return;
+  const twice = Object.keys(whole[index].metafile.inputs).filter(
+    (input) => input in lazy.metafile.inputs && !input.startsWith('from-entry:') && !mayDuplicate(input),
+  );
+  if (twice.length > 0) {
+    throw new Error(`build: ${path} runs before the chat, which bundles these too: ${twice.join(', ')}`);
+  }
+});
 
 const legalFiles = readdirSync(outdir, { recursive: true }).filter((name) => name.endsWith('.LEGAL.txt'));
 const legalComments = [...new Set(legalFiles.map((name) => readFileSync(join(outdir, name), 'utf8').trim()))];
