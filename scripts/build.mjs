@@ -12,7 +12,8 @@
 //   commander each whole, in one CommonJS file. A module of the entry that they import is taken
 //   from dist/ochat.cjs, never bundled twice: one ConfigError class, one copy of the sanitizer's
 //   state.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,7 +23,24 @@ import { thirdPartyNotices } from './third-party-notices.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const define = { __OCHAT_VERSION__: JSON.stringify(version) };
+
+/**
+ * A fingerprint of what the build is made of (every source file and the locked dependencies): a
+ * config file parsed by one build is kept for that build only (src/config/parsed-config-cache.ts).
+ */
+function buildId() {
+  const hash = createHash('sha256').update(version);
+  const sources = readdirSync(join(root, 'src'), { recursive: true }).map(String).sort();
+  for (const name of sources) {
+    const path = join(root, 'src', name);
+    if (statSync(path).isFile()) hash.update(name).update(readFileSync(path));
+  }
+  return hash
+    .update(readFileSync(join(root, 'package-lock.json')))
+    .digest('hex')
+    .slice(0, 16);
+}
+const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__: JSON.stringify(buildId()) };
 
 /** Dynamic imports bundled into dist/ochat.cjs anyway: the first frame goes up before any other load. */
 const INLINED = new Set(['src/ui/first-frame.ts']);

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
+import { type ConfigCache, cachedConfig, keepConfig } from './parsed-config-cache.js';
 import { displayPath } from './paths.js';
 import type { Config } from './schema.js';
 
@@ -55,6 +56,8 @@ export interface LoadConfigOptions {
   explicit: boolean;
   /** For showing the path with `~` in errors; defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** Where the parsed file is kept between starts; none: parsed every time. */
+  cache?: ConfigCache;
 }
 
 /**
@@ -65,12 +68,16 @@ export interface LoadConfigOptions {
  */
 export async function loadConfig(
   path: string,
-  { explicit, env = process.env }: LoadConfigOptions,
+  { explicit, env = process.env, cache }: LoadConfigOptions,
 ): Promise<Config> {
   const shown = displayPath(path, env);
   const text = readConfigText(path, shown, explicit);
   if (text === undefined) return structuredClone(DEFAULT_CONFIG) as Config;
+  const kept = cache && cachedConfig(cache, path, text);
+  if (kept) return kept;
   // The YAML parser and the validator load only when there is a file to check (start-up time).
   const { parseConfigText } = await import('./parse-config.js');
-  return parseConfigText(text, shown);
+  const config = parseConfigText(text, shown);
+  if (cache) keepConfig(cache, path, text, config);
+  return config;
 }

@@ -42,6 +42,11 @@ export function dataDir(env: NodeJS.ProcessEnv): string {
   return join(xdgDir(env.XDG_DATA_HOME, join(homeOf(env), '.local', 'share')), APP_DIR);
 }
 
+/** ochat's cache directory (what it can rebuild): `$XDG_CACHE_HOME/ochat` or `~/.cache/ochat`. */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  return join(xdgDir(env.XDG_CACHE_HOME, join(homeOf(env), '.cache')), APP_DIR);
+}
+
 /** A path for messages: the home directory shown as `~`, as users write it. */
 export function displayPath(path: string, env: NodeJS.ProcessEnv): string {
   const home = homeOf(env);

@@ -1,0 +1,77 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Config } from './schema.js';
+
+declare const __OCHAT_BUILD_ID__: string | undefined;
+
+/**
+ * The build's fingerprint (its sources and locked dependencies: the schema, the defaults, the YAML
+ * parser), injected by the bundler; undefined when run from source, where nothing is cached.
+ */
+export const BUILD_ID: string | undefined =
+  typeof __OCHAT_BUILD_ID__ === 'string' ? __OCHAT_BUILD_ID__ : undefined;
+
+/**
+ * Where a parsed config file is kept, and for which build. Loading the YAML parser and the
+ * validator to check a file that has not changed since the last start cost ~20 ms of every start
+ * (the first frame and a one-shot's first byte); the config a text gives depends on nothing else.
+ */
+export interface ConfigCache {
+  file: string;
+  buildId: string;
+}
+
+interface CacheEntry {
+  buildId: string;
+  path: string;
+  text: string;
+  config: Config;
+}
+
+/**
+ * JSON has no `undefined`, and a key the parse set to undefined is not the same as no key (a
+ * spread over the defaults tells them apart): such a value is kept as this, which no config holds
+ * (its key is a NUL character).
+ */
+const UNDEFINED_MARK = { '\u0000': 'undefined' };
+
+function isUndefinedMark(value: object): boolean {
+  const keys = Object.keys(value);
+  return keys.length === 1 && (value as Record<string, unknown>)['\u0000'] === 'undefined';
+}
+
+/** Puts back the undefined values {@link UNDEFINED_MARK} stands for, in place. */
+function withUndefined(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (isUndefinedMark(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) record[key] = withUndefined(record[key]);
+  return value;
+}
+
+/** The config parsed from exactly this text of this file by this build, if it was kept. */
+export function cachedConfig(cache: ConfigCache, path: string, text: string): Config | undefined {
+  try {
+    const entry = JSON.parse(readFileSync(cache.file, 'utf8')) as Partial<CacheEntry>;
+    const hit = entry.buildId === cache.buildId && entry.path === path && entry.text === text;
+    return hit ? (withUndefined(entry.config) as Config) : undefined;
+  } catch {
+    return undefined; // none yet, or unreadable: parse the file
+  }
+}
+
+/** Keeps a config parsed without errors; best effort (written whole, then renamed into place). */
+export function keepConfig(cache: ConfigCache, path: string, text: string, config: Config): void {
+  const entry: CacheEntry = { buildId: cache.buildId, path, text, config };
+  const partial = `${cache.file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(cache.file), { recursive: true });
+    const json = JSON.stringify(entry, (_key, value: unknown) =>
+      value === undefined ? UNDEFINED_MARK : value,
+    );
+    writeFileSync(partial, json, { mode: 0o600 });
+    renameSync(partial, cache.file);
+  } catch {
+    // A cache: without it the next start parses the file again.
+  }
+}
