@@ -1,5 +1,5 @@
 import { spawn as spawnChild } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn as spawnPty } from '@lydell/node-pty';
@@ -13,10 +13,9 @@ import { buildReferences } from './reference/build-references.js';
 const RUNS = 21;
 const OCHAT_BIN = resolve(import.meta.dirname, '../bin/ochat');
 
-/** A fresh home per run (no run reads another's state files), made before the clock starts. */
-function withHome<T>(url: string, run: (env: Record<string, string>) => Promise<T>): Promise<T> {
-  const home = mkdtempSync(join(tmpdir(), 'ochat-bench-'));
-  const env = {
+/** The environment of a run whose home is `home`. */
+function envOf(home: string, url: string): Record<string, string> {
+  return {
     PATH: process.env.PATH ?? '',
     HOME: home,
     TERM: 'xterm-256color',
@@ -24,7 +23,35 @@ function withHome<T>(url: string, run: (env: Record<string, string>) => Promise<
     XDG_DATA_HOME: join(home, 'data'),
     OLLAMA_HOST: url,
   };
-  return run(env).finally(() => rmSync(home, { recursive: true, force: true }));
+}
+
+/**
+ * A fresh home per run (no run reads another's state files), made before the clock starts; or
+ * `home`, kept, for runs that start where an earlier one left off.
+ */
+function withHome<T>(
+  url: string,
+  home: string | undefined,
+  run: (env: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  if (home) return run(envOf(home, url));
+  const fresh = mkdtempSync(join(tmpdir(), 'ochat-bench-'));
+  return run(envOf(fresh, url)).finally(() => rmSync(fresh, { recursive: true, force: true }));
+}
+
+/**
+ * A home with config.example.yml as the config file. Runs in it start where the one before left
+ * off: after the first, what ochat parsed of the file is kept (.cache/ochat/config.json), as in the
+ * home of anyone who uses one.
+ */
+function homeWithConfig(): string {
+  const home = mkdtempSync(join(tmpdir(), 'ochat-bench-config-'));
+  mkdirSync(join(home, 'config', 'ochat'), { recursive: true });
+  copyFileSync(
+    resolve(import.meta.dirname, '../config.example.yml'),
+    join(home, 'config', 'ochat', 'config.yml'),
+  );
+  return home;
 }
 
 /**
@@ -32,9 +59,10 @@ function withHome<T>(url: string, run: (env: Record<string, string>) => Promise<
  * `›` drawn), or to the exit when there is no marker (`node -e 0`, the floor any Node CLI starts
  * from). No `CI` variable: it would change what chalk and Ink draw.
  */
-function ptyMs(argv: string[], url: string, marker?: string): Promise<number> {
+function ptyMs(argv: string[], url: string, marker?: string, home?: string): Promise<number> {
   return withHome(
     url,
+    home,
     (env) =>
       new Promise<number>((resolveRun, reject) => {
         const start = performance.now();
@@ -74,6 +102,7 @@ function ptyMs(argv: string[], url: string, marker?: string): Promise<number> {
 function pipedMs(argv: string[], url: string, firstByte: boolean): Promise<number> {
   return withHome(
     url,
+    undefined,
     (env) =>
       new Promise<number>((resolveRun, reject) => {
         const start = performance.now();
@@ -127,31 +156,43 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
     return pipedMs([OCHAT_BIN, '-m', 'bench-model', '-p', 'hi'], url, true);
   };
   try {
-    const runs = { nodePty: [], ink: [], ochat: [], nodePiped: [], server: [], oneShot: [] } as Record<
-      string,
-      number[]
-    >;
-    // Warm the file cache and V8's compile cache once, unmeasured.
+    const runs = {
+      nodePty: [],
+      ink: [],
+      ochat: [],
+      withConfig: [],
+      nodePiped: [],
+      server: [],
+      oneShot: [],
+    } as Record<string, number[]>;
+    // Warm the file cache and V8's compile cache once, unmeasured (and, with the config file,
+    // what ochat keeps of it).
+    const configHome = homeWithConfig();
     await ptyMs([inkHello], url, '›');
     await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›');
+    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', configHome);
     await oneShot();
     for (let i = 0; i < RUNS; i++) {
       runs.nodePty.push(await ptyMs(['-e', '0'], url));
       runs.ink.push(await ptyMs([inkHello], url, '›'));
       runs.ochat.push(await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›'));
+      runs.withConfig.push(await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', configHome));
       runs.nodePiped.push(await pipedMs(['-e', '0'], url, false));
       runs.server.push(await serverFirstByteMs(emulator));
       runs.oneShot.push(await oneShot());
     }
-    const [nodePty, ink, ochat, nodePiped, server, firstByte] = [
+    rmSync(configHome, { recursive: true, force: true });
+    const [nodePty, ink, ochat, withConfig, nodePiped, server, firstByte] = [
       runs.nodePty,
       runs.ink,
       runs.ochat,
+      runs.withConfig,
       runs.nodePiped,
       runs.server,
       runs.oneShot,
     ].map(median);
     const frameRatio = ochat / nodePty;
+    const withConfigRatio = withConfig / nodePty;
     // The one-shot's own part: its first byte less the server's time to answer.
     const oneShotRatio = (firstByte - server) / nodePiped;
     return [
@@ -170,6 +211,18 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
         pass: frameRatio <= 1.5,
       },
       { name: 'ochat cold start ratio to the minimal Ink program', value: ratio(ochat / ink), unit: '×' },
+      {
+        name: 'ochat cold start to first interactive frame with a config file (config.example.yml, started before)',
+        value: round(withConfig),
+        unit: 'ms',
+      },
+      {
+        name: 'ochat cold start with a config file, ratio to node -e 0',
+        value: ratio(withConfigRatio),
+        unit: '×',
+        target: '≤ 1.5×',
+        pass: withConfigRatio <= 1.5,
+      },
       { name: 'node -e 0 with piped stdio, exec to exit', value: round(nodePiped), unit: 'ms' },
       {
         name: "server's own time to the first reply byte (a request from the bench process)",
