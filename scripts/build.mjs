@@ -48,7 +48,7 @@ const INLINED = new Set(['src/ui/first-frame.ts']);
  * Lazy modules bundled whole, one CommonJS file each, loaded by require(): what runs before a
  * one-shot's first byte or the chat's first frame (the one-shot; the config file's parser;
  * commander, for the less common command lines) loads neither chunks nor the ESM loader. With a
- * config file, the first frame came 4-9 ms sooner on Node 20-24. What a whole module imports
+ * config file, the first frame came 6-14 ms sooner on Node 20-24. What a whole module imports
  * dynamically is bundled in too (run only if called), but for `LAZY_PACKAGES`, taken from
  * dist/lazy/ (conf: 200 kB a one-shot needs only after its reply).
  */
