@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { parseCommonArgs } from './common-args.js';
 import { loadConfig } from './config/load.js';
-import { BUILD_ID } from './config/parsed-config-cache.js';
-import { cacheDir, configPath } from './config/paths.js';
+import { buildConfigCache } from './config/parsed-config-cache.js';
+import { configPath } from './config/paths.js';
 import type { Config } from './config/schema.js';
 import { resolveHost } from './ollama/host.js';
 
@@ -51,8 +50,7 @@ export async function resolveSettings(argv: string[], env: NodeJS.ProcessEnv): P
     ? { flags: common, words: '' }
     : (await import('./command-line.js')).parseCommandLine(argv);
   const { path, explicit } = configPath({ flag: flags.config, env });
-  const cache = BUILD_ID ? { file: join(cacheDir(env), 'config.json'), buildId: BUILD_ID } : undefined;
-  const config = await loadConfig(path, { explicit, env, cache });
+  const config = await loadConfig(path, { explicit, env, cache: buildConfigCache(env) });
   if (flags.system !== undefined) config.system = flags.system;
   const host = resolveHost({ flag: flags.host, env: env.OLLAMA_HOST || undefined, config: config.host });
   return { flags, config, configFile: path, host, ...(words ? { prompt: words } : {}) };

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { cacheDir } from './paths.js';
 import type { Config } from './schema.js';
 
 declare const __OCHAT_BUILD_ID__: string | undefined;
@@ -8,8 +9,7 @@ declare const __OCHAT_BUILD_ID__: string | undefined;
  * The build's fingerprint (its sources and locked dependencies: the schema, the defaults, the YAML
  * parser), injected by the bundler; undefined when run from source, where nothing is cached.
  */
-export const BUILD_ID: string | undefined =
-  typeof __OCHAT_BUILD_ID__ === 'string' ? __OCHAT_BUILD_ID__ : undefined;
+const BUILD_ID: string | undefined = typeof __OCHAT_BUILD_ID__ === 'string' ? __OCHAT_BUILD_ID__ : undefined;
 
 /**
  * Where a parsed config file is kept, and for which build. Loading the YAML parser and the
@@ -19,6 +19,11 @@ export const BUILD_ID: string | undefined =
 export interface ConfigCache {
   file: string;
   buildId: string;
+}
+
+/** The cache of this build: `config.json` in ochat's cache directory; none when run from source. */
+export function buildConfigCache(env: NodeJS.ProcessEnv): ConfigCache | undefined {
+  return BUILD_ID ? { file: join(cacheDir(env), 'config.json'), buildId: BUILD_ID } : undefined;
 }
 
 interface CacheEntry {
