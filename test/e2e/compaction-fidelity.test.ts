@@ -18,6 +18,7 @@ import {
 } from '../support/compaction-summarizer.js';
 import { type ChatRun, PROMPT_PLACEHOLDER, startChat } from '../support/e2e-chat.js';
 import { countTokens } from '../support/emulator.js';
+import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
 
 /** The report line as it appears on screen. */
@@ -38,10 +39,6 @@ const chatReplies = (_req: unknown, n: number) => ({
 
 /** The screen with its line wrapping undone: every run of whitespace made one space. */
 const flat = (screen: string) => screen.replace(/\s+/g, ' ');
-
-/** A phrase as it may appear on screen: wrapped at any space. */
-const wrapped = (phrase: string) =>
-  new RegExp(phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
 
 /** The meter of the status line, e.g. `813/4k (20%)` → 813 (only exact below 1000 tokens). */
 function meter(screen: string): number {

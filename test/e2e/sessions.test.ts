@@ -23,7 +23,7 @@ import {
   countTokens,
   countToolTokens,
 } from '../support/emulator.js';
-import { spawnOchat } from '../support/pty-session.js';
+import { spawnOchat, wrapped } from '../support/pty-session.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 const chatReplies = (_req: unknown, n: number) => ({
@@ -253,9 +253,9 @@ describe('session commands in the terminal', () => {
     const first = await start(where, ['-m', 'chat']);
     await chatTurns(first, 1, 1);
     const [held] = sessionFiles(where.sessions);
-    // The question wraps at the terminal's width.
-    const question = new RegExp(
-      `is open in another ochat \\(pid ${first.pty.pid}\\)\\. Continue it in a new session\\s+\\(y\\), or\\s+open it read-only \\(n\\)\\?`,
+    // The question wraps at the terminal's width, where depends on the pid's length.
+    const question = wrapped(
+      `is open in another ochat (pid ${first.pty.pid}). Continue it in a new session (y), or open it read-only (n)?`,
     );
 
     const readOnly = await start(where, ['-r'], question);

@@ -14,6 +14,10 @@ const EXIT_GRACE_MS = 50;
 
 const delay = (ms: number) => new Promise<false>((resolve) => setTimeout(() => resolve(false), ms));
 
+/** A phrase as it may appear on screen: wrapped at any space. */
+export const wrapped = (phrase: string) =>
+  new RegExp(phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
+
 /** A run of the built ochat CLI in a pseudo-terminal, with a headless terminal reading its screen. */
 export interface PtySession {
   /** Types into the terminal, as a user would (e.g. "hello\r"). */
