@@ -45,12 +45,12 @@ const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__:
 /** Dynamic imports bundled into dist/ochat.cjs anyway: the first frame goes up before any other load. */
 const INLINED = new Set(['src/ui/first-frame.ts']);
 /**
- * Lazy modules bundled whole, one CommonJS file each, loaded by require(): what runs before a
- * one-shot's first byte or the chat's first frame (the one-shot; the config file's parser;
- * commander, for the less common command lines) loads neither chunks nor the ESM loader. With a
- * config file, the first frame came 6-14 ms sooner on Node 20-24. What a whole module imports
- * dynamically is bundled in too (run only if called), but for `LAZY_PACKAGES`, taken from
- * dist/lazy/ (conf: 200 kB a one-shot needs only after its reply).
+ * Lazy modules bundled whole, one CommonJS file each, loaded by require() with a code cache
+ * (src/code-cache.ts): what runs before a one-shot's first byte or the chat's first frame (the
+ * one-shot; the config file's parser; commander, for the less common command lines) loads neither
+ * chunks nor the ESM loader. With a config file, the first frame came 6-14 ms sooner on Node
+ * 20-24. What a whole module imports dynamically is bundled in too (run only if called): code
+ * compiled from a code cache cannot import(), and the build fails if a whole module does.
  */
 const WHOLE = new Set(['src/one-shot.ts', 'src/config/parse-config.ts', 'src/command-line.ts']);
 /** The whole modules no run loads beside the chat: the one-shot's copy of the controller never meets the chat's. */
@@ -64,7 +64,13 @@ const NEVER_BESIDE_CHAT = new Set(['src/one-shot.ts']);
 const mayDuplicate = (input) =>
   input.startsWith('node_modules/zod/') ||
   /^src\/config\/(describe-value|ollama-option-table|ollama-options|preprocess|suggest)\.ts$/.test(input);
+/** Packages a dynamic import takes from dist/lazy/ (conf: 200 kB a one-shot needs only after its reply). */
 const LAZY_PACKAGES = ['conf'];
+/**
+ * Modules put into dist/ochat.cjs though cli.ts does not import them: they import a package of
+ * `LAZY_PACKAGES`, and the whole modules that use them cannot import().
+ */
+const ENTRY_ALSO = ['src/config/app-state.ts'];
 /** How the lazy ES modules require dist/ochat.cjs: package.json `imports` maps it, from any depth. */
 const ENTRY_SPECIFIER = '#ochat';
 /**
@@ -94,16 +100,18 @@ async function resolved(pluginBuild, args) {
 /**
  * Makes the entry's dynamic imports point at dist/lazy/ (all of them, or all but `INLINED`), and
  * collects what they import: the lazy stage's entry points. A whole module is CommonJS, loaded by
- * require() (an import() would set up the ESM loader): its import becomes one of a module that
- * requires it.
+ * require() (an import() would set up the ESM loader) with its code cache (src/code-cache.ts):
+ * its import becomes one of a module that requires it so.
  */
 function lazyImportsPlugin({ inline, lazyEntries }) {
   return {
     name: 'lazy-imports',
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.namespace === 'require-whole') return { path: args.path, external: true };
+        if (args.namespace === 'require-whole' && args.path.startsWith('./lazy/'))
+          return { path: args.path, external: true };
         if (args.kind !== 'dynamic-import' || args.pluginData?.resolving) return undefined;
+        if (LAZY_PACKAGES.includes(args.path)) return { path: `./lazy/${args.path}.js`, external: true };
         const path = await resolved(pluginBuild, args);
         if (path === undefined || (inline && INLINED.has(path))) return undefined;
         lazyEntries?.add(path);
@@ -112,17 +120,22 @@ function lazyImportsPlugin({ inline, lazyEntries }) {
         return { path: `./lazy/${nameOf(path)}.js`, external: true };
       });
       pluginBuild.onLoad({ filter: /.*/, namespace: 'require-whole' }, ({ path }) => ({
-        contents: `module.exports = require(${JSON.stringify(path)});`,
+        contents: [
+          "const { requireWhole } = require('./src/code-cache.ts');",
+          `module.exports = requireWhole(require('node:path').join(__dirname, ${JSON.stringify(path)}), () => require(${JSON.stringify(path)}));`,
+        ].join('\n'),
+        resolveDir: root,
         loader: 'js',
       }));
     },
   };
 }
 
-// 1. The modules every run evaluates: cli.ts's static closure (the first frame's is loaded lazily).
+// 1. The modules every run evaluates: cli.ts's static closure (the first frame's is loaded
+// lazily), and `ENTRY_ALSO`'s.
 const lazyEntries = new Set();
 const probe = await build({
-  ...bundleOptions({ entryPoints: ['src/cli.ts'], outdir, define }),
+  ...bundleOptions({ entryPoints: ['src/cli.ts', ...ENTRY_ALSO], outdir, define }),
   splitting: false,
   write: false,
   metafile: true,
@@ -223,7 +236,8 @@ const lazy = await build({
   plugins: [...basePlugins, fromEntryPlugin(ENTRY_SPECIFIER, { esm: true })],
 });
 
-// 5. dist/lazy/<whole>.cjs: each whole module in one file.
+// 5. dist/lazy/<whole>.cjs: each whole module in one file. A package of `LAZY_PACKAGES` stays out
+// of it: its import() fails the build below.
 const lazyPackagesPlugin = {
   name: 'lazy-packages',
   setup(pluginBuild) {
@@ -255,6 +269,13 @@ for (const stage of [lazy, ...whole]) {
   if (twice.length > 0) throw new Error(`build: bundled in both stages: ${twice.join(', ')}`);
 }
 [...WHOLE].forEach((path, index) => {
+  const imports = Object.values(whole[index].metafile.outputs).flatMap((output) => output.imports);
+  const dynamic = imports.filter((imported) => imported.kind === 'dynamic-import');
+  if (dynamic.length > 0) {
+    throw new Error(
+      `build: ${path} imports ${dynamic.map((imported) => imported.path).join(', ')} dynamically; code compiled from a code cache cannot import() (add the importer to ENTRY_ALSO)`,
+    );
+  }
   if (NEVER_BESIDE_CHAT.has(path)) return;
   const twice = Object.keys(whole[index].metafile.inputs).filter(
     (input) => input in lazy.metafile.inputs && !input.startsWith('from-entry:') && !mayDuplicate(input),

@@ -1,15 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { BUILD_ID } from '../version.js';
 import { cacheDir } from './paths.js';
 import type { Config } from './schema.js';
-
-declare const __OCHAT_BUILD_ID__: string | undefined;
-
-/**
- * The build's fingerprint (its sources and locked dependencies: the schema, the defaults, the YAML
- * parser), injected by the bundler; undefined when run from source, where nothing is cached.
- */
-const BUILD_ID: string | undefined = typeof __OCHAT_BUILD_ID__ === 'string' ? __OCHAT_BUILD_ID__ : undefined;
 
 /**
  * Where a parsed config file is kept, and for which build. Loading the YAML parser and the

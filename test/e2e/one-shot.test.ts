@@ -2,7 +2,7 @@
  * One-shot mode (`-p`) and the informational flags, end to end: the built CLI as a plain child
  * process (stdout and stderr apart, stdin piped) against the Ollama emulator.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -56,6 +56,38 @@ describe('ochat -p', () => {
       expect(emu.chats.at(-1)?.body.model).toBe('qwen3');
     } finally {
       rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  test('is compiled from a code cache after its first run: written as that run exits, taken as is by the next, replaced when damaged', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ochat-e2e-cache-'));
+    try {
+      const runEnv = { ...env, XDG_CACHE_HOME: join(home, 'cache'), XDG_DATA_HOME: join(home, 'data') };
+      const codeDir = join(home, 'cache', 'ochat', 'code');
+      const run = async (prompt: string) => {
+        const result = await runOchat(['-m', 'llama3.2', '-p', prompt], { env: runEnv });
+        expect(result).toEqual({ code: 0, stdout: `Echo: ${prompt}\n`, stderr: '' });
+      };
+      await run('first');
+      const [kept] = readdirSync(codeDir);
+      expect(kept).toMatch(/^one-shot\.[0-9a-f]{16}\.v\d+\.\d+\.\d+-\w+\.bin$/);
+      const written = statSync(join(codeDir, kept));
+      expect(written.size).toBeGreaterThan(10_000);
+
+      // A cache V8 takes is never written again; one it refuses would be.
+      await run('second');
+      expect(readdirSync(codeDir)).toEqual([kept]);
+      expect(statSync(join(codeDir, kept)).mtimeMs).toBe(written.mtimeMs);
+      // conf, imported by the entry for the code-cached one-shot, wrote the state file after the reply.
+      expect(JSON.parse(readFileSync(join(home, 'data', 'ochat', 'state.json'), 'utf8')).lastModel).toBe(
+        'llama3.2',
+      );
+
+      writeFileSync(join(codeDir, kept), 'not a code cache');
+      await run('third');
+      expect(statSync(join(codeDir, kept)).size).toBeGreaterThan(10_000);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 

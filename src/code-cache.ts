@@ -1,0 +1,91 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import type * as Vm from 'node:vm';
+import { cacheDir } from './config/paths.js';
+import { nodeBuiltin } from './node-builtin.js';
+import { BUILD_ID } from './version.js';
+
+// The build's whole CommonJS modules (dist/lazy/*.cjs: the one-shot, the config file's parser,
+// commander) are compiled from a V8 code cache written at the end of the run that first loaded
+// them, so it holds every function that run compiled, not only the top level: Node 20 has no
+// compile cache, and Node 22's (module.enableCompileCache) is written before the code runs.
+// Compiling one-shot.cjs and what a one-shot calls took ~8 ms of its first byte on Node 20.
+//
+// Code compiled by vm.Script cannot import(): a whole module must have no dynamic import (the
+// build checks it). The wrapper below is CommonJS's own, its first line taken off the line count.
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+const WRAPPER_TAIL = '\n})';
+
+/** A CommonJS file run with a code cache. */
+export interface CachedModule {
+  exports: unknown;
+  /** V8 compiled it from the cache; false when there was none, or one V8 refused (another build of Node). */
+  fromCache: boolean;
+  /** Writes the cache from all the code compiled so far; best effort. */
+  keep(): void;
+}
+
+/** Runs CommonJS `file` as require() would, compiled from `cacheFile` when that holds its code. */
+export function runWithCodeCache(file: string, cacheFile: string): CachedModule {
+  const { Script } = nodeBuiltin<typeof Vm>('node:vm');
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // None yet: compile, and keep.
+  }
+  const source = readFileSync(file, 'utf8');
+  const script = new Script(`${WRAPPER_HEAD}${source}${WRAPPER_TAIL}`, {
+    filename: file,
+    lineOffset: -1,
+    cachedData,
+  });
+  const module = { exports: {} as unknown };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  return {
+    exports: module.exports,
+    fromCache: cachedData !== undefined && !script.cachedDataRejected,
+    keep: () => keepCodeCache(cacheFile, script.createCachedData()),
+  };
+}
+
+/**
+ * Writes a cache whole, then renames it into place; removes the file's caches of other builds
+ * (those of other Node versions stay: a user may switch between them).
+ */
+function keepCodeCache(cacheFile: string, data: Buffer): void {
+  const dir = dirname(cacheFile);
+  const partial = `${cacheFile}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(partial, data, { mode: 0o600 });
+    renameSync(partial, cacheFile);
+    const [name, build] = basename(cacheFile).split('.');
+    for (const other of readdirSync(dir)) {
+      const [otherName, otherBuild] = other.split('.');
+      if (otherName === name && otherBuild !== build && other.endsWith('.bin'))
+        rmSync(join(dir, other), { force: true });
+    }
+  } catch {
+    // A cache: without it the next run compiles the file again.
+  }
+}
+
+/** Where the code cache of whole module `file` is kept: per build, Node version and machine type. */
+export function codeCacheFile(file: string, env: NodeJS.ProcessEnv): string {
+  const name = basename(file, '.cjs');
+  return join(cacheDir(env), 'code', `${name}.${BUILD_ID ?? 'dev'}.${process.version}-${process.arch}.bin`);
+}
+
+/**
+ * The build's whole module `file` (what `load` requires), from its code cache; a run that had to
+ * compile it writes the cache as it exits, with all it compiled by then.
+ */
+export function requireWhole(file: string, load: () => unknown, env = process.env): unknown {
+  if (!BUILD_ID) return load();
+  const loaded = runWithCodeCache(file, codeCacheFile(file, env));
+  if (!loaded.fromCache) process.once('exit', loaded.keep);
+  return loaded.exports;
+}
