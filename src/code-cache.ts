@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type * as Vm from 'node:vm';
@@ -51,9 +51,12 @@ export function runWithCodeCache(file: string, cacheFile: string): CachedModule 
   };
 }
 
+/** How long a cache of another build is kept: two builds used side by side (a checkout, an install) keep theirs. */
+const OTHER_BUILD_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+
 /**
  * Writes a cache whole, then renames it into place; removes the file's caches of other builds
- * (those of other Node versions stay: a user may switch between them).
+ * not written for a week (those of other Node versions stay: a user may switch between them).
  */
 function keepCodeCache(cacheFile: string, data: Buffer): void {
   const dir = dirname(cacheFile);
@@ -63,10 +66,12 @@ function keepCodeCache(cacheFile: string, data: Buffer): void {
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, cacheFile);
     const [name, build] = basename(cacheFile).split('.');
+    const before = Date.now() - OTHER_BUILD_KEPT_MS;
     for (const other of readdirSync(dir)) {
       const [otherName, otherBuild] = other.split('.');
-      if (otherName === name && otherBuild !== build && other.endsWith('.bin'))
-        rmSync(join(dir, other), { force: true });
+      if (otherName !== name || otherBuild === build || !other.endsWith('.bin')) continue;
+      const path = join(dir, other);
+      if (statSync(path).mtimeMs < before) rmSync(path, { force: true });
     }
   } catch {
     // A cache: without it the next run compiles the file again.

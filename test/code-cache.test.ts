@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -78,14 +87,19 @@ describe('runWithCodeCache', () => {
     expect(runWithCodeCache(file, cacheFile).fromCache).toBe(true);
   });
 
-  it("keeping a cache removes the same file's caches of other builds, not other files' nor other Node versions'", () => {
+  it("keeping a cache removes the same file's caches of other builds unwritten for a week, not other files' nor other Node versions'", () => {
     const file = writeModule();
     const cacheDir = join(dir, 'code');
     const cacheFile = join(cacheDir, 'whole.bbbb.v20.0.0-x64.bin');
     const stale = ['whole.aaaa.v20.0.0-x64.bin', 'whole.aaaa.v22.0.0-x64.bin'];
-    const kept = ['whole.bbbb.v22.0.0-x64.bin', 'other.aaaa.v20.0.0-x64.bin', 'whole.aaaa.notes.txt'];
+    const recent = 'whole.cccc.v20.0.0-x64.bin';
+    const kept = ['whole.bbbb.v22.0.0-x64.bin', 'other.aaaa.v20.0.0-x64.bin', 'whole.aaaa.notes.txt', recent];
     mkdirSync(cacheDir);
-    for (const name of [...stale, ...kept]) writeFileSync(join(cacheDir, name), 'x');
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    for (const name of [...stale, ...kept]) {
+      writeFileSync(join(cacheDir, name), 'x');
+      if (name !== recent) utimesSync(join(cacheDir, name), eightDaysAgo, eightDaysAgo);
+    }
     runWithCodeCache(file, cacheFile).keep();
     expect(readdirSync(cacheDir).sort()).toEqual([...kept, 'whole.bbbb.v20.0.0-x64.bin'].sort());
   });

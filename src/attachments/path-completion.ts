@@ -1,5 +1,5 @@
-import fs from 'node:fs';
-import nodePath from 'node:path';
+import { type Dir, opendirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CompletionEntry } from '../commands/command.js';
 import { resolveSandboxedPath } from '../tools/sandbox.js';
 import type { ToolContext } from '../tools/tool.js';
@@ -26,9 +26,9 @@ export function completeAttachmentPath(
   const dir = resolveSandboxedPath(dirPart === '' ? '.' : dirPart, ctx);
   if (!dir.ok) return [];
   const names: string[] = [];
-  let handle: fs.Dir | undefined;
+  let handle: Dir | undefined;
   try {
-    handle = fs.opendirSync(dir.path);
+    handle = opendirSync(dir.path);
     for (let entry = handle.readSync(); entry && names.length < MAX_ENTRIES_READ; entry = handle.readSync()) {
       const name = entry.name;
       if (/\s/.test(name) || !name.toLowerCase().startsWith(namePrefix)) continue;
@@ -41,14 +41,12 @@ export function completeAttachmentPath(
     handle?.closeSync();
   }
   names.sort((a, b) => a.localeCompare(b));
-  return names
-    .slice(0, MAX_OFFERED)
-    .map((name) => describeEntry(dirPart, name, nodePath.join(dir.path, name)));
+  return names.slice(0, MAX_OFFERED).map((name) => describeEntry(dirPart, name, join(dir.path, name)));
 }
 
 function describeEntry(dirPart: string, name: string, full: string): CompletionEntry {
   try {
-    const stat = fs.statSync(full);
+    const stat = statSync(full);
     if (stat.isDirectory()) return { value: `${dirPart}${name}/`, summary: 'directory' };
     return { value: `${dirPart}${name}`, summary: stat.isFile() ? formatBytes(stat.size) : undefined };
   } catch {

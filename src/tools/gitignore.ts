@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { basename, isAbsolute, relative, sep } from 'node:path';
 import { globToRegExp } from './glob-pattern.js';
 
 /** One rule of a .gitignore file, bound to the directory that file is in. */
@@ -44,9 +44,9 @@ export function isIgnored(rules: IgnoreRule[], absolutePath: string, isDirectory
   let ignored = false;
   for (const rule of rules) {
     if (rule.dirOnly && !isDirectory) continue;
-    const rel = path.relative(rule.base, absolutePath);
-    if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;
-    const subject = rule.anchored ? rel.split(path.sep).join('/') : path.basename(rel);
+    const rel = relative(rule.base, absolutePath);
+    if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
+    const subject = rule.anchored ? rel.split(sep).join('/') : basename(rel);
     if (rule.regex.test(subject)) ignored = !rule.negated;
   }
   return ignored;

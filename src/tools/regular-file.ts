@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import fs from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 
 /** A regular file's bytes, or why it was not read. */
 export type RegularFileRead =
@@ -14,9 +14,9 @@ export type RegularFileRead =
  * swapped in between). Other errors (ENOENT, EACCES…) are thrown as fs throws them.
  */
 export async function readRegularFile(file: string, maxBytes: number): Promise<RegularFileRead> {
-  const refusal = checkRegular(await fs.stat(file), maxBytes);
+  const refusal = checkRegular(await stat(file), maxBytes);
   if (refusal) return refusal;
-  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const again = checkRegular(await handle.stat(), maxBytes);
     if (again) return again;
@@ -36,21 +36,21 @@ export type RegularFileHead =
  * that is used capped rather than refused when large. Refuses and throws as `readRegularFile`.
  */
 export async function readRegularFileHead(file: string, maxBytes: number): Promise<RegularFileHead> {
-  const refusal = checkRegular(await fs.stat(file), Number.POSITIVE_INFINITY);
+  const refusal = checkRegular(await stat(file), Number.POSITIVE_INFINITY);
   if (refusal?.kind === 'not-regular') return refusal;
-  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const stat = await handle.stat();
-    const again = checkRegular(stat, Number.POSITIVE_INFINITY);
+    const opened = await handle.stat();
+    const again = checkRegular(opened, Number.POSITIVE_INFINITY);
     if (again?.kind === 'not-regular') return again;
-    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes));
+    const buffer = Buffer.alloc(Math.min(opened.size, maxBytes));
     let filled = 0;
     while (filled < buffer.length) {
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return { kind: 'ok', content: buffer.subarray(0, filled), size: stat.size };
+    return { kind: 'ok', content: buffer.subarray(0, filled), size: opened.size };
   } finally {
     await handle.close();
   }

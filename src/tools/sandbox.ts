@@ -1,6 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ToolContext } from './tool.js';
 
 /** A requested path resolved inside the sandbox (real path), or why it was refused. */
@@ -26,7 +26,7 @@ export function resolveSandboxedPath(
   }
   if (requested.includes('\0')) return { ok: false, error: 'The path contains a NUL character.' };
   const roots = sandboxRoots(ctx);
-  const target = path.resolve(ctx.cwd, expandHome(requested));
+  const target = resolve(ctx.cwd, expandHome(requested));
   if (!roots.some((root) => isWithin(root.lexical, target))) {
     return { ok: false, error: `Access denied: "${requested}" is outside ${describeRoots(roots)}.` };
   }
@@ -44,7 +44,7 @@ export function resolveSandboxedPath(
 /** The directories of the sandbox: `cwd` first, then the allowed paths. */
 function sandboxRoots(ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>): SandboxRoot[] {
   return [ctx.cwd, ...ctx.allowedPaths].map((entry) => {
-    const lexical = path.resolve(ctx.cwd, expandHome(entry));
+    const lexical = resolve(ctx.cwd, expandHome(entry));
     const real = realPathOf(lexical);
     return { lexical, real: real.ok ? real.path : lexical };
   });
@@ -58,14 +58,14 @@ function describeRoots(roots: SandboxRoot[]): string {
 }
 
 function expandHome(p: string): string {
-  if (p === '~') return os.homedir();
-  if (p.startsWith('~/')) return path.join(os.homedir(), p.slice(2));
+  if (p === '~') return homedir();
+  if (p.startsWith('~/')) return join(homedir(), p.slice(2));
   return p;
 }
 
 function isWithin(root: string, candidate: string): boolean {
-  const rel = path.relative(root, candidate);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+  const rel = relative(root, candidate);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /**
@@ -78,7 +78,7 @@ function realPathOf(target: string): SandboxedPath {
   let current = target;
   for (;;) {
     try {
-      return { ok: true, path: path.join(fs.realpathSync.native(current), ...rest) };
+      return { ok: true, path: join(realpathSync.native(current), ...rest) };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
@@ -87,9 +87,9 @@ function realPathOf(target: string): SandboxedPath {
       if (isSymlink(current)) {
         return { ok: false, error: `${current} is a symbolic link whose target does not exist.` };
       }
-      const parent = path.dirname(current);
-      if (parent === current) return { ok: true, path: path.join(current, ...rest) };
-      rest.unshift(path.basename(current));
+      const parent = dirname(current);
+      if (parent === current) return { ok: true, path: join(current, ...rest) };
+      rest.unshift(basename(current));
       current = parent;
     }
   }
@@ -97,7 +97,7 @@ function realPathOf(target: string): SandboxedPath {
 
 function isSymlink(p: string): boolean {
   try {
-    return fs.lstatSync(p).isSymbolicLink();
+    return lstatSync(p).isSymbolicLink();
   } catch {
     return false;
   }

@@ -1,5 +1,5 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { access, lstat, readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { type IgnoreRule, isIgnored, parseGitignore } from './gitignore.js';
 
 /** Directories never searched, ignored or not: they are large and never what the model is after. */
@@ -12,7 +12,7 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
  * followed: a link could lead out of the sandbox or into a cycle. Stops early when `signal` aborts.
  */
 export async function* walkFiles(start: string, signal?: AbortSignal): AsyncGenerator<string> {
-  const stat = await fs.lstat(start);
+  const stat = await lstat(start);
   if (stat.isFile()) {
     yield start;
     return;
@@ -27,12 +27,12 @@ async function* walkDirectory(
   signal?: AbortSignal,
 ): AsyncGenerator<string> {
   if (signal?.aborted) return;
-  const rules = [...inherited, ...(await readIgnoreFile(path.join(dir, '.gitignore'), dir))];
-  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  const rules = [...inherited, ...(await readIgnoreFile(join(dir, '.gitignore'), dir))];
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (signal?.aborted) return;
-    const full = path.join(dir, entry.name);
+    const full = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (ALWAYS_SKIPPED.has(entry.name) || isIgnored(rules, full, true)) continue;
       yield* walkDirectory(full, rules, signal);
@@ -49,27 +49,27 @@ async function* walkDirectory(
 async function rulesAbove(dir: string): Promise<IgnoreRule[]> {
   const above: string[] = [];
   let current = dir;
-  while (!(await exists(path.join(current, '.git')))) {
-    const parent = path.dirname(current);
+  while (!(await exists(join(current, '.git')))) {
+    const parent = dirname(current);
     if (parent === current) return [];
     above.unshift(parent);
     current = parent;
   }
-  const exclude = await readIgnoreFile(path.join(current, '.git', 'info', 'exclude'), current);
-  const inherited = await Promise.all(above.map((a) => readIgnoreFile(path.join(a, '.gitignore'), a)));
+  const exclude = await readIgnoreFile(join(current, '.git', 'info', 'exclude'), current);
+  const inherited = await Promise.all(above.map((a) => readIgnoreFile(join(a, '.gitignore'), a)));
   return [...exclude, ...inherited.flat()];
 }
 
 async function readIgnoreFile(file: string, base: string): Promise<IgnoreRule[]> {
   try {
-    return parseGitignore(await fs.readFile(file, 'utf8'), base);
+    return parseGitignore(await readFile(file, 'utf8'), base);
   } catch {
     return [];
   }
 }
 
 async function exists(p: string): Promise<boolean> {
-  return fs.access(p).then(
+  return access(p).then(
     () => true,
     () => false,
   );

@@ -90,4 +90,15 @@ describe('bundle layout', () => {
       ).toEqual([]);
     }
   });
+
+  it('regular expressions with Unicode properties stay literals, parsed on first use, not as a module loads', () => {
+    const files = [
+      'ochat.cjs',
+      ...readdirSync(join(dist, 'lazy'), { recursive: true }).map((name) => join('lazy', String(name))),
+    ].filter((name) => /\.c?js$/.test(name));
+    const built = files.flatMap((name) => read(name).match(/new RegExp\("[^"]*\\\\p\{/g) ?? []);
+    expect(built).toEqual([]);
+    // string-width's, in the one-shot, as a literal.
+    expect(read('lazy/one-shot.cjs')).toContain('\\p{Spacing_Mark}/v');
+  });
 });

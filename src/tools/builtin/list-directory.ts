@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { asDirectory } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { resolveSandboxedPath } from '../sandbox.js';
@@ -31,7 +31,7 @@ export const listDirectoryTool: Tool<ListDirectoryArgs> = {
     if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
     let names: string[];
     try {
-      const entries = await fs.readdir(resolved.path, { withFileTypes: true });
+      const entries = await readdir(resolved.path, { withFileTypes: true });
       names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

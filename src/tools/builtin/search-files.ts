@@ -1,4 +1,4 @@
-import path from 'node:path';
+import { basename, relative, sep } from 'node:path';
 import { oneLine } from '../../text/shorten.js';
 import { looksBinary } from '../binary-content.js';
 import { asDirectory, displayPath } from '../display-path.js';
@@ -82,7 +82,7 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
     };
     try {
       for await (const file of walkFiles(root, ctx.signal)) {
-        if (fileFilter && !matchesGlob(fileFilter, args.glob!, path.relative(root, file))) continue;
+        if (fileFilter && !matchesGlob(fileFilter, args.glob!, relative(root, file))) continue;
         const content = await readSearchable(file);
         if (content === undefined) continue;
         filesSearched++;
@@ -137,8 +137,8 @@ function compilePattern(pattern: string): RegExp {
 
 /** A glob with a `/` is matched against the path from the search root, else against the file name. */
 function matchesGlob(filter: RegExp, glob: string, relativePath: string): boolean {
-  const posix = relativePath.split(path.sep).join('/');
-  return filter.test(glob.includes('/') ? posix : path.basename(posix));
+  const posix = relativePath.split(sep).join('/');
+  return filter.test(glob.includes('/') ? posix : basename(posix));
 }
 
 /** The file's text, or undefined for files not worth searching (binary, too large, unreadable). */

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { nonRegularKind, readRegularFile } from '../regular-file.js';
 import { resolveSandboxedPath } from '../sandbox.js';
@@ -60,7 +60,7 @@ export const writeFileTool: Tool<WriteFileArgs> = {
   async run(args, ctx) {
     const resolved = resolveSandboxedPath(args.path, ctx);
     if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
-    const existing = await fs.stat(resolved.path).then(nonRegularKind, () => null);
+    const existing = await stat(resolved.path).then(nonRegularKind, () => null);
     const existed = existing !== null;
     if (existing === 'a directory') return toolFailure(`${args.path} is a directory.`, 'is a directory');
     // Opening a FIFO for writing blocks until someone reads it; a device is never what was meant.
@@ -71,9 +71,9 @@ export const writeFileTool: Tool<WriteFileArgs> = {
       );
     }
     try {
-      await fs.mkdir(path.dirname(resolved.path), { recursive: true });
+      await mkdir(dirname(resolved.path), { recursive: true });
       // Non-blocking: should a FIFO appear after the check, the open fails instead of waiting for a reader.
-      await fs.writeFile(resolved.path, args.content, { encoding: 'utf8', flag: WRITE_FLAGS });
+      await writeFile(resolved.path, args.content, { encoding: 'utf8', flag: WRITE_FLAGS });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return toolFailure(`Cannot write ${args.path}: ${(error as Error).message}`, code ?? 'write error');
