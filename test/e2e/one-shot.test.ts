@@ -59,7 +59,7 @@ describe('ochat -p', () => {
     }
   });
 
-  test('is compiled from a code cache after its first run: written as that run exits, taken as is by the next, replaced when damaged', async () => {
+  test('is compiled from a code cache after its first run: written as that run exits, taken as is by the next, replaced when damaged; so are the config and command-line parsers', async () => {
     const home = mkdtempSync(join(tmpdir(), 'ochat-e2e-cache-'));
     try {
       const runEnv = { ...env, XDG_CACHE_HOME: join(home, 'cache'), XDG_DATA_HOME: join(home, 'data') };
@@ -86,6 +86,18 @@ describe('ochat -p', () => {
       writeFileSync(join(codeDir, kept), 'not a code cache');
       await run('third');
       expect(statSync(join(codeDir, kept)).size).toBeGreaterThan(10_000);
+
+      // The config file's parser and the command-line parser are kept the same way.
+      const config = join(home, 'config.yml');
+      writeFileSync(config, 'options:\n  temperature: 0.5\n');
+      const withConfig = await runOchat(['-c', config, '-m', 'llama3.2', '-p', 'fourth'], { env: runEnv });
+      expect(withConfig.code).toBe(0);
+      expect((await runOchat(['--help'], { env: runEnv })).code).toBe(0);
+      expect(
+        readdirSync(codeDir)
+          .map((name) => name.split('.')[0])
+          .sort(),
+      ).toEqual(['command-line', 'one-shot', 'parse-config']);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
