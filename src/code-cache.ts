@@ -1,7 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type * as Vm from 'node:vm';
+import { writeCacheFile } from './cache-file.js';
 import { cacheDir } from './config/paths.js';
 import { nodeBuiltin } from './node-builtin.js';
 import { BUILD_ID } from './version.js';
@@ -60,11 +61,8 @@ const OTHER_BUILD_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
  */
 function keepCodeCache(cacheFile: string, data: Buffer): void {
   const dir = dirname(cacheFile);
-  const partial = `${cacheFile}.${process.pid}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(partial, data, { mode: 0o600 });
-    renameSync(partial, cacheFile);
+    writeCacheFile(cacheFile, data);
     const [name, build] = basename(cacheFile).split('.');
     const before = Date.now() - OTHER_BUILD_KEPT_MS;
     for (const other of readdirSync(dir)) {

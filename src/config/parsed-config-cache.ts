@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeCacheFile } from '../cache-file.js';
 import { BUILD_ID } from '../version.js';
 import { cacheDir } from './paths.js';
 import type { Config } from './schema.js';
@@ -61,14 +62,11 @@ export function cachedConfig(cache: ConfigCache, path: string, text: string): Co
 /** Keeps a config parsed without errors; best effort (written whole, then renamed into place). */
 export function keepConfig(cache: ConfigCache, path: string, text: string, config: Config): void {
   const entry: CacheEntry = { buildId: cache.buildId, path, text, config };
-  const partial = `${cache.file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dirname(cache.file), { recursive: true });
     const json = JSON.stringify(entry, (_key, value: unknown) =>
       value === undefined ? UNDEFINED_MARK : value,
     );
-    writeFileSync(partial, json, { mode: 0o600 });
-    renameSync(partial, cache.file);
+    writeCacheFile(cache.file, json);
   } catch {
     // A cache: without it the next start parses the file again.
   }

@@ -1,0 +1,14 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Writes one of ochat's cache files whole and owner-only: into a temporary file beside it, then
+ * renamed into place, so that a reader (another ochat starting) never sees half of it. Makes the
+ * directory (owner-only) when needed; fails as the file system calls do.
+ */
+export function writeCacheFile(file: string, data: string | Buffer): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const partial = `${file}.${process.pid}.tmp`;
+  writeFileSync(partial, data, { mode: 0o600 });
+  renameSync(partial, file);
+}
