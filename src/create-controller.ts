@@ -1,5 +1,6 @@
 import { ChatController } from './chat/chat-controller.js';
 import type { ChatControllerDeps } from './chat/chat-parts.js';
+import { BUILTIN_COMMANDS } from './commands/builtin-commands.js';
 import { AppState } from './config/app-state.js';
 import { OllamaClient } from './ollama/client.js';
 import { SessionStore, sessionsDir } from './sessions/session-store.js';
@@ -29,6 +30,7 @@ export async function createChatController(
     config,
     appState,
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+    commands: BUILTIN_COMMANDS,
     cwd: process.cwd(),
     flags: { model: flags.model, numCtx: flags.numCtx },
     // One-shot runs are not saved: a script's prompts would bury the user's sessions.
@@ -41,7 +43,7 @@ export async function createChatController(
 }
 
 function warnAboutState(controller: ChatController, error: Error): void {
-  controller.notice(
+  controller.host.screen.notice(
     'warning',
     `ochat's saved state: ${error.message}. Going on; history and settings may not be kept.`,
   );

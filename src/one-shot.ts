@@ -76,7 +76,7 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
     shown = items.length;
   });
   await controller.start();
-  if (!controller.numCtx) return 1;
+  if (!controller.host.model.numCtx) return 1;
   controller.submit(prompt);
   await controller.idle();
   if (wroteReply) process.stdout.write(`${reply.end()}\n`);

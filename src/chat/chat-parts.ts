@@ -1,5 +1,7 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
 import type { ChatDelta } from '../backend/interfaces.js';
+import type { SlashCommand } from '../commands/command.js';
+import type { CommandHost, ScreenCommands } from '../commands/command-host.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import { Conversation } from '../conversation/conversation.js';
@@ -8,8 +10,12 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { AbortSlot } from './abort-slot.js';
 import { CompactionRunner } from './compaction-runner.js';
 import { type AskDialog, DialogQueue } from './dialog-queue.js';
+import { InputRouter } from './input-router.js';
+import { MessageSender } from './message-sender.js';
 import { ModelConnector } from './model-connector.js';
-import { ModelContext } from './model-context.js';
+import { ModelSettings } from './model-settings.js';
+import { ChatOptions } from './option-commands.js';
+import { RequestBuilder } from './request-builder.js';
 import { ScreenLog } from './screen-log.js';
 import { ChatSessions } from './session-commands.js';
 import { SessionKeeper } from './session-keeper.js';
@@ -26,6 +32,8 @@ export interface ChatControllerDeps {
   config: Config;
   appState: AppState;
   tools: ToolRegistry;
+  /** The slash commands the user may type. */
+  commands: readonly SlashCommand[];
   cwd: string;
   /** `-m` and `--num-ctx` from the command line. */
   flags: { model?: string; numCtx?: number };
@@ -55,7 +63,10 @@ export interface ChatControllerDeps {
 export interface ChatParts {
   screen: ScreenLog;
   conversation: Conversation;
-  model: ModelContext;
+  /** The model connected and what every request to it carries. */
+  settings: ModelSettings;
+  /** The next request: its model view, its tool definitions, and the meter counting them. */
+  requests: RequestBuilder;
   dialogs: DialogQueue;
   /** The reply, tool run or compaction that Ctrl+C cancels. */
   abort: AbortSlot;
@@ -69,6 +80,10 @@ export interface ChatParts {
   /** The session file: what is appended is recorded there. */
   keeper: SessionKeeper;
   sessions: ChatSessions;
+  sender: MessageSender;
+  /** What slash commands act through, part by part. */
+  host: CommandHost;
+  router: InputRouter;
 }
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
@@ -78,13 +93,15 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   const interactive = deps.interactive ?? true;
   const screen = new ScreenLog(store);
   const conversation = new Conversation(now);
-  const model = new ModelContext(config, conversation, deps.tools, store);
+  const settings = new ModelSettings(config, deps.tools);
+  const requests = new RequestBuilder(config, settings, conversation, deps.tools, store);
   const keeper = new SessionKeeper({
     store: deps.sessions,
     cwd: deps.cwd,
     now,
     conversation,
-    model,
+    settings,
+    requests,
     onError: (error) => screen.notice('warning', `The session cannot be saved: ${error.message}`),
   });
   const dialogs = new DialogQueue(store, interactive);
@@ -95,7 +112,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     backend,
     config: config.compaction,
     conversation,
-    model,
+    settings,
+    requests,
     screen,
     ask,
     abort,
@@ -109,7 +127,9 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     config,
     appState,
     flags: deps.flags,
-    model,
+    settings,
+    requests,
+    conversation,
     screen,
     compaction: compactions,
     abort,
@@ -117,6 +137,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   });
   const toolRunner = new ToolRunner({
     tools: deps.tools,
+    settings,
     config: config.tools,
     cwd: deps.cwd,
     conversation,
@@ -130,7 +151,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     appState,
     config: config.tools,
     conversation,
-    model,
+    settings,
+    requests,
     screen,
     tools: toolRunner,
     compaction: compactions,
@@ -144,29 +166,89 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     abort,
     cwd: deps.cwd,
     config: config.tools,
-    onAppended: () => model.refreshUsed(),
+    onAppended: () => requests.refreshUsed(),
   });
+  /** Forgets the running chat's state (retry, tool output, paused compaction). */
+  const resetChat = () => {
+    conversation.clear();
+    turns.forgetFailure();
+    compactions.reset();
+    toolRunner.reset();
+  };
   const sessions = new ChatSessions({
     keeper,
     conversation,
-    model,
+    settings,
+    requests,
     connector,
     compactions,
     tools: deps.tools,
     screen,
     ask,
-    resetChat: () => {
-      conversation.clear();
-      turns.forgetFailure();
-      compactions.reset();
-      toolRunner.reset();
-      // The meter is not reset here: the resumed session's saved state is put back instead.
+    // The meter is not reset here: the resumed session's saved state is put back instead.
+    resetChat,
+  });
+  const sender = new MessageSender({
+    config,
+    cwd: deps.cwd,
+    conversation,
+    settings,
+    requests,
+    connector,
+    compactions,
+    turns,
+    screen,
+    ask,
+    interactive,
+    startNewConversation: () => {
+      // First: what follows belongs to the new session, not to the one just closed.
+      keeper.startNew();
+      resetChat();
+      requests.resetMeter();
+      // The last reply's speed belongs to the conversation that is gone.
+      store.update({ used: 0, lastStats: undefined });
     },
+  });
+  const screenCommands: ScreenCommands = {
+    notice: (level, text) => screen.notice(level, text),
+    show: (text) => screen.notice('info', text),
+    get columns() {
+      return deps.columns?.() ?? 80;
+    },
+    exit: () => {
+      abort.cancel();
+      keeper.close();
+      store.update({ exiting: true });
+      deps.onExit();
+    },
+  };
+  const host: CommandHost = {
+    screen: screenCommands,
+    conversation: sender,
+    model: connector,
+    options: new ChatOptions(settings, connector),
+    tools: toolRunner,
+    compaction: compactions,
+    sessions,
+  };
+  const router = new InputRouter({
+    store,
+    commands: deps.commands,
+    host,
+    appState,
+    cwd: deps.cwd,
+    screen,
+    dialogs,
+    queue,
+    sender,
+    shell,
+    interactive,
   });
   return {
     screen,
     conversation,
-    model,
+    settings,
+    requests,
     dialogs,
     abort,
     queue,
@@ -177,5 +259,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     shell,
     keeper,
     sessions,
+    sender,
+    host,
+    router,
   };
 }

@@ -1,15 +1,21 @@
 import type { ChatBackend } from '../backend/chat-backend.js';
+import type { CompactionCommands } from '../commands/command-host.js';
 import type { Budgets } from '../compaction/budgets.js';
 import { compactConversation } from '../compaction/compactor.js';
+import { type ContextBreakdown, contextBreakdown } from '../compaction/context-breakdown.js';
 import { formatCompactionReport } from '../compaction/report.js';
+import { collectToolEntries } from '../compaction/tool-entries.js';
 import { isCompactionDue } from '../compaction/trigger.js';
 import type { Config } from '../config/schema.js';
+import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import { describeError } from '../text/describe-error.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { AskDialog } from './dialog-queue.js';
-import type { ModelContext } from './model-context.js';
+import type { ConnectedModel } from './model-selection.js';
+import type { ModelSettings } from './model-settings.js';
+import type { RequestBuilder } from './request-builder.js';
 import type { ScreenLog } from './screen-log.js';
 import { resolveSummarizer, type SummarizerTarget } from './summarizer.js';
 
@@ -21,7 +27,8 @@ export interface CompactionRunnerDeps {
   backend: ChatBackend;
   config: Config['compaction'];
   conversation: Conversation;
-  model: ModelContext;
+  settings: ModelSettings;
+  requests: RequestBuilder;
   screen: ScreenLog;
   ask: AskDialog;
   abort: AbortSlot;
@@ -38,7 +45,7 @@ export interface CompactionRunnerDeps {
  * Runs compaction against the live chat: decides when it is due, resolves the summarizer, applies
  * a successful result, and pauses automatic mode after an automatic failure.
  */
-export class CompactionRunner {
+export class CompactionRunner implements CompactionCommands {
   private summarizer: SummarizerTarget | undefined;
   private autoPaused = false;
   private scaledBudgetsTold = false;
@@ -69,12 +76,44 @@ export class CompactionRunner {
 
   /** Whether automatic compaction should run now (DESIGN §3). */
   due(): boolean {
-    const session = this.deps.model.session;
-    if (!session || !this.deps.config.auto || this.autoPaused) return false;
+    const connected = this.deps.settings.connected;
+    if (!connected || !this.deps.config.auto || this.autoPaused) return false;
     return isCompactionDue({
-      used: this.deps.model.used(),
-      reserve: this.budgets().reserve,
-      numCtx: session.numCtx,
+      used: this.deps.requests.used(),
+      reserve: this.budgets(connected).reserve,
+      numCtx: connected.numCtx,
+    });
+  }
+
+  // ── CompactionCommands ───────────────────────────────────────────────────────────────────
+
+  /** `/compact`: called from a command, which already runs inside the work queue. */
+  compact(focus: string | undefined): Promise<void> {
+    return this.run('manual', focus);
+  }
+
+  get record(): CompactionRecord | undefined {
+    return this.deps.conversation.latestRecord;
+  }
+
+  compactedToolCalls(): string[] {
+    const upto = this.record?.upto ?? 0;
+    return collectToolEntries(this.deps.conversation.transcript.slice(0, upto));
+  }
+
+  breakdown(): ContextBreakdown | undefined {
+    const { settings, requests, conversation } = this.deps;
+    const connected = settings.connected;
+    if (!connected) return undefined;
+    return contextBreakdown({
+      system: settings.systemInForce(),
+      record: this.record,
+      transcript: conversation.transcript,
+      budgets: this.budgets(connected),
+      charsPerToken: requests.meter.charsPerToken,
+      toolContent: requests.toolContent,
+      toolDefinitionTokens: requests.toolDefinitionTokens(),
+      used: requests.used(),
     });
   }
 
@@ -120,9 +159,9 @@ export class CompactionRunner {
     if (changed && tell) this.deps.onPausedChange?.(paused);
   }
 
-  /** The budgets for the current window; tells the user once when they had to be scaled down. */
-  budgets(): Budgets {
-    const budgets = this.deps.model.budgets();
+  /** The budgets for `model`'s window; tells the user once when they had to be scaled down. */
+  budgets(model: ConnectedModel): Budgets {
+    const budgets = this.deps.requests.budgets(model);
     if (budgets.scaled && !this.scaledBudgetsTold) {
       this.scaledBudgetsTold = true;
       this.deps.screen.notice(
@@ -137,31 +176,31 @@ export class CompactionRunner {
     trigger: CompactionTrigger,
     focus: string | undefined,
   ): Promise<'done' | 'nothing' | 'failed' | 'unfixable' | 'cancelled'> {
-    const { backend, config, conversation, model, screen } = this.deps;
-    const session = model.session;
-    if (!session) {
+    const { backend, config, conversation, settings, requests, screen } = this.deps;
+    const connected = settings.connected;
+    if (!connected) {
       screen.notice('error', 'Not connected to a model yet.');
       return 'nothing';
     }
     const abort = this.deps.abort.begin();
     screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
     try {
-      this.summarizer ??= await resolveSummarizer(backend, session, config.model);
+      this.summarizer ??= await resolveSummarizer(backend, connected, config.model);
       const outcome = await compactConversation({
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
-        budgets: this.budgets(),
-        system: model.systemInForce(),
+        budgets: this.budgets(connected),
+        system: settings.systemInForce(),
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
         model: this.summarizer.model,
         maxMessageChars: config.max_message_chars,
         rules: config.prompt ?? undefined,
         focus,
-        charsPerToken: model.meter.charsPerToken,
-        toolContent: model.toolContent,
-        fixedTokens: model.toolDefinitionTokens(),
-        usedBefore: model.used(),
+        charsPerToken: requests.meter.charsPerToken,
+        toolContent: requests.toolContent,
+        fixedTokens: requests.toolDefinitionTokens(),
+        usedBefore: requests.used(),
         now: this.deps.now,
         signal: abort.signal,
       });
@@ -173,7 +212,7 @@ export class CompactionRunner {
           outcome.result.cutTokens > 0 || outcome.result.endsLost > 0 ? 'warning' : 'success',
           formatCompactionReport(outcome.result),
         );
-        model.refreshUsed();
+        requests.refreshUsed();
         return 'done';
       }
       if (outcome.reason === 'nothing-to-compact') {

@@ -1,15 +1,20 @@
+import { supportsVision } from '../backend/capabilities.js';
 import type { ChatBackend } from '../backend/chat-backend.js';
+import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
+import type { ModelCommands } from '../commands/command-host.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import type { MeterState } from '../conversation/context-meter.js';
+import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
 import { describeError } from '../text/describe-error.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
-import type { ModelContext } from './model-context.js';
-import { chooseModel, openModelSession } from './model-selection.js';
+import { type ConnectedModel, chooseModel, connectModel } from './model-selection.js';
+import type { ModelSettings } from './model-settings.js';
 import { resolveNumCtx } from './num-ctx.js';
+import type { RequestBuilder } from './request-builder.js';
 import type { ScreenLog } from './screen-log.js';
 
 /** What the connector works with. */
@@ -19,7 +24,9 @@ export interface ModelConnectorDeps {
   appState: AppState;
   /** `-m` and `--num-ctx` from the command line. */
   flags: { model?: string; numCtx?: number };
-  model: ModelContext;
+  settings: ModelSettings;
+  requests: RequestBuilder;
+  conversation: Conversation;
   screen: ScreenLog;
   compaction: Pick<CompactionRunner, 'modelChanged' | 'numCtxChanged'>;
   /** Ctrl+C cancels the connection attempt (a server that accepts and never answers). */
@@ -28,12 +35,17 @@ export interface ModelConnectorDeps {
   interactive: boolean;
 }
 
-/** Opens the model session: at start, on `/model`, and when `/set num_ctx` changes its window. */
-export class ModelConnector {
+/**
+ * Connects the model: at start, on `/model`, and when `/set num_ctx` changes its window; what
+ * the model commands (`/model`, `/system`, `/think`, `/show`) read and change.
+ */
+export class ModelConnector implements ModelCommands {
   /** A resumed session's model and window: used unless `-m` / `--num-ctx` say otherwise. */
   private resumed: { model?: string; numCtx?: number } = {};
   /** The resumed session's meter, put back by the next `open` of its model and window (once). */
   private resumedMeter: MeterState | undefined;
+  /** The installed models as last listed, for Tab completion. */
+  #installed: readonly string[] = [];
 
   constructor(private readonly deps: ModelConnectorDeps) {}
 
@@ -49,8 +61,9 @@ export class ModelConnector {
   /**
    * Connects to the server and the model chosen for this chat; failures are shown, with a hint
    * that Enter retries (`keptMessage`: and that the message typed meanwhile will be sent then).
+   * Returns the connected model, or undefined when it failed.
    */
-  async connect(keptMessage: boolean): Promise<void> {
+  async connect(keptMessage: boolean): Promise<ConnectedModel | undefined> {
     const { backend, config, appState, flags, screen } = this.deps;
     screen.store.update({ busy: `connecting to ${backend.host}…` });
     const { signal } = this.deps.abort.begin();
@@ -59,21 +72,21 @@ export class ModelConnector {
         { flag: flags.model ?? this.resumed.model, config: config.model, lastUsed: appState.lastModel },
         () => backend.listModels(signal),
       );
-      await this.open(name, signal);
-      const session = this.deps.model.session!;
+      const connected = await this.open(name, signal);
       screen.push({
         kind: 'banner',
         id: screen.itemId(),
-        model: session.name,
+        model: connected.name,
         host: backend.host,
-        numCtx: session.numCtx,
+        numCtx: connected.numCtx,
       });
-      if (session.cappedFrom) {
+      if (connected.cappedFrom) {
         screen.notice(
           'warning',
-          `num_ctx ${formatTokens(session.cappedFrom)} is more than ${session.name} was trained on; using ${formatTokens(session.numCtx)}.`,
+          `num_ctx ${formatTokens(connected.cappedFrom)} is more than ${connected.name} was trained on; using ${formatTokens(connected.numCtx)}.`,
         );
       }
+      return connected;
     } catch (error) {
       if (signal.aborted) screen.notice('warning', `Cancelled connecting to ${backend.host}.`);
       else screen.notice('error', describeError(error));
@@ -81,6 +94,7 @@ export class ModelConnector {
         const kept = keptMessage ? ' Your message is kept and will be sent then.' : '';
         screen.notice('info', `Press Enter to try again.${kept}`);
       }
+      return undefined;
     } finally {
       this.deps.abort.end();
       screen.store.update({ busy: undefined });
@@ -88,53 +102,144 @@ export class ModelConnector {
   }
 
   /** Makes `name` the chat model; throws (changing nothing) when the server cannot show it. */
-  async open(name: string, signal?: AbortSignal): Promise<void> {
-    const { backend, appState, flags, model, screen } = this.deps;
-    const configNumCtx = typeof model.options.num_ctx === 'number' ? model.options.num_ctx : undefined;
+  async open(name: string, signal?: AbortSignal): Promise<ConnectedModel> {
+    const { backend, appState, flags, settings, requests, screen } = this.deps;
+    const configNumCtx = typeof settings.options.num_ctx === 'number' ? settings.options.num_ctx : undefined;
     const resumedNumCtx = name === this.resumed.model ? this.resumed.numCtx : undefined;
-    const session = await openModelSession(
+    const connected = await connectModel(
       backend,
       name,
       { flag: flags.numCtx ?? resumedNumCtx, config: configNumCtx },
       signal,
     );
-    model.setSession(session);
+    settings.connect(connected);
     this.deps.compaction.modelChanged();
     const meter = this.resumedMeter;
     this.resumedMeter = undefined;
     // The resumed session's own model and window: it measures as it did when it was saved.
-    if (meter && name === this.resumed.model && session.numCtx === this.resumed.numCtx)
-      model.meter.restore(meter);
-    else model.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
+    if (meter && name === this.resumed.model && connected.numCtx === this.resumed.numCtx)
+      requests.meter.restore(meter);
+    else requests.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
     appState.lastModel = name;
-    screen.store.update({ model: name, numCtx: session.numCtx });
-    model.refreshUsed();
+    screen.store.update({ model: name, numCtx: connected.numCtx });
+    requests.refreshUsed();
+    return connected;
   }
 
   /** `/set num_ctx default`: the Modelfile's window, else ochat's default, as for a fresh start without flags. */
   resizeToModelDefault(): void {
-    const session = this.deps.model.session;
-    if (!session) return;
-    const { info } = session;
+    const connected = this.deps.settings.connected;
+    if (!connected) return;
+    const { info } = connected;
     const resolved = resolveNumCtx({ modelfile: info.numCtxParam, trained: info.trainedContext });
     this.resize(resolved.numCtx, resolved.source);
   }
 
-  /** `/set num_ctx`: the new window, capped to what the model was trained on. */
-  resize(value: unknown, source = '/set'): void {
-    const { model, screen } = this.deps;
-    if (!model.session) return;
-    const trained = model.session.info.trainedContext;
+  /** `/set num_ctx`: the new window, capped to what the model was trained on; returns the one in force. */
+  resize(value: unknown, source = '/set'): number | undefined {
+    const { settings, requests, screen } = this.deps;
+    const connected = settings.connected;
+    if (!connected) return undefined;
+    const trained = connected.info.trainedContext;
     const numCtx = trained ? Math.min(Number(value), trained) : Number(value);
     if (trained && Number(value) > trained) {
       screen.notice(
         'warning',
-        `${model.session.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
+        `${connected.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
       );
     }
-    model.setSession({ ...model.session, numCtx, numCtxSource: source });
+    settings.connect({ ...connected, numCtx, numCtxSource: source });
     this.deps.compaction.numCtxChanged();
     screen.store.update({ numCtx });
-    model.refreshUsed();
+    requests.refreshUsed();
+    return numCtx;
+  }
+
+  // ── ModelCommands ────────────────────────────────────────────────────────────────────────
+
+  /** The installed models as last listed (empty until the server answered), for Tab completion. */
+  get installed(): readonly string[] {
+    return this.#installed;
+  }
+
+  /** Lists the installed models in the background, for Tab completion (failures are left unsaid). */
+  listInBackground(): void {
+    this.deps.backend.listModels().then(
+      (models) => {
+        this.#installed = models.map((m) => m.name);
+      },
+      () => {},
+    );
+  }
+
+  get name(): string | undefined {
+    return this.deps.settings.connected?.name ?? this.deps.screen.store.get().model;
+  }
+
+  get numCtx(): number | undefined {
+    return this.deps.settings.connected?.numCtx;
+  }
+
+  get numCtxSource(): string | undefined {
+    return this.deps.settings.connected?.numCtxSource;
+  }
+
+  get info(): ModelInfo | undefined {
+    return this.deps.settings.connected?.info;
+  }
+
+  async list(): Promise<InstalledModel[]> {
+    const { signal } = this.deps.abort.begin();
+    try {
+      const models = await this.deps.backend.listModels(signal);
+      this.#installed = models.map((m) => m.name);
+      return models;
+    } finally {
+      this.deps.abort.end();
+    }
+  }
+
+  async switchTo(name: string): Promise<void> {
+    const { screen, conversation } = this.deps;
+    const { signal } = this.deps.abort.begin();
+    try {
+      const connected = await this.open(name, signal);
+      screen.notice('success', `Switched to ${name} (num_ctx ${formatTokens(connected.numCtx)}).`);
+      const hasImages = conversation.transcript.some((m) => m.images?.length);
+      if (hasImages && !supportsVision(connected.info)) {
+        screen.notice(
+          'info',
+          `${name} cannot see images: those attached earlier are left out of what it is sent.`,
+        );
+      }
+    } catch (error) {
+      screen.notice('error', describeError(error));
+    } finally {
+      this.deps.abort.end();
+    }
+  }
+
+  get system(): string | undefined {
+    return this.deps.settings.system;
+  }
+
+  get modelSystem(): string | undefined {
+    return this.deps.settings.connected?.info.system;
+  }
+
+  setSystem(text: string | undefined): void {
+    this.deps.settings.setSystem(text);
+  }
+
+  get think(): ThinkSetting | undefined {
+    return this.deps.settings.think;
+  }
+
+  get supportsThinking(): boolean {
+    return this.deps.settings.supportsThinking;
+  }
+
+  setThink(value: ThinkSetting): void {
+    this.deps.settings.setThink(value);
   }
 }

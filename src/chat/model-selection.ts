@@ -31,7 +31,7 @@ export async function chooseModel(
 }
 
 /** A model ready to chat: what the server says of it, and the window ochat will send every time. */
-export interface ModelSession {
+export interface ConnectedModel {
   name: string;
   info: ModelInfo;
   numCtx: number;
@@ -42,12 +42,12 @@ export interface ModelSession {
 }
 
 /** Asks the server about `name` and decides its `num_ctx` once (DESIGN §5: changing it reloads). */
-export async function openModelSession(
+export async function connectModel(
   backend: ChatBackend,
   name: string,
   numCtx: { flag?: number; config?: number },
   signal?: AbortSignal,
-): Promise<ModelSession> {
+): Promise<ConnectedModel> {
   const info = await backend.showModel(name, signal);
   const resolved = resolveNumCtx({
     flag: numCtx.flag,

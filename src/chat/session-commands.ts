@@ -7,7 +7,8 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { CompactionRunner } from './compaction-runner.js';
 import type { AskDialog } from './dialog-queue.js';
 import type { ModelConnector } from './model-connector.js';
-import type { ModelContext } from './model-context.js';
+import type { ModelSettings } from './model-settings.js';
+import type { RequestBuilder } from './request-builder.js';
 import type { ScreenLog } from './screen-log.js';
 import type { SessionKeeper } from './session-keeper.js';
 import { transcriptItems } from './transcript-items.js';
@@ -16,7 +17,8 @@ import { transcriptItems } from './transcript-items.js';
 export interface ChatSessionsDeps {
   keeper: SessionKeeper;
   conversation: Conversation;
-  model: ModelContext;
+  settings: ModelSettings;
+  requests: RequestBuilder;
   connector: ModelConnector;
   compactions: CompactionRunner;
   tools: ToolRegistry;
@@ -41,7 +43,8 @@ export class ChatSessions implements SessionCommands {
 
   /** Continues session `query` (id, id prefix or name; `true`: this directory's newest). */
   async resume(query: string | true): Promise<void> {
-    const { keeper, conversation, model, connector, screen } = this.deps;
+    const { keeper, conversation, connector, screen, requests } = this.deps;
+    const modelSettings = this.deps.settings;
     let id: string;
     try {
       const found = keeper.find(query);
@@ -87,7 +90,9 @@ export class ChatSessions implements SessionCommands {
     const { settings } = replayed;
     this.deps.resetChat();
     conversation.restore(replayed.messages, replayed.records);
-    model.restoreSettings(settings);
+    modelSettings.restore(settings);
+    // Without a saved meter, the request is estimated afresh.
+    requests.meter.restore(settings.meter ?? { charsPerToken: requests.meter.charsPerToken });
     this.deps.compactions.restorePaused(settings.autoCompactionPaused ?? false);
     for (const item of transcriptItems({
       entries: opened.parsed.entries,
@@ -103,24 +108,24 @@ export class ChatSessions implements SessionCommands {
         'warning',
         `Read-only: ${opened.readOnly}. What you send now is not saved; /new starts a saved session.`,
       );
-    const session = model.session;
+    const connected = modelSettings.connected;
     const reopen =
-      !session ||
-      Boolean(settings.model && (session.name !== settings.model || session.numCtx !== settings.numCtx));
+      !connected ||
+      Boolean(settings.model && (connected.name !== settings.model || connected.numCtx !== settings.numCtx));
     // A model opened for it starts from its saved meter; one open already has it (restoreSettings).
     connector.resumeWith({
       model: settings.model,
       numCtx: settings.numCtx,
       meter: reopen ? settings.meter : undefined,
     });
-    if (session && reopen && settings.model) {
+    if (connected && reopen && settings.model) {
       try {
         await connector.open(settings.model);
       } catch (error) {
         screen.notice('error', describeError(error));
       }
     }
-    model.refreshUsed();
+    requests.refreshUsed();
   }
 
   private keyArgument(tool: string, args: Record<string, unknown>): string {
@@ -200,33 +205,33 @@ export class ChatSessions implements SessionCommands {
 
   /** Puts the record before the latest back in force, if the view it gives still fits. */
   uncompact(): void {
-    const { conversation, model, compactions, keeper, screen } = this.deps;
-    const session = model.session;
+    const { conversation, settings, requests, compactions, keeper, screen } = this.deps;
+    const connected = settings.connected;
     if (!conversation.latestRecord) {
       screen.notice('info', 'Nothing to uncompact: no compaction is in force.');
       return;
     }
-    if (!session) {
+    if (!connected) {
       screen.notice('error', 'Not connected to a model yet.');
       return;
     }
     const records = [...conversation.records];
     conversation.dropLatestRecord();
-    const used = model.used();
-    const { reserve } = compactions.budgets();
-    if (used + reserve > session.numCtx) {
+    const used = requests.used();
+    const { reserve } = compactions.budgets(connected);
+    if (used + reserve > connected.numCtx) {
       conversation.restore(conversation.transcript, records);
       screen.notice(
         'warning',
-        `Cannot uncompact: the view before the last compaction takes about ${formatTokens(used)} tokens, more than num_ctx ${formatTokens(session.numCtx)} leaves after the reserve of ${formatTokens(reserve)}.`,
+        `Cannot uncompact: the view before the last compaction takes about ${formatTokens(used)} tokens, more than num_ctx ${formatTokens(connected.numCtx)} leaves after the reserve of ${formatTokens(reserve)}.`,
       );
       return;
     }
     keeper.uncompacted();
     screen.notice(
       'success',
-      `Uncompacted: the view from before the last compaction is back (about ${formatTokens(used)} of ${formatTokens(session.numCtx)} tokens).`,
+      `Uncompacted: the view from before the last compaction is back (about ${formatTokens(used)} of ${formatTokens(connected.numCtx)} tokens).`,
     );
-    model.refreshUsed();
+    requests.refreshUsed();
   }
 }

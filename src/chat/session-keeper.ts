@@ -7,7 +7,8 @@ import { formatHistory } from '../sessions/session-history.js';
 import { SessionRecorder } from '../sessions/session-recorder.js';
 import { type ReplayedSession, replaySession } from '../sessions/session-replay.js';
 import type { OpenedSession, SessionStore, SessionSummary } from '../sessions/session-store.js';
-import type { ModelContext } from './model-context.js';
+import type { ModelSettings } from './model-settings.js';
+import type { RequestBuilder } from './request-builder.js';
 
 /** What the keeper works with. */
 export interface SessionKeeperDeps {
@@ -16,7 +17,9 @@ export interface SessionKeeperDeps {
   cwd: string;
   now: () => Date;
   conversation: Conversation;
-  model: ModelContext;
+  settings: ModelSettings;
+  /** Its meter's changes are recorded, so a resume measures as the session did. */
+  requests: Pick<RequestBuilder, 'meter'>;
   /** Told when the session file cannot be written. */
   onError: (error: Error) => void;
 }
@@ -43,17 +46,17 @@ export class SessionKeeper {
       recordAdded: (record) => this.recorder?.recordCompaction(record),
       repliesReplaced: (ids) => this.recorder?.recordReplaced(ids),
     });
-    deps.model.meter.onChange = (state) => this.recorder?.recordSetting('meter', state);
-    deps.model.listen((setting, value) => {
+    deps.requests.meter.onChange = (state) => this.recorder?.recordSetting('meter', state);
+    deps.settings.listen((setting, value) => {
       if (setting === 'model' || setting === 'num_ctx') {
-        const session = deps.model.session;
-        if (session) this.modelOpened(session.name, session.numCtx);
+        const connected = deps.settings.connected;
+        if (connected) this.modelOpened(connected.name, connected.numCtx);
       } else this.recordSetting(setting, value);
     });
   }
 
   private newRecorder(resumed?: OpenedSession): SessionRecorder | undefined {
-    const { store, cwd, now, model, onError } = this.deps;
+    const { store, cwd, now, settings, onError } = this.deps;
     if (!store) return undefined;
     const recorder = new SessionRecorder(
       {
@@ -61,16 +64,16 @@ export class SessionKeeper {
         cwd,
         now,
         headerSettings: () => ({
-          model: model.session?.name,
-          system: model.system,
-          options: { ...model.options },
+          model: settings.connected?.name,
+          system: settings.system,
+          options: { ...settings.options },
         }),
         onError,
       },
       resumed,
     );
     // The tool list is part of every request: a new session starts with the one in force.
-    if (!resumed) recorder.recordSetting('tools', model.toolStates());
+    if (!resumed) recorder.recordSetting('tools', settings.toolStates());
     return recorder;
   }
 
@@ -114,8 +117,8 @@ export class SessionKeeper {
     this.recorder = this.newRecorder();
     // The new file's header and first lines must carry the model again.
     this.recorded = {};
-    const session = this.deps.model.session;
-    if (session) this.modelOpened(session.name, session.numCtx);
+    const connected = this.deps.settings.connected;
+    if (connected) this.modelOpened(connected.name, connected.numCtx);
   }
 
   /** Closes the session file (on quit), releasing its lock. */

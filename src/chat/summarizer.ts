@@ -1,7 +1,7 @@
 import { supportsThinking } from '../backend/capabilities.js';
 import type { ChatBackend } from '../backend/chat-backend.js';
 import type { Ask } from '../compaction/compactor.js';
-import { type ModelSession, openModelSession } from './model-selection.js';
+import { type ConnectedModel, connectModel } from './model-selection.js';
 
 /** The summarizer model and the window it runs with. */
 export interface SummarizerTarget {
@@ -16,12 +16,12 @@ export interface SummarizerTarget {
  */
 export async function resolveSummarizer(
   backend: ChatBackend,
-  chat: ModelSession,
+  chat: ConnectedModel,
   configuredModel: string | undefined,
 ): Promise<SummarizerTarget> {
   const session =
     configuredModel && configuredModel !== chat.name
-      ? await openModelSession(backend, configuredModel, {})
+      ? await connectModel(backend, configuredModel, {})
       : chat;
   const thinks = supportsThinking(session.info);
   return {

@@ -1,3 +1,4 @@
+import type { ToolApproval, ToolCommands, ToolState } from '../commands/command-host.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { ReceivedToolCall } from '../conversation/message.js';
@@ -10,11 +11,14 @@ import {
 } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AskDialog } from './dialog-queue.js';
+import type { ModelSettings } from './model-settings.js';
 import type { ScreenLog } from './screen-log.js';
 
 /** What the tool runner works with. */
 export interface ToolRunnerDeps {
   tools: ToolRegistry;
+  /** Turns tools on and off (the list every request carries). */
+  settings: Pick<ModelSettings, 'setToolEnabled'>;
   config: Config['tools'];
   /** The directory the tools are confined to. */
   cwd: string;
@@ -30,7 +34,7 @@ export interface ToolRunnerDeps {
  * Runs the model's tool calls: asks for confirmation where the policy says so, appends each
  * result to the transcript and its one-line summary to the screen, and keeps the last output.
  */
-export class ToolRunner {
+export class ToolRunner implements ToolCommands {
   private readonly confirmation;
   private lastTool: { name: string; output: string } | undefined;
 
@@ -43,14 +47,28 @@ export class ToolRunner {
     return this.confirmation.asksFirst(name);
   }
 
+  /** Every tool, as `/tools` lists it. */
+  list(): ToolState[] {
+    return this.deps.tools.list().map((t) => ({
+      name: t.tool.name,
+      description: t.tool.description,
+      enabled: t.enabled,
+      needsConfirmation: this.needsConfirmation(t.tool.name),
+    }));
+  }
+
+  setEnabled(name: string, enabled: boolean): boolean {
+    return this.deps.settings.setToolEnabled(name, enabled);
+  }
+
   /** The "always" answers given this session, oldest first. */
-  approvals(): readonly Approval[] {
-    return this.confirmation.approvals();
+  approvals(): ToolApproval[] {
+    return this.confirmation.approvals().map(({ tool, scope }) => ({ tool, scope }));
   }
 
   /** Withdraws approval number `which` (from 1) or all of them; returns those withdrawn. */
-  revokeApprovals(which: number | 'all'): Approval[] {
-    return this.confirmation.revoke(which);
+  revokeApprovals(which: number | 'all'): ToolApproval[] {
+    return this.confirmation.revoke(which).map(({ tool, scope }) => ({ tool, scope }));
   }
 
   /** The full output of the last tool run, for `/last`. */

@@ -10,8 +10,10 @@ import { describeError } from '../text/describe-error.js';
 import { runToolLoop } from '../tools/tool-loop.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
-import type { ModelContext } from './model-context.js';
+import type { ConnectedModel } from './model-selection.js';
+import type { ModelSettings } from './model-settings.js';
 import { ReplyPresenter } from './reply-presenter.js';
+import type { RequestBuilder } from './request-builder.js';
 import type { ScreenLog } from './screen-log.js';
 import type { ToolRunner } from './tool-runner.js';
 
@@ -22,7 +24,8 @@ export interface TurnRunnerDeps {
   /** Read for `max_steps` (tool rounds per turn before it stops) when each turn runs. */
   config: Config['tools'];
   conversation: Conversation;
-  model: ModelContext;
+  settings: ModelSettings;
+  requests: RequestBuilder;
   screen: ScreenLog;
   tools: ToolRunner;
   compaction: Pick<CompactionRunner, 'due' | 'run'>;
@@ -37,7 +40,7 @@ export interface TurnRunnerDeps {
 type ReplyAttempt =
   | { kind: 'reply'; toolCalls: ReceivedToolCall[] }
   /** The model refused tools: they were dropped, ask again. */
-  | { kind: 'retry-without-tools' }
+  | { kind: 'retry-without-tools'; model: ConnectedModel }
   /** Failed or cancelled: the reason is on the screen and the turn ends. */
   | { kind: 'stopped' };
 
@@ -60,14 +63,15 @@ export class TurnRunner {
     this.#retryable = false;
   }
 
-  /** Runs the current turn to its end: replies and tool rounds, until an answer or a stop. */
-  async run(): Promise<void> {
-    const { config, model, screen, compaction } = this.deps;
+  /** Runs the current turn with `model` to its end: replies and tool rounds, until an answer or a stop. */
+  async run(model: ConnectedModel): Promise<void> {
+    const { config, requests, screen, compaction } = this.deps;
     this.#retryable = false;
     const abort = this.deps.abort.begin();
+    const turn = { model };
     try {
       const outcome = await runToolLoop({
-        requestReply: () => this.streamReply(abort.signal),
+        requestReply: () => this.streamReply(turn, abort.signal),
         execute: (call) => this.deps.tools.run(call, abort.signal),
         maxSteps: config.max_steps,
         signal: abort.signal,
@@ -84,7 +88,7 @@ export class TurnRunner {
       this.deps.abort.end();
       screen.store.update({ busy: undefined, live: undefined });
     }
-    model.refreshUsed();
+    requests.refreshUsed();
     if (compaction.due()) await compaction.run('auto', undefined);
   }
 
@@ -92,26 +96,30 @@ export class TurnRunner {
    * Streams one assistant reply into the transcript; returns its tool calls. A failed reply
    * returns none (the turn ends there; what went wrong is on the screen).
    */
-  private async streamReply(signal: AbortSignal): Promise<{ toolCalls: ReceivedToolCall[] }> {
+  private async streamReply(
+    turn: { model: ConnectedModel },
+    signal: AbortSignal,
+  ): Promise<{ toolCalls: ReceivedToolCall[] }> {
     for (;;) {
-      const attempt = await this.requestReply(signal);
+      const attempt = await this.requestReply(turn, signal);
       if (attempt.kind === 'reply') return { toolCalls: attempt.toolCalls };
       if (attempt.kind === 'stopped') return { toolCalls: [] };
+      turn.model = attempt.model;
     }
   }
 
   /** One request for the reply, and what became of it. */
-  private async requestReply(signal: AbortSignal): Promise<ReplyAttempt> {
-    const { model, screen } = this.deps;
-    const session = model.session!;
-    const view = model.modelView();
-    const request = model.chatRequest(view);
+  private async requestReply(turn: { model: ConnectedModel }, signal: AbortSignal): Promise<ReplyAttempt> {
+    const { requests, screen } = this.deps;
+    const { model } = turn;
+    const view = requests.modelView();
+    const request = requests.chatRequest(model, view);
     const presenter = new ReplyPresenter(
       ({ commit, live }) =>
         screen.store.update((s) => ({ items: commit.length ? [...s.items, ...commit] : s.items, live })),
       () => screen.itemId(),
     );
-    screen.store.update({ busy: `waiting for ${session.name}…`, live: { text: '', thinking: '' } });
+    screen.store.update({ busy: `waiting for ${model.name}…`, live: { text: '', thinking: '' } });
     let reply: ChatReply;
     try {
       reply = await this.deps.backend.chat(request, {
@@ -123,7 +131,7 @@ export class TurnRunner {
         },
       });
     } catch (error) {
-      return this.recoverFromReplyError(error, presenter, signal);
+      return this.recoverFromReplyError(error, model, presenter, signal);
     }
     presenter.finish();
     this.deps.conversation.append({
@@ -132,8 +140,8 @@ export class TurnRunner {
       thinking: reply.thinking || undefined,
       tool_calls: reply.toolCalls.length ? reply.toolCalls.map(storedToolCall) : undefined,
     });
-    this.afterReply(view, request.tools ?? [], reply);
-    await this.rememberCalibration();
+    this.afterReply(model, view, request.tools ?? [], reply);
+    await this.rememberCalibration(model);
     return { kind: 'reply', toolCalls: reply.toolCalls };
   }
 
@@ -143,24 +151,25 @@ export class TurnRunner {
    */
   private recoverFromReplyError(
     error: unknown,
+    model: ConnectedModel,
     presenter: ReplyPresenter,
     signal: AbortSignal,
   ): ReplyAttempt {
-    const { model, screen } = this.deps;
-    if (error instanceof BackendError && error.capability === 'tools' && model.session) {
+    const { settings, screen } = this.deps;
+    if (error instanceof BackendError && error.capability === 'tools') {
       // The server knows better than /api/show: stop offering tools to this model and ask again.
-      model.dropCapability('tools');
-      screen.notice('info', `${model.session.name} does not support tools; continuing without them.`);
-      return { kind: 'retry-without-tools' };
+      screen.notice('info', `${model.name} does not support tools; continuing without them.`);
+      return { kind: 'retry-without-tools', model: settings.dropCapability('tools') ?? model };
     }
     const partial = error instanceof BackendError ? error.partial : undefined;
-    const hasPartial = Boolean(partial?.content || partial?.thinking);
+    const kept = partial && (partial.content || partial.thinking) ? partial : undefined;
+    const hasPartial = kept !== undefined;
     presenter.finish({ interrupted: hasPartial });
-    if (hasPartial) {
+    if (kept) {
       this.deps.conversation.append({
         role: 'assistant',
-        content: partial!.content,
-        thinking: partial!.thinking || undefined,
+        content: kept.content,
+        thinking: kept.thinking || undefined,
         interrupted: true,
       });
     }
@@ -178,11 +187,15 @@ export class TurnRunner {
   }
 
   /** Learns from the server's counts: calibration, silent truncation, length cut, speed. */
-  private afterReply(view: WireMessage[], tools: readonly unknown[], reply: ChatReply): void {
-    const { conversation, model, screen } = this.deps;
-    const session = model.session!;
+  private afterReply(
+    model: ConnectedModel,
+    view: WireMessage[],
+    tools: readonly unknown[],
+    reply: ChatReply,
+  ): void {
+    const { conversation, requests, screen } = this.deps;
     const m = reply.metrics;
-    const truncation = model.meter.recordReply(
+    const truncation = requests.meter.recordReply(
       {
         view,
         tools,
@@ -191,12 +204,12 @@ export class TurnRunner {
         transcriptLength: conversation.transcript.length,
         recordCount: conversation.records.length,
       },
-      session.numCtx,
+      model.numCtx,
     );
     if (truncation) {
       screen.notice(
         'warning',
-        `Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(session.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
+        `Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(model.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
       );
     }
     if (reply.doneReason === 'length') {
@@ -205,20 +218,20 @@ export class TurnRunner {
     const seconds = m.evalDurationNs / 1e9;
     const rate = seconds > 0 ? `${(m.evalCount / seconds).toFixed(1)} tok/s` : '';
     screen.store.update({ lastStats: [`${m.evalCount} tokens`, rate].filter(Boolean).join(' · ') });
-    model.refreshUsed();
+    requests.refreshUsed();
   }
 
   /**
    * Keeps the model's measured chars per token for the next run. The state file opens here if it
    * is not open yet: a one-shot loads it after its reply, not before the first byte.
    */
-  private async rememberCalibration(): Promise<void> {
-    const { appState, model } = this.deps;
+  private async rememberCalibration(model: ConnectedModel): Promise<void> {
+    const { appState, requests } = this.deps;
     await appState.open();
-    const name = model.session!.name;
+    const { name } = model;
     // The store writes (and fsyncs) the whole file: only when the ratio really moved.
     const remembered = appState.calibration(name);
-    const ratio = model.meter.charsPerToken;
+    const ratio = requests.meter.charsPerToken;
     if (remembered === undefined || Math.abs(remembered - ratio) > remembered * 0.01) {
       appState.setCalibration(name, ratio);
     }

@@ -5,8 +5,6 @@ import type { CompactionRecord } from '../conversation/compaction-record.js';
 /** Severity of a notice: picks its symbol and colour. */
 export type NoticeLevel = 'info' | 'success' | 'warning' | 'error';
 
-/** The thinking setting: off, on, or an effort level for models that take one. */
-
 /** One tool as `/tools` lists it. */
 export interface ToolState {
   name: string;
@@ -22,6 +20,78 @@ export interface ToolApproval {
   scope: string;
 }
 
+/** The screen: what a command shows, how wide it may be, and leaving. */
+export interface ScreenCommands {
+  notice(level: NoticeLevel, text: string): void;
+  /** Shows a block of plain text (help, lists, the summary) in the conversation. */
+  show(text: string): void;
+  /** Columns a block of text may fill before it wraps, for lists that lay themselves out. */
+  readonly columns: number;
+  exit(): void;
+}
+
+/** The conversation as a whole: starting afresh, asking again. */
+export interface ConversationCommands {
+  /** `/clear`: a new conversation (and a new session). */
+  clear(): void;
+  /** `/retry`: regenerates the reply to the last message; the old one is kept, marked replaced. */
+  retryReply(): Promise<void>;
+}
+
+/** The model chatted with and what it is told: name, window, system prompt, thinking. */
+export interface ModelCommands {
+  readonly name: string | undefined;
+  readonly numCtx: number | undefined;
+  /** Where `numCtx` comes from: `flag`, `config`, `modelfile`, `default` or `/set`. */
+  readonly numCtxSource: string | undefined;
+  /** What /api/show said of the model in use (undefined before it is connected). */
+  readonly info: ModelInfo | undefined;
+  list(): Promise<InstalledModel[]>;
+  switchTo(name: string): Promise<void>;
+
+  /** The user's system prompt (config, `--system`, `/system`). */
+  readonly system: string | undefined;
+  /** The model's own Modelfile `SYSTEM`, in force when the user sets none. */
+  readonly modelSystem: string | undefined;
+  setSystem(text: string | undefined): void;
+
+  readonly think: ThinkSetting | undefined;
+  readonly supportsThinking: boolean;
+  setThink(value: ThinkSetting): void;
+}
+
+/** The Ollama options sent with every request. */
+export interface OptionCommands {
+  /** Options in force (config, then `/set`). */
+  readonly values: Readonly<Record<string, unknown>>;
+  /** Whether an option in force comes from the config file or from `/set` in this chat. */
+  source(name: string): 'config' | '/set';
+  /** Sets an option; returns the value in force (`num_ctx` may be capped). */
+  set(name: string, value: unknown): unknown;
+  /** Drops an option, so the model's own default applies again (num_ctx: Modelfile, else ochat's default). */
+  unset(name: string): void;
+}
+
+/** The tools the model may call, and the answers given to their confirmations. */
+export interface ToolCommands {
+  list(): ToolState[];
+  setEnabled(name: string, enabled: boolean): boolean;
+  /** The "always" answers given this session, oldest first (`/tools` numbers them from 1). */
+  approvals(): ToolApproval[];
+  /** Withdraws approval number `which` (from 1) or all of them; returns those withdrawn. */
+  revokeApprovals(which: number | 'all'): ToolApproval[];
+  lastOutput(): { name: string; output: string } | undefined;
+}
+
+/** Compaction: on demand, what the one in force kept, and how the window is spent. */
+export interface CompactionCommands {
+  compact(focus: string | undefined): Promise<void>;
+  readonly record: CompactionRecord | undefined;
+  /** The exact one-line summary of every tool call the compaction in force summarized, oldest first. */
+  compactedToolCalls(): string[];
+  breakdown(): ContextBreakdown | undefined;
+}
+
 /** What the session commands (`/sessions`, `/resume`, …) may do; each reports its own outcome. */
 export interface SessionCommands {
   list(): void;
@@ -35,61 +105,16 @@ export interface SessionCommands {
   uncompact(): void;
 }
 
-/** What slash commands may do to the chat: the controller implements it, tests fake it. */
+/**
+ * What slash commands may do to the chat, by capability; each part is implemented by the part of
+ * the chat that owns that state (chat/), and faked part by part in tests.
+ */
 export interface CommandHost {
-  notice(level: NoticeLevel, text: string): void;
-  /** Shows a block of plain text (help, lists, the summary) in the conversation. */
-  show(text: string): void;
-  /** Columns a block of text may fill before it wraps, for lists that lay themselves out. */
-  readonly columns: number;
-  exit(): void;
-  clearConversation(): void;
-
-  readonly model: string | undefined;
-  readonly numCtx: number | undefined;
-  /** Where `numCtx` comes from: `flag`, `config`, `modelfile`, `default` or `/set`. */
-  readonly numCtxSource: string | undefined;
-  /** What /api/show said of the model in use (undefined before it is connected). */
-  readonly modelInfo: ModelInfo | undefined;
-  listModels(): Promise<InstalledModel[]>;
-  switchModel(name: string): Promise<void>;
-
-  /** The user's system prompt (config, `--system`, `/system`). */
-  readonly system: string | undefined;
-  /** The model's own Modelfile `SYSTEM`, in force when the user sets none. */
-  readonly modelSystem: string | undefined;
-  setSystem(text: string | undefined): void;
-
-  /** Ollama options in force (config, then `/set`). */
-  readonly options: Readonly<Record<string, unknown>>;
-  /** Whether an option in force comes from the config file or from `/set` in this chat. */
-  optionSource(name: string): 'config' | '/set';
-  /** Sets an option; returns the value in force (`num_ctx` may be capped). */
-  setOption(name: string, value: unknown): unknown;
-  /** Drops an option, so the model's own default applies again (num_ctx: Modelfile, else ochat's default). */
-  unsetOption(name: string): void;
-
-  readonly think: ThinkSetting | undefined;
-  readonly supportsThinking: boolean;
-  setThink(value: ThinkSetting): void;
-
-  /** `/retry`: regenerates the reply to the last message; the old one is kept, marked replaced. */
-  retryReply(): Promise<void>;
-
-  compact(focus: string | undefined): Promise<void>;
-  readonly compaction: CompactionRecord | undefined;
-  /** The exact one-line summary of every tool call the compaction in force summarized, oldest first. */
-  compactedToolCalls(): string[];
-  contextBreakdown(): ContextBreakdown | undefined;
-
-  tools(): ToolState[];
-  setToolEnabled(name: string, enabled: boolean): boolean;
-  /** The "always" answers given this session, oldest first (`/tools` numbers them from 1). */
-  toolApprovals(): ToolApproval[];
-  /** Withdraws approval number `which` (from 1) or all of them; returns those withdrawn. */
-  revokeToolApprovals(which: number | 'all'): ToolApproval[];
-  lastToolOutput(): { name: string; output: string } | undefined;
-
-  /** Saved sessions: listing, resuming, exporting, history. */
+  readonly screen: ScreenCommands;
+  readonly conversation: ConversationCommands;
+  readonly model: ModelCommands;
+  readonly options: OptionCommands;
+  readonly tools: ToolCommands;
+  readonly compaction: CompactionCommands;
   readonly sessions: SessionCommands;
 }

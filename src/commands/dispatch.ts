@@ -26,14 +26,14 @@ export async function dispatchCommand(
 ): Promise<void> {
   const parsed = parseCommandLine(line);
   if (!parsed || parsed.name === '') {
-    host.notice('error', 'Type a command after the slash. /help lists them.');
+    host.screen.notice('error', 'Type a command after the slash. /help lists them.');
     return;
   }
   const command = findCommand(commands, parsed.name);
   if (!command) {
     const names = commands.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
     const near = suggest(parsed.name, names);
-    host.notice(
+    host.screen.notice(
       'error',
       `Unknown command /${parsed.name}.${near ? ` Did you mean /${near}?` : ''} /help lists the commands.`,
     );
@@ -45,7 +45,8 @@ export async function dispatchCommand(
     const message = describeError(error);
     // A message that is not a sentence (e.g. from the option parser) still reads as one before "Usage:".
     const sentence = /[.!?)]$/.test(message) ? message : `${message}.`;
-    if (error instanceof CommandUsageError) host.notice('error', `${sentence} Usage: ${command.usage}`);
-    else host.notice('error', `/${command.name} failed: ${message}`);
+    if (error instanceof CommandUsageError)
+      host.screen.notice('error', `${sentence} Usage: ${command.usage}`);
+    else host.screen.notice('error', `/${command.name} failed: ${message}`);
   }
 }

@@ -7,7 +7,7 @@ export function globToRegExp(glob: string, { braces = true }: { braces?: boolean
   let source = '';
   let braceDepth = 0;
   for (let i = 0; i < glob.length; i++) {
-    const char = glob[i]!;
+    const char = glob.charAt(i);
     if (char === '*') {
       if (glob[i + 1] === '*') {
         const atSegmentStart = i === 0 || glob[i - 1] === '/';
@@ -43,7 +43,7 @@ export function globToRegExp(glob: string, { braces = true }: { braces?: boolean
       source += '|';
     } else if (char === '\\' && i + 1 < glob.length) {
       i++;
-      source += escapeRegExp(glob[i]!);
+      source += escapeRegExp(glob.charAt(i));
     } else {
       source += escapeRegExp(char);
     }

@@ -42,7 +42,7 @@ describe('ChatController', () => {
       host: 'http://fake-backend:11434',
       numCtx: 8192,
     });
-    expect(controller.numCtx).toBe(8192);
+    expect(controller.host.model.numCtx).toBe(8192);
   });
 
   it('sends a message and exposes the transcript read-only', async () => {
@@ -76,11 +76,12 @@ describe('ChatController', () => {
   it('sends /set options, the system prompt and the thinking setting with the next request', async () => {
     const backend = new FakeBackend({ 'fake:latest': { capabilities: ['completion', 'thinking'] } });
     const { controller } = await start(backend);
-    controller.setOption('temperature', 0.2);
-    controller.setSystem('Be brief.');
-    controller.setThink('high');
-    expect(controller).toMatchObject({ options: { temperature: 0.2 }, system: 'Be brief.', think: 'high' });
-    expect(controller.supportsThinking).toBe(true);
+    controller.host.options.set('temperature', 0.2);
+    controller.host.model.setSystem('Be brief.');
+    controller.host.model.setThink('high');
+    expect(controller.host.options.values).toEqual({ temperature: 0.2 });
+    expect(controller.host.model).toMatchObject({ system: 'Be brief.', think: 'high' });
+    expect(controller.host.model.supportsThinking).toBe(true);
     backend.enqueue({ content: 'ok' });
     await say(controller, 'hi');
     expect(backend.requests[0]).toMatchObject({
@@ -97,7 +98,7 @@ describe('ChatController', () => {
     const backend = new FakeBackend({ 'fake:latest': { trainedContext: 16384 } });
     const { controller } = await start(backend);
     await say(controller, '/set num_ctx 32768');
-    expect(controller.numCtx).toBe(16384);
+    expect(controller.host.model.numCtx).toBe(16384);
     backend.enqueue({ content: 'ok' });
     await say(controller, 'hi');
     expect(backend.requests[0].options).toMatchObject({ num_ctx: 16384 });

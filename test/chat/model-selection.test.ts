@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { chooseModel, NoModelChosenError, openModelSession } from '../../src/chat/model-selection.js';
+import { chooseModel, connectModel, NoModelChosenError } from '../../src/chat/model-selection.js';
 import { DEFAULT_NUM_CTX } from '../../src/chat/num-ctx.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import { ModelNotFoundError } from '../../src/ollama/errors.js';
@@ -33,7 +33,7 @@ describe('chooseModel', () => {
   });
 });
 
-describe('openModelSession (against the emulator)', () => {
+describe('connectModel (against the emulator)', () => {
   let emu: Emulator;
   let client: OllamaClient;
 
@@ -51,30 +51,30 @@ describe('openModelSession (against the emulator)', () => {
   afterAll(() => emu.close());
 
   it('uses the default window when nothing sets one', async () => {
-    const session = await openModelSession(client, 'plain', {});
+    const session = await connectModel(client, 'plain', {});
     expect(session).toMatchObject({ name: 'plain', numCtx: DEFAULT_NUM_CTX, numCtxSource: 'default' });
     expect(session.cappedFrom).toBeUndefined();
   });
 
   it('reads the Modelfile num_ctx and the capabilities', async () => {
-    const session = await openModelSession(client, 'tuned', {});
+    const session = await connectModel(client, 'tuned', {});
     expect(session.numCtx).toBe(16384);
     expect(session.numCtxSource).toBe('modelfile');
     expect(session.info.capabilities).toEqual(expect.arrayContaining(['tools', 'thinking']));
   });
 
   it('lets the flag beat the config and the config beat the Modelfile', async () => {
-    expect((await openModelSession(client, 'tuned', { flag: 2048, config: 4096 })).numCtx).toBe(2048);
-    const fromConfig = await openModelSession(client, 'tuned', { config: 4096 });
+    expect((await connectModel(client, 'tuned', { flag: 2048, config: 4096 })).numCtx).toBe(2048);
+    const fromConfig = await connectModel(client, 'tuned', { config: 4096 });
     expect(fromConfig).toMatchObject({ numCtx: 4096, numCtxSource: 'config' });
   });
 
   it('caps the window at the trained maximum and says from what', async () => {
-    const session = await openModelSession(client, 'small', { flag: 32768 });
+    const session = await connectModel(client, 'small', { flag: 32768 });
     expect(session).toMatchObject({ numCtx: 4096, numCtxSource: 'flag', cappedFrom: 32768 });
   });
 
   it('fails with ModelNotFoundError for a model that is not installed', async () => {
-    await expect(openModelSession(client, 'nope', {})).rejects.toBeInstanceOf(ModelNotFoundError);
+    await expect(connectModel(client, 'nope', {})).rejects.toBeInstanceOf(ModelNotFoundError);
   });
 });

@@ -179,7 +179,7 @@ describe('/tools on|off in a session', () => {
 
     const resumedBackend = new FakeBackend(TOOL_MODEL).enqueue({ content: 'ok' });
     const second = await start(dir, resumedBackend, true);
-    expect(second.tools().find((t) => t.name === 'run_command')?.enabled).toBe(false);
+    expect(second.host.tools.list().find((t) => t.name === 'run_command')?.enabled).toBe(false);
     // The same probe again: the request after the resume carries the same tools.
     second.submit('probe');
     await second.idle();

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openModelSession } from '../../src/chat/model-selection.js';
+import { connectModel } from '../../src/chat/model-selection.js';
 import { resolveSummarizer } from '../../src/chat/summarizer.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import { AbortedError } from '../../src/ollama/errors.js';
@@ -23,7 +23,7 @@ afterEach(() => emu.respondWith(undefined));
 
 describe('resolveSummarizer', () => {
   it('with the chat model, sends the chat num_ctx, think off, the summary budget and both prompts', async () => {
-    const chat = await openModelSession(client, 'qwen3', { flag: 12288 });
+    const chat = await connectModel(client, 'qwen3', { flag: 12288 });
     const target = await resolveSummarizer(client, chat, undefined);
     expect(target).toMatchObject({ model: 'qwen3', numCtx: 12288 });
     emu.enqueue({ content: 'The user is Ada.', thinking: 'should not be asked for' });
@@ -47,7 +47,7 @@ describe('resolveSummarizer', () => {
   });
 
   it('the chat model is not reloaded by the summarizer', async () => {
-    const chat = await openModelSession(client, 'qwen3', { flag: 12288 });
+    const chat = await connectModel(client, 'qwen3', { flag: 12288 });
     const target = await resolveSummarizer(client, chat, 'qwen3');
     // The chat itself loads the model with its window…
     emu.enqueue({ content: 'hello' });
@@ -66,7 +66,7 @@ describe('resolveSummarizer', () => {
   });
 
   it('with compaction.model, uses that model with its own window and no think field', async () => {
-    const chat = await openModelSession(client, 'qwen3', { flag: 12288 });
+    const chat = await connectModel(client, 'qwen3', { flag: 12288 });
     const target = await resolveSummarizer(client, chat, 'cheap');
     expect(target).toMatchObject({ model: 'cheap', numCtx: 2048 });
     emu.enqueue({ content: 'short' });
@@ -78,7 +78,7 @@ describe('resolveSummarizer', () => {
   });
 
   it('says when the server cut the reply off at num_predict (done_reason length)', async () => {
-    const chat = await openModelSession(client, 'qwen3', {});
+    const chat = await connectModel(client, 'qwen3', {});
     const target = await resolveSummarizer(client, chat, undefined);
     emu.enqueue({ content: 'a'.repeat(100) });
     const reply = await target.ask({ system: 's', prompt: 'p', numPredict: 5 });
@@ -87,7 +87,7 @@ describe('resolveSummarizer', () => {
   });
 
   it('passes the abort signal to the request', async () => {
-    const chat = await openModelSession(client, 'qwen3', {});
+    const chat = await connectModel(client, 'qwen3', {});
     const target = await resolveSummarizer(client, chat, undefined);
     emu.enqueue({ content: 'never finishes', fault: { kind: 'hang', afterChunks: 1 } });
     const abort = new AbortController();
@@ -99,7 +99,7 @@ describe('resolveSummarizer', () => {
   });
 
   it('fails for an unknown compaction.model', async () => {
-    const chat = await openModelSession(client, 'qwen3', {});
+    const chat = await connectModel(client, 'qwen3', {});
     await expect(resolveSummarizer(client, chat, 'missing')).rejects.toThrow(/missing/);
   });
 });

@@ -198,9 +198,11 @@ describe('run_command confirmation', () => {
     expect(await h.answer('n')).toBe('idle');
     expect(existsSync(join(h.cwd, 'danger.txt'))).toBe(false);
 
-    expect(h.controller.toolApprovals()).toEqual([{ tool: 'run_command', scope: 'echo first …' }]);
-    expect(h.controller.tools().find((t) => t.name === 'run_command')?.needsConfirmation).toBe(true);
-    h.controller.revokeToolApprovals('all');
+    expect(h.controller.host.tools.approvals()).toEqual([{ tool: 'run_command', scope: 'echo first …' }]);
+    expect(h.controller.host.tools.list().find((t) => t.name === 'run_command')?.needsConfirmation).toBe(
+      true,
+    );
+    h.controller.host.tools.revokeApprovals('all');
     h.emu.enqueue(
       { toolCalls: [{ name: 'run_command', arguments: { command: 'echo first' } }] },
       { content: 'Asked again.' },

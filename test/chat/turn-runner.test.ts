@@ -15,10 +15,10 @@ async function open(options: Parameters<typeof fakeChat>[0] = {}): Promise<FakeC
 
 describe('TurnRunner', () => {
   it('streams a reply into the transcript and the screen, and shows its speed', async () => {
-    const { backend, parts, store, userSays } = await open();
+    const { backend, parts, connected, store, userSays } = await open();
     backend.enqueue({ content: 'Hello there.', promptEvalCount: 40, evalCount: 7 });
     userSays('hi');
-    await parts.turns.run();
+    await parts.turns.run(connected);
 
     expect(parts.conversation.transcript.map((m) => [m.role, m.content])).toEqual([
       ['user', 'hi'],
@@ -34,13 +34,15 @@ describe('TurnRunner', () => {
   });
 
   it('runs the tool calls of a reply and sends their results back', async () => {
-    const { backend, parts, userSays } = await open({ model: { capabilities: ['completion', 'tools'] } });
+    const { backend, parts, connected, userSays } = await open({
+      model: { capabilities: ['completion', 'tools'] },
+    });
     backend.enqueue(
       { toolCalls: [{ function: { name: 'get_time', arguments: {} } }] },
       { content: 'It is morning.' },
     );
     userSays('what time is it?');
-    await parts.turns.run();
+    await parts.turns.run(connected);
 
     expect(backend.requests[0].tools?.map((t) => t.function.name)).toContain('get_time');
     expect(backend.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', tool_name: 'get_time' });
@@ -53,12 +55,12 @@ describe('TurnRunner', () => {
   });
 
   it('asks again without tools when the model refuses them', async () => {
-    const { backend, parts, notices, userSays } = await open({
+    const { backend, parts, connected, notices, userSays } = await open({
       model: { capabilities: ['completion', 'tools'] },
     });
     backend.enqueue({ unsupported: 'tools' }, { content: 'Fine without.' });
     userSays('hi');
-    await parts.turns.run();
+    await parts.turns.run(connected);
 
     expect(backend.requests).toHaveLength(2);
     expect(backend.requests[0].tools).toBeDefined();
@@ -74,10 +76,10 @@ describe('TurnRunner', () => {
   });
 
   it('shows a failure before any reply and lets an empty Enter retry the turn', async () => {
-    const { backend, parts, notices, userSays } = await open();
+    const { backend, parts, connected, notices, userSays } = await open();
     backend.enqueue({ fail: 'http', message: 'Ollama answered HTTP 500: boom.' });
     userSays('hi');
-    await parts.turns.run();
+    await parts.turns.run(connected);
 
     expect(notices().map((n) => [n.level, n.text])).toEqual([
       ['error', 'Ollama answered HTTP 500: boom.'],
@@ -87,20 +89,20 @@ describe('TurnRunner', () => {
     expect(parts.turns.retryable).toBe(true);
 
     backend.enqueue({ content: 'Second time lucky.' });
-    await parts.turns.run();
+    await parts.turns.run(connected);
     expect(parts.turns.retryable).toBe(false);
     expect(parts.conversation.transcript.at(-1)).toMatchObject({ content: 'Second time lucky.' });
   });
 
   it('keeps the part of a reply that streamed before a failure, marked interrupted', async () => {
-    const { backend, parts, notices, store, userSays } = await open();
+    const { backend, parts, connected, notices, store, userSays } = await open();
     backend.enqueue({
       fail: 'stream',
       message: 'Ollama stopped mid-reply: out of memory.',
       partial: 'Half a',
     });
     userSays('hi');
-    await parts.turns.run();
+    await parts.turns.run(connected);
 
     expect(parts.conversation.transcript.at(-1)).toMatchObject({
       role: 'assistant',
@@ -118,10 +120,10 @@ describe('TurnRunner', () => {
   });
 
   it('keeps the partial reply when the user cancels mid-stream', async () => {
-    const { backend, parts, notices, userSays, until } = await open();
+    const { backend, parts, connected, notices, userSays, until } = await open();
     backend.enqueue({ hang: true, partial: 'Once upon' });
     userSays('tell me a story');
-    const running = parts.turns.run();
+    const running = parts.turns.run(connected);
     await backend.hanging();
     expect(parts.abort.cancel()).toBe(true);
     await running;
@@ -135,7 +137,7 @@ describe('TurnRunner', () => {
   });
 
   it('stops after tools.max_steps rounds and says so', async () => {
-    const { backend, parts, notices, userSays } = await open({
+    const { backend, parts, connected, notices, userSays } = await open({
       model: { capabilities: ['completion', 'tools'] },
       configure: (config) => {
         config.tools.max_steps = 2;
@@ -144,7 +146,7 @@ describe('TurnRunner', () => {
     const call = { toolCalls: [{ function: { name: 'get_time', arguments: {} } }] };
     backend.enqueue(call, call);
     userSays('loop');
-    await parts.turns.run();
+    await parts.turns.run(connected);
 
     expect(backend.requests).toHaveLength(2);
     expect(notices().at(-1)?.text).toBe(

@@ -25,7 +25,7 @@ const RECORD: CompactionRecord = {
 describe('/help', () => {
   it('lists every command with its usage, summary and aliases, and the keys', async () => {
     const wide = new FakeHost();
-    wide.columns = 300; // each summary on one row
+    wide.screen.columns = 300; // each summary on one row
     const host = await run('/help', wide);
     const text = host.onlyShown;
     for (const command of BUILTIN_COMMANDS) {
@@ -44,7 +44,7 @@ describe('/help', () => {
 
   it('wraps each summary in its own column at the terminal width; a long usage puts it below', async () => {
     const narrow = new FakeHost();
-    narrow.columns = 60;
+    narrow.screen.columns = 60;
     const host = await run('/help', narrow);
     const rows = host.onlyShown.split('\n');
     const commandRows = rows.slice(1, rows.indexOf(''));
@@ -68,7 +68,7 @@ describe('/help', () => {
 describe('/model', () => {
   it('lists the installed models with their size facts and marks the current one', async () => {
     const host = new FakeHost();
-    host.model = 'qwen3';
+    host.model.name = 'qwen3';
     host.installed = [
       { name: 'llama3.2:latest', parameterSize: '3.2B', quantization: 'Q4_K_M' },
       { name: 'qwen3:latest', parameterSize: '8.2B' },
@@ -121,7 +121,7 @@ describe('/model', () => {
 
   it('reports a failing model list as a one-line error', async () => {
     const host = new FakeHost();
-    host.listModels = async () => {
+    host.model.list = async () => {
       throw new Error('Cannot reach Ollama at http://127.0.0.1:1');
     };
     await run('/model', host);
@@ -135,27 +135,27 @@ describe('/system', () => {
   it('shows the system prompt, or says there is none', async () => {
     expect((await run('/system')).onlyShown).toBe('No system prompt is set.');
     const withModelfile = new FakeHost();
-    withModelfile.modelSystem = 'You are Mario.';
+    withModelfile.model.modelSystem = 'You are Mario.';
     expect((await run('/system', withModelfile)).onlyShown).toBe(
       "No system prompt is set; the model's own applies:\nYou are Mario.",
     );
     const host = new FakeHost();
-    host.system = 'Answer in French.';
+    host.model.system = 'Answer in French.';
     await run('/system', host);
     expect(host.onlyShown).toBe('System prompt:\nAnswer in French.');
   });
 
   it('sets the prompt to the whole argument text', async () => {
     const host = await run('/system You are terse.  Use metric units.');
-    expect(host.system).toBe('You are terse.  Use metric units.');
+    expect(host.model.system).toBe('You are terse.  Use metric units.');
     expect(host.notices).toEqual([{ level: 'success', text: 'System prompt set.' }]);
   });
 
   it('clears it with /system clear', async () => {
     const host = new FakeHost();
-    host.system = 'old';
+    host.model.system = 'old';
     await run('/system clear', host);
-    expect(host.system).toBeUndefined();
+    expect(host.model.system).toBeUndefined();
     expect(host.notices).toEqual([{ level: 'success', text: 'System prompt removed.' }]);
   });
 });
@@ -163,11 +163,11 @@ describe('/system', () => {
 describe('/set', () => {
   it('lists what is really in force: num_ctx with its source, options, the Modelfile parameters left', async () => {
     const host = new FakeHost();
-    host.numCtx = 2048;
-    host.numCtxSource = 'flag';
-    host.options = { temperature: 0.2, stop: ['</s>'] };
+    host.model.numCtx = 2048;
+    host.model.numCtxSource = 'flag';
+    host.options.values = { temperature: 0.2, stop: ['</s>'] };
     host.optionsSetInChat.add('temperature');
-    host.modelInfo = {
+    host.model.info = {
       name: 'qwen3',
       capabilities: ['completion'],
       parameters: [
@@ -191,7 +191,7 @@ describe('/set', () => {
   it('names ochat default num_ctx, and says when no model is connected', async () => {
     expect((await run('/set')).onlyShown).toContain("num_ctx  8192  (ochat's default)");
     const host = new FakeHost();
-    host.numCtx = undefined;
+    host.model.numCtx = undefined;
     await run('/set', host);
     expect(host.onlyShown).toContain('(nothing yet: no model is connected)');
   });
@@ -200,7 +200,7 @@ describe('/set', () => {
     const host = new FakeHost();
     await run('/set temperature 0.7', host);
     await run('/set temperature default', host);
-    expect(host.options).toEqual({});
+    expect(host.options.values).toEqual({});
     expect(host.notices.at(-1)).toEqual({
       level: 'success',
       text: "temperature is back to the model's default.",
@@ -212,28 +212,28 @@ describe('/set', () => {
   it("takes ollama run's forms: /set parameter, /set system, /set think and nothink", async () => {
     const host = new FakeHost();
     await run('/set parameter top_k 20', host);
-    expect(host.options).toEqual({ top_k: 20 });
+    expect(host.options.values).toEqual({ top_k: 20 });
     await run('/set parameter top_k default', host);
-    expect(host.options).toEqual({});
+    expect(host.options.values).toEqual({});
     await run('/set system You are terse.  Really.', host);
-    expect(host.system).toBe('You are terse.  Really.');
+    expect(host.model.system).toBe('You are terse.  Really.');
     await run('/set nothink', host);
-    expect(host.think).toBe(false);
+    expect(host.model.think).toBe(false);
     await run('/set think', host);
-    expect(host.think).toBe(true);
+    expect(host.model.think).toBe(true);
     await run('/set system', host);
     expect(host.notices.at(-1)).toMatchObject({ level: 'error' });
-    expect(host.system).toBe('You are terse.  Really.');
+    expect(host.model.system).toBe('You are terse.  Really.');
   });
 
   it('sets a valid option with its typed value', async () => {
     const host = await run('/set temperature 0.7');
-    expect(host.options).toEqual({ temperature: 0.7 });
+    expect(host.options.values).toEqual({ temperature: 0.7 });
     expect(host.notices).toEqual([{ level: 'success', text: 'temperature = 0.7' }]);
     const seeded = await run('/set seed 42');
-    expect(seeded.options.seed).toBe(42);
+    expect(seeded.options.values.seed).toBe(42);
     const ctx = await run('/set num_ctx 4096');
-    expect(ctx.options.num_ctx).toBe(4096);
+    expect(ctx.options.values.num_ctx).toBe(4096);
   });
 
   it('shows the value in force when the host caps it', async () => {
@@ -245,7 +245,7 @@ describe('/set', () => {
 
   it('rejects an unknown option with a suggestion and the usage, setting nothing', async () => {
     const host = await run('/set temprature 0.7');
-    expect(host.options).toEqual({});
+    expect(host.options.values).toEqual({});
     expect(host.notices).toHaveLength(1);
     expect(host.notices[0].level).toBe('error');
     expect(host.notices[0].text).toContain('"temprature"');
@@ -255,17 +255,17 @@ describe('/set', () => {
 
   it('rejects an out-of-range or mistyped value', async () => {
     const range = await run('/set top_p 3');
-    expect(range.options).toEqual({});
+    expect(range.options.values).toEqual({});
     expect(range.notices[0]).toMatchObject({ level: 'error' });
     expect(range.notices[0].text).toMatch(/^top_p: /);
     const typed = await run('/set seed banana');
-    expect(typed.options).toEqual({});
+    expect(typed.options.values).toEqual({});
     expect(typed.notices[0].text).toMatch(/^seed: .*banana/);
   });
 
   it('needs a value', async () => {
     const host = await run('/set temperature');
-    expect(host.options).toEqual({});
+    expect(host.options.values).toEqual({});
     expect(host.notices).toEqual([
       {
         level: 'error',
@@ -284,24 +284,24 @@ describe('/think', () => {
     ['high', 'high', 'high'],
   ] as const)('/think %s sets %s', async (arg, value, shown) => {
     const host = await run(`/think ${arg}`);
-    expect(host.think).toBe(value);
+    expect(host.model.think).toBe(value);
     expect(host.notices).toEqual([{ level: 'success', text: `Thinking: ${shown}` }]);
   });
 
   it('shows the current setting', async () => {
     expect((await run('/think')).onlyShown).toBe('Thinking: model default');
     const host = new FakeHost();
-    host.think = 'high';
+    host.model.think = 'high';
     await run('/think', host);
     expect(host.onlyShown).toBe('Thinking: high');
   });
 
   it('warns when the model does not support thinking but keeps the setting', async () => {
     const host = new FakeHost();
-    host.supportsThinking = false;
-    host.model = 'llama3.2';
+    host.model.supportsThinking = false;
+    host.model.name = 'llama3.2';
     await run('/think on', host);
-    expect(host.think).toBe(true);
+    expect(host.model.think).toBe(true);
     expect(host.notices[0]).toEqual({
       level: 'warning',
       text: 'llama3.2 does not support thinking; the setting is kept for models that do.',
@@ -314,7 +314,7 @@ describe('/think', () => {
   it('rejects unknown values, including names inherited from Object', async () => {
     for (const bad of ['maybe', 'constructor', '__proto__', 'toString']) {
       const host = await run(`/think ${bad}`);
-      expect(host.think).toBeUndefined();
+      expect(host.model.think).toBeUndefined();
       expect(host.notices).toEqual([
         {
           level: 'error',
@@ -340,7 +340,7 @@ describe('/summary', () => {
 
   it('shows the narrative and every tool entry in full', async () => {
     const host = new FakeHost();
-    host.compaction = RECORD;
+    host.compaction.record = RECORD;
     host.toolCalls = [...RECORD.toolEntries];
     await run('/summary', host);
     // When, for a person (local time), never the raw ISO stamp.
@@ -362,7 +362,7 @@ describe('/summary', () => {
 
   it('shows the exact lines, then how the model sees them when they were folded, and what was cut', async () => {
     const host = new FakeHost();
-    host.compaction = {
+    host.compaction.record = {
       ...RECORD,
       toolEntries: ['read_file: read a.ts (×2)'],
       cut: { text: 'yada yada', tokens: 3 },
@@ -383,14 +383,14 @@ describe('/summary', () => {
 
   it('says when the server cut off a summarizer reply, with or without words cut', async () => {
     const host = new FakeHost();
-    host.compaction = { ...RECORD, toolEntries: [], cut: { text: '', tokens: 0, endsLost: 1 } };
+    host.compaction.record = { ...RECORD, toolEntries: [], cut: { text: '', tokens: 0, endsLost: 1 } };
     await run('/summary', host);
     expect(host.onlyShown.split('\n').slice(3)).toEqual([
       '',
       "The summarizer's reply ran past its length limit: the server cut off its end, unseen.",
     ]);
     const both = new FakeHost();
-    both.compaction = { ...RECORD, toolEntries: [], cut: { text: 'yada', tokens: 1, endsLost: 2 } };
+    both.compaction.record = { ...RECORD, toolEntries: [], cut: { text: 'yada', tokens: 1, endsLost: 2 } };
     await run('/summary', both);
     expect(both.onlyShown.split('\n').slice(3)).toEqual([
       '',
@@ -403,7 +403,7 @@ describe('/summary', () => {
 
   it('leaves out the tool section when there were no tool calls', async () => {
     const host = new FakeHost();
-    host.compaction = { ...RECORD, toolEntries: [] };
+    host.compaction.record = { ...RECORD, toolEntries: [] };
     await run('/summary', host);
     expect(host.onlyShown).not.toContain('Tool calls');
     expect(host.onlyShown).toContain(RECORD.narrative);
@@ -463,7 +463,7 @@ describe('/tools', () => {
     const host = withTools();
     host.toolStates[0].description =
       'Read a text file in the working directory, at most 256 KB, with line numbers';
-    host.columns = 50;
+    host.screen.columns = 50;
     await run('/tools', host);
     expect(host.onlyShown).toBe(
       [
@@ -479,7 +479,7 @@ describe('/tools', () => {
 
   it('puts descriptions under the names on a terminal too narrow for both', async () => {
     const host = withTools();
-    host.columns = 34;
+    host.screen.columns = 34;
     await run('/tools', host);
     expect(host.onlyShown).toBe(
       [
@@ -612,7 +612,7 @@ describe('/show', () => {
 
   it('shows info: facts, capabilities, parameters, system and the head of the license', async () => {
     const host = new FakeHost();
-    host.modelInfo = tutor;
+    host.model.info = tutor;
     await run('/show', host);
     const text = host.onlyShown;
     expect(text).toContain('Model tutor\n  architecture      llama\n  parameters        3.2B');
@@ -626,8 +626,8 @@ describe('/show', () => {
 
   it('shows each text in full, with ollama run’s words when there is none', async () => {
     const host = new FakeHost();
-    host.modelInfo = tutor;
-    host.options = { top_k: 5 };
+    host.model.info = tutor;
+    host.options.values = { top_k: 5 };
     for (const topic of ['modelfile', 'template', 'system', 'license', 'parameters'])
       await run(`/show ${topic}`, host);
     expect(host.shown).toEqual([
@@ -645,7 +645,7 @@ describe('/show', () => {
       ].join('\n'),
     ]);
     const bare = new FakeHost();
-    bare.modelInfo = { name: 'bare', capabilities: ['completion'] };
+    bare.model.info = { name: 'bare', capabilities: ['completion'] };
     for (const topic of ['system', 'template', 'license', 'parameters']) await run(`/show ${topic}`, bare);
     expect(bare.shown).toEqual([
       'No system message was specified for this model.',
@@ -657,8 +657,8 @@ describe('/show', () => {
 
   it('says when the user prompt replaces the model’s, refuses unknown topics, and waits for a model', async () => {
     const host = new FakeHost();
-    host.modelInfo = tutor;
-    host.system = 'Mine.';
+    host.model.info = tutor;
+    host.model.system = 'Mine.';
     await run('/show system', host);
     expect(host.onlyShown).toContain('replaced by yours');
     await run('/show weights', host);

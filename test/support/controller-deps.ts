@@ -5,6 +5,7 @@
  */
 import type { ChatBackend } from '../../src/backend/chat-backend.js';
 import type { ChatControllerDeps } from '../../src/chat/chat-parts.js';
+import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { AppState } from '../../src/config/app-state.js';
 import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
@@ -21,6 +22,7 @@ export function testControllerDeps(
     config,
     appState: new AppState({ cwd: dir }),
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
+    commands: BUILTIN_COMMANDS,
     cwd: dir,
     flags: {},
     onExit: () => {},

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { ModelInfo } from '../../src/backend/interfaces.js';
 import { assembleChat, type ChatParts } from '../../src/chat/chat-parts.js';
 import type { NoticeItem } from '../../src/chat/display-items.js';
+import type { ConnectedModel } from '../../src/chat/model-selection.js';
 import { createStore, type Store } from '../../src/chat/store.js';
 import { type ChatViewState, initialViewState } from '../../src/chat/view-state.js';
 import type { Config } from '../../src/config/schema.js';
@@ -17,6 +18,8 @@ import { FakeBackend } from './fake-backend.js';
 export interface FakeChat {
   backend: FakeBackend;
   parts: ChatParts;
+  /** The model the chat is connected to. */
+  connected: ConnectedModel;
   store: Store<ChatViewState>;
   notices(): NoticeItem[];
   /** Appends a user message as a new turn (what the controller does before running it). */
@@ -40,10 +43,11 @@ export async function fakeChat(
     }),
     store,
   );
-  await parts.connector.open('fake:latest');
+  const connected = await parts.connector.open('fake:latest');
   return {
     backend,
     parts,
+    connected,
     store,
     notices: () => store.get().items.filter((i): i is NoticeItem => i.kind === 'notice'),
     userSays(text) {

@@ -1,43 +1,127 @@
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../../src/backend/interfaces.js';
 import type {
   CommandHost,
+  CompactionCommands,
+  ConversationCommands,
+  ModelCommands,
   NoticeLevel,
+  OptionCommands,
+  ScreenCommands,
   SessionCommands,
   ToolApproval,
+  ToolCommands,
   ToolState,
 } from '../../src/commands/command-host.js';
 import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 
-/** A recording CommandHost: state is plain fields, every effect is logged for assertions. */
+/** A part of the host whose read-only state a test may set. */
+type Settable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A recording CommandHost, part by part: state is plain fields, every effect is logged for assertions. */
 export class FakeHost implements CommandHost {
   notices: { level: NoticeLevel; text: string }[] = [];
   shown: string[] = [];
   exited = 0;
   cleared = 0;
-  columns = 80;
-  model: string | undefined = 'qwen3:latest';
-  numCtx: number | undefined = 8192;
-  numCtxSource: string | undefined = 'default';
-  modelInfo: ModelInfo | undefined;
-  optionsSetInChat = new Set<string>();
+  retryCalls = 0;
   installed: InstalledModel[] = [];
   switchedTo: string[] = [];
-  system: string | undefined;
-  modelSystem: string | undefined;
-  /** What `setOption('num_ctx', …)` puts in force, as a capping server would (default: as asked). */
+  /** What `options.set('num_ctx', …)` puts in force, as a capping server would (default: as asked). */
   numCtxCap: number | undefined;
-  options: Record<string, unknown> = {};
-  think: ThinkSetting | undefined;
-  supportsThinking = true;
+  optionsSetInChat = new Set<string>();
   compactCalls: (string | undefined)[] = [];
-  compaction: CompactionRecord | undefined;
+  /** What `compaction.compactedToolCalls()` returns: the exact lines. */
+  toolCalls: string[] = [];
   breakdown: ContextBreakdown | undefined;
   toolStates: ToolState[] = [];
+  /** What `tools.approvals()` returns; `tools.revokeApprovals` removes from it. */
+  approvals: ToolApproval[] = [];
   lastTool: { name: string; output: string } | undefined;
   /** Session commands called, as `name args`. */
   sessionCalls: string[] = [];
-  sessions: SessionCommands = {
+
+  readonly screen: Settable<ScreenCommands> = {
+    notice: (level, text) => void this.notices.push({ level, text }),
+    show: (text) => void this.shown.push(text),
+    columns: 80,
+    exit: () => {
+      this.exited += 1;
+    },
+  };
+
+  readonly conversation: ConversationCommands = {
+    clear: () => {
+      this.cleared += 1;
+    },
+    retryReply: async () => {
+      this.retryCalls += 1;
+    },
+  };
+
+  readonly model: Settable<ModelCommands> = {
+    name: 'qwen3:latest' as string | undefined,
+    numCtx: 8192 as number | undefined,
+    numCtxSource: 'default' as string | undefined,
+    info: undefined as ModelInfo | undefined,
+    system: undefined as string | undefined,
+    modelSystem: undefined as string | undefined,
+    think: undefined as ThinkSetting | undefined,
+    supportsThinking: true,
+    list: async () => this.installed,
+    switchTo: async (name) => {
+      this.switchedTo.push(name);
+      this.model.name = name;
+    },
+    setSystem: (text) => {
+      this.model.system = text;
+    },
+    setThink: (value) => {
+      this.model.think = value;
+    },
+  };
+
+  readonly options: Settable<OptionCommands> = {
+    values: {} as Readonly<Record<string, unknown>>,
+    source: (name) => (this.optionsSetInChat.has(name) ? '/set' : 'config'),
+    set: (name, value) => {
+      const inForce =
+        name === 'num_ctx' && this.numCtxCap !== undefined ? Math.min(Number(value), this.numCtxCap) : value;
+      this.options.values = { ...this.options.values, [name]: inForce };
+      this.optionsSetInChat.add(name);
+      return inForce;
+    },
+    unset: (name) => {
+      const { [name]: _dropped, ...rest } = this.options.values;
+      this.options.values = rest;
+      this.optionsSetInChat.delete(name);
+    },
+  };
+
+  readonly tools: ToolCommands = {
+    list: () => this.toolStates,
+    setEnabled: (name, enabled) => {
+      const tool = this.toolStates.find((t) => t.name === name);
+      if (!tool) return false;
+      tool.enabled = enabled;
+      return true;
+    },
+    approvals: () => [...this.approvals],
+    revokeApprovals: (which) =>
+      which === 'all' ? this.approvals.splice(0) : this.approvals.splice(which - 1, 1),
+    lastOutput: () => this.lastTool,
+  };
+
+  readonly compaction: Settable<CompactionCommands> = {
+    compact: async (focus) => {
+      this.compactCalls.push(focus);
+    },
+    record: undefined as CompactionRecord | undefined,
+    compactedToolCalls: () => this.toolCalls,
+    breakdown: () => this.breakdown,
+  };
+
+  readonly sessions: SessionCommands = {
     list: () => void this.sessionCalls.push('list'),
     resume: async (query) => void this.sessionCalls.push(`resume ${query}`),
     rename: (name) => void this.sessionCalls.push(`rename ${name}`),
@@ -47,82 +131,6 @@ export class FakeHost implements CommandHost {
     history: () => void this.sessionCalls.push('history'),
     uncompact: () => void this.sessionCalls.push('uncompact'),
   };
-
-  notice(level: NoticeLevel, text: string): void {
-    this.notices.push({ level, text });
-  }
-  show(text: string): void {
-    this.shown.push(text);
-  }
-  exit(): void {
-    this.exited += 1;
-  }
-  clearConversation(): void {
-    this.cleared += 1;
-  }
-  async listModels(): Promise<InstalledModel[]> {
-    return this.installed;
-  }
-  async switchModel(name: string): Promise<void> {
-    this.switchedTo.push(name);
-    this.model = name;
-  }
-  setSystem(text: string | undefined): void {
-    this.system = text;
-  }
-  optionSource(name: string): 'config' | '/set' {
-    return this.optionsSetInChat.has(name) ? '/set' : 'config';
-  }
-  setOption(name: string, value: unknown): unknown {
-    const inForce =
-      name === 'num_ctx' && this.numCtxCap !== undefined ? Math.min(Number(value), this.numCtxCap) : value;
-    this.options = { ...this.options, [name]: inForce };
-    this.optionsSetInChat.add(name);
-    return inForce;
-  }
-  unsetOption(name: string): void {
-    const { [name]: _dropped, ...rest } = this.options;
-    this.options = rest;
-    this.optionsSetInChat.delete(name);
-  }
-  setThink(value: ThinkSetting): void {
-    this.think = value;
-  }
-  async compact(focus: string | undefined): Promise<void> {
-    this.compactCalls.push(focus);
-  }
-  retryCalls = 0;
-  async retryReply(): Promise<void> {
-    this.retryCalls++;
-  }
-  /** What `compactedToolCalls()` returns: the exact lines. */
-  toolCalls: string[] = [];
-  compactedToolCalls(): string[] {
-    return this.toolCalls;
-  }
-  contextBreakdown(): ContextBreakdown | undefined {
-    return this.breakdown;
-  }
-  tools(): ToolState[] {
-    return this.toolStates;
-  }
-  setToolEnabled(name: string, enabled: boolean): boolean {
-    const tool = this.toolStates.find((t) => t.name === name);
-    if (!tool) return false;
-    tool.enabled = enabled;
-    return true;
-  }
-  /** What `toolApprovals()` returns; `revokeToolApprovals` removes from it. */
-  approvals: ToolApproval[] = [];
-  toolApprovals(): ToolApproval[] {
-    return [...this.approvals];
-  }
-  revokeToolApprovals(which: number | 'all'): ToolApproval[] {
-    return which === 'all' ? this.approvals.splice(0) : this.approvals.splice(which - 1, 1);
-  }
-  lastToolOutput(): { name: string; output: string } | undefined {
-    return this.lastTool;
-  }
 
   /** The only thing shown so far (fails the test when there is not exactly one). */
   get onlyShown(): string {

@@ -101,7 +101,7 @@ export async function startToolHarness(options: ToolHarnessOptions = {}): Promis
     lastDialog = dialog;
   });
   await controller.start();
-  if (!controller.numCtx)
+  if (!controller.host.model.numCtx)
     throw new Error(`harness could not connect: ${JSON.stringify(controller.store.get().items)}`);
 
   /** Resolves with 'idle' when the work queue drains, or with a dialog as soon as one is open. */

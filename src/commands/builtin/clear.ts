@@ -7,6 +7,6 @@ export const clearCommand: SlashCommand = {
   summary: 'Start a new empty conversation',
   usage: '/clear',
   run(host) {
-    host.clearConversation();
+    host.conversation.clear();
   },
 };

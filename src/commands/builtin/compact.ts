@@ -6,6 +6,6 @@ export const compactCommand: SlashCommand = {
   summary: 'Summarize older messages now (optional focus instructions)',
   usage: '/compact [instructions]',
   async run(host, args) {
-    await host.compact(args || undefined);
+    await host.compaction.compact(args || undefined);
   },
 };

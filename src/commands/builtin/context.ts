@@ -8,9 +8,9 @@ export const contextCommand: SlashCommand = {
   usage: '/context',
   runsWhileBusy: true,
   run(host) {
-    const breakdown = host.contextBreakdown();
+    const breakdown = host.compaction.breakdown();
     if (!breakdown) {
-      host.show('The context window is not known yet: no model is connected.');
+      host.screen.show('The context window is not known yet: no model is connected.');
       return;
     }
     const width = Math.max(...breakdown.rows.map((r) => r.label.length));
@@ -18,6 +18,6 @@ export const contextCommand: SlashCommand = {
       const bar = '█'.repeat(Math.round(row.percent / 5)).padEnd(20, '·');
       return `  ${row.label.padEnd(width)}  ${formatTokens(row.tokens).padStart(6)}  ${String(Math.round(row.percent)).padStart(3)}%  ${bar}`;
     });
-    host.show([`Context window: ${formatTokens(breakdown.numCtx)} tokens`, ...lines].join('\n'));
+    host.screen.show([`Context window: ${formatTokens(breakdown.numCtx)} tokens`, ...lines].join('\n'));
   },
 };

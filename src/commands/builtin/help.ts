@@ -16,9 +16,9 @@ export function createHelpCommand(list: () => readonly SlashCommand[]): SlashCom
           const aliases = c.aliases?.length ? ` (also ${c.aliases.map((a) => `/${a}`).join(', ')})` : '';
           return [`  ${c.usage}`, `${c.summary}${aliases}`];
         }),
-        host.columns,
+        host.screen.columns,
       );
-      host.show(
+      host.screen.show(
         [
           'Commands:',
           ...lines,

@@ -6,7 +6,9 @@ export const lastToolCommand: SlashCommand = {
   summary: 'Show the full output of the last tool call',
   usage: '/last-tool',
   run(host) {
-    const last = host.lastToolOutput();
-    host.show(last ? `Output of ${last.name}:\n${last.output}` : 'No tool has run in this conversation.');
+    const last = host.tools.lastOutput();
+    host.screen.show(
+      last ? `Output of ${last.name}:\n${last.output}` : 'No tool has run in this conversation.',
+    );
   },
 };

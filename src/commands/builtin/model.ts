@@ -7,11 +7,11 @@ import type { CommandHost } from '../command-host.js';
  * or has no match, the name goes to the server as typed, whose error lists the installed models.
  */
 export async function switchToModel(host: CommandHost, typed: string): Promise<void> {
-  const installed = await host.listModels().then(
+  const installed = await host.model.list().then(
     (models) => models.map((m) => m.name),
     () => [],
   );
-  await host.switchModel(findInstalledModel(typed, installed) ?? typed);
+  await host.model.switchTo(findInstalledModel(typed, installed) ?? typed);
 }
 
 /** Tab after `/model ` or `/load `: the installed models. */
@@ -30,16 +30,16 @@ export const modelCommand: SlashCommand = {
       await switchToModel(host, args);
       return;
     }
-    const models = await host.listModels();
+    const models = await host.model.list();
     if (models.length === 0) {
-      host.show('No models are installed. Install one with `ollama pull llama3.2`.');
+      host.screen.show('No models are installed. Install one with `ollama pull llama3.2`.');
       return;
     }
     const lines = models.map((m) => {
       const facts = [m.parameterSize, m.quantization].filter(Boolean).join(' ');
-      const mark = host.model !== undefined && sameModel(m.name, host.model) ? '●' : ' ';
+      const mark = host.model.name !== undefined && sameModel(m.name, host.model.name) ? '●' : ' ';
       return ` ${mark} ${m.name}${facts ? `  (${facts})` : ''}`;
     });
-    host.show(['Installed models (switch with /model <name>):', ...lines].join('\n'));
+    host.screen.show(['Installed models (switch with /model <name>):', ...lines].join('\n'));
   },
 };

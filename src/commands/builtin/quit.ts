@@ -8,6 +8,6 @@ export const quitCommand: SlashCommand = {
   usage: '/quit',
   runsWhileBusy: true,
   run(host) {
-    host.exit();
+    host.screen.exit();
   },
 };

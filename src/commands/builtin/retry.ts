@@ -10,6 +10,6 @@ export const retryCommand: SlashCommand = {
   usage: '/retry',
   async run(host, args) {
     if (args) throw new CommandUsageError('/retry takes no arguments.');
-    await host.retryReply();
+    await host.conversation.retryReply();
   },
 };

@@ -40,16 +40,17 @@ function completeSet(args: string): CompletionEntry[] {
 /** `/set` alone: every option that is really in force, and where it comes from. */
 function listInForce(host: CommandHost, known: readonly string[]): string {
   const rows: [string, string, string][] = [];
-  if (host.numCtx !== undefined) {
-    const source = NUM_CTX_SOURCES[host.numCtxSource ?? ''] ?? host.numCtxSource ?? '';
-    rows.push(['num_ctx', String(host.numCtx), source]);
+  if (host.model.numCtx !== undefined) {
+    const source = NUM_CTX_SOURCES[host.model.numCtxSource ?? ''] ?? host.model.numCtxSource ?? '';
+    rows.push(['num_ctx', String(host.model.numCtx), source]);
   }
-  for (const [name, value] of Object.entries(host.options)) {
-    if (name !== 'num_ctx') rows.push([name, JSON.stringify(value), host.optionSource(name)]);
+  for (const [name, value] of Object.entries(host.options.values)) {
+    if (name !== 'num_ctx') rows.push([name, JSON.stringify(value), host.options.source(name)]);
   }
   // The Modelfile's own parameters apply where nothing above replaces them.
-  for (const { name, value } of host.modelInfo?.parameters ?? []) {
-    if (name !== 'num_ctx' && !Object.hasOwn(host.options, name)) rows.push([name, value, 'Modelfile']);
+  for (const { name, value } of host.model.info?.parameters ?? []) {
+    if (name !== 'num_ctx' && !Object.hasOwn(host.options.values, name))
+      rows.push([name, value, 'Modelfile']);
   }
   const nameWidth = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
@@ -57,7 +58,7 @@ function listInForce(host: CommandHost, known: readonly string[]): string {
     ([name, value, source]) => `  ${name.padEnd(nameWidth)}  ${value.padEnd(valueWidth)}  (${source})`,
   );
   return [
-    `In force${host.model ? ` for ${host.model}` : ''}:`,
+    `In force${host.model.name ? ` for ${host.model.name}` : ''}:`,
     ...(lines.length ? lines : ['  (nothing yet: no model is connected)']),
     '',
     `Settable: ${known.join(', ')}`,
@@ -81,7 +82,7 @@ export const setCommand: SlashCommand = {
       '../../config/ollama-options.js'
     );
     if (!args) {
-      host.show(listInForce(host, OLLAMA_OPTION_NAMES));
+      host.screen.show(listInForce(host, OLLAMA_OPTION_NAMES));
       return;
     }
     const [first, ...restWords] = args.split(/\s+/);
@@ -90,13 +91,13 @@ export const setCommand: SlashCommand = {
       const text = args.slice(first.length).trim();
       if (!text)
         throw new CommandUsageError('/set system needs the text of the prompt (/system clear removes it).');
-      host.setSystem(text);
-      host.notice('success', 'System prompt set.');
+      host.model.setSystem(text);
+      host.screen.notice('success', 'System prompt set.');
       return;
     }
     if ((keyword === 'think' || keyword === 'nothink') && restWords.length === 0) {
-      host.setThink(keyword === 'think');
-      host.notice('success', `Thinking: ${keyword === 'think' ? 'on' : 'off'}`);
+      host.model.setThink(keyword === 'think');
+      host.screen.notice('success', `Thinking: ${keyword === 'think' ? 'on' : 'off'}`);
       return;
     }
     const optionArgs = keyword === 'parameter' ? args.slice(first.length).trim() : args;
@@ -106,13 +107,13 @@ export const setCommand: SlashCommand = {
     if (value.trim().toLowerCase() === DEFAULT_WORD) {
       const unknown = unknownOptionError(name);
       if (unknown) throw new CommandUsageError(unknown);
-      host.unsetOption(name);
-      host.notice('success', `${name} is back to the model's default.`);
+      host.options.unset(name);
+      host.screen.notice('success', `${name} is back to the model's default.`);
       return;
     }
     const parsed = parseOllamaOption(name, value.trim());
     if (!parsed.ok) throw new CommandUsageError(parsed.error);
-    const inForce = host.setOption(parsed.name, parsed.value);
-    host.notice('success', `${parsed.name} = ${JSON.stringify(inForce)}`);
+    const inForce = host.options.set(parsed.name, parsed.value);
+    host.screen.notice('success', `${parsed.name} = ${JSON.stringify(inForce)}`);
   },
 };

@@ -28,7 +28,7 @@ function info(host: CommandHost, model: ModelInfo): string {
     ['architecture', model.architecture ?? model.family],
     ['parameters', model.parameterSize],
     ['context length', model.trainedContext === undefined ? undefined : String(model.trainedContext)],
-    ['num_ctx in use', host.numCtx === undefined ? undefined : formatTokens(host.numCtx)],
+    ['num_ctx in use', host.model.numCtx === undefined ? undefined : formatTokens(host.model.numCtx)],
     ['embedding length', model.embeddingLength === undefined ? undefined : String(model.embeddingLength)],
     ['quantization', model.quantization],
   ];
@@ -52,7 +52,7 @@ function parameters(host: CommandHost, model: ModelInfo): string {
   const lines = model.parameters
     ? ['Model defined parameters:', parameterLines(model.parameters)]
     : ['No parameters were specified for this model.'];
-  const set = Object.entries(host.options);
+  const set = Object.entries(host.options.values);
   if (set.length > 0) {
     lines.push(
       '',
@@ -75,28 +75,28 @@ export const showCommand: SlashCommand = {
     if (!(SHOW_TOPICS as readonly string[]).includes(topic)) {
       throw new CommandUsageError(`Unknown topic "${args}".`);
     }
-    const model = host.modelInfo;
+    const model = host.model.info;
     if (!model) {
-      host.show('No model is connected yet.');
+      host.screen.show('No model is connected yet.');
       return;
     }
     switch (topic as ShowTopic) {
       case 'info':
-        return host.show(info(host, model));
+        return host.screen.show(info(host, model));
       case 'parameters':
-        return host.show(parameters(host, model));
+        return host.screen.show(parameters(host, model));
       case 'modelfile':
-        return host.show(model.modelfile ?? 'The server sent no Modelfile for this model.');
+        return host.screen.show(model.modelfile ?? 'The server sent no Modelfile for this model.');
       case 'system':
-        return host.show(
+        return host.screen.show(
           model.system
-            ? `${host.system ? "The model's own system prompt (replaced by yours in this chat):" : 'System prompt of the model:'}\n${model.system}`
+            ? `${host.model.system ? "The model's own system prompt (replaced by yours in this chat):" : 'System prompt of the model:'}\n${model.system}`
             : 'No system message was specified for this model.',
         );
       case 'template':
-        return host.show(model.template ?? 'No prompt template was specified for this model.');
+        return host.screen.show(model.template ?? 'No prompt template was specified for this model.');
       case 'license':
-        return host.show(model.license ?? 'No license was specified for this model.');
+        return host.screen.show(model.license ?? 'No license was specified for this model.');
     }
   },
 };

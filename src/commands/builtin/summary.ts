@@ -8,13 +8,13 @@ export const summaryCommand: SlashCommand = {
   usage: '/summary',
   runsWhileBusy: true,
   run(host) {
-    const record = host.compaction;
+    const record = host.compaction.record;
     if (!record) {
-      host.show('No summary yet: the conversation has not been compacted. /compact does it now.');
+      host.screen.show('No summary yet: the conversation has not been compacted. /compact does it now.');
       return;
     }
     // The exact lines, as stored on each tool message; the model may see them folded.
-    const calls = host.compactedToolCalls();
+    const calls = host.compaction.compactedToolCalls();
     const tools = calls.length ? ['', `Tool calls (${calls.length}):`, ...calls.map((e) => `  - ${e}`)] : [];
     const folded =
       record.toolEntries.length !== calls.length || record.toolEntries.some((e, i) => e !== calls[i]);
@@ -35,7 +35,7 @@ export const summaryCommand: SlashCommand = {
     if (record.cut?.endsLost) {
       cut.push('', "The summarizer's reply ran past its length limit: the server cut off its end, unseen.");
     }
-    host.show(
+    host.screen.show(
       [
         `Summary of messages 1–${record.upto} (by ${record.model}, ${formatWhen(record.at)}):`,
         '',

@@ -7,18 +7,18 @@ export const systemCommand: SlashCommand = {
   usage: '/system [text|clear]',
   run(host, args) {
     if (!args) {
-      if (host.system) host.show(`System prompt:\n${host.system}`);
-      else if (host.modelSystem)
-        host.show(`No system prompt is set; the model's own applies:\n${host.modelSystem}`);
-      else host.show('No system prompt is set.');
+      if (host.model.system) host.screen.show(`System prompt:\n${host.model.system}`);
+      else if (host.model.modelSystem)
+        host.screen.show(`No system prompt is set; the model's own applies:\n${host.model.modelSystem}`);
+      else host.screen.show('No system prompt is set.');
       return;
     }
     if (args === 'clear') {
-      host.setSystem(undefined);
-      host.notice('success', 'System prompt removed.');
+      host.model.setSystem(undefined);
+      host.screen.notice('success', 'System prompt removed.');
       return;
     }
-    host.setSystem(args);
-    host.notice('success', 'System prompt set.');
+    host.model.setSystem(args);
+    host.screen.notice('success', 'System prompt set.');
   },
 };

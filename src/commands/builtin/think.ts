@@ -18,25 +18,25 @@ export const thinkCommand: SlashCommand = {
     wordsBefore(args).length === 0 ? Object.keys(VALUES).map((value) => ({ value })) : [],
   run(host, args) {
     if (!args) {
-      const state = host.think === undefined ? 'model default' : describe(host.think);
-      const support = host.supportsThinking
+      const state = host.model.think === undefined ? 'model default' : describe(host.model.think);
+      const support = host.model.supportsThinking
         ? ''
-        : ` (${host.model ?? 'this model'} does not support thinking)`;
-      host.show(`Thinking: ${state}${support}`);
+        : ` (${host.model.name ?? 'this model'} does not support thinking)`;
+      host.screen.show(`Thinking: ${state}${support}`);
       return;
     }
     const key = args.toLowerCase();
     // Own keys only: `constructor` or `__proto__` must not read Object.prototype.
     const value = Object.hasOwn(VALUES, key) ? VALUES[key] : undefined;
     if (value === undefined) throw new CommandUsageError(`Unknown thinking setting "${args}".`);
-    if (!host.supportsThinking) {
-      host.notice(
+    if (!host.model.supportsThinking) {
+      host.screen.notice(
         'warning',
-        `${host.model ?? 'This model'} does not support thinking; the setting is kept for models that do.`,
+        `${host.model.name ?? 'This model'} does not support thinking; the setting is kept for models that do.`,
       );
     }
-    host.setThink(value);
-    host.notice('success', `Thinking: ${describe(value)}`);
+    host.model.setThink(value);
+    host.screen.notice('success', `Thinking: ${describe(value)}`);
   },
 };
 

@@ -46,14 +46,14 @@ export const toolsCommand: SlashCommand = {
     const match = /^(on|off)\s+(\S+)$/.exec(args);
     if (!match) throw new CommandUsageError(`Expected "on <name>", "off <name>" or "revoke <n|all>".`);
     const on = match[1] === 'on';
-    if (!host.setToolEnabled(match[2], on)) {
-      const names = host
-        .tools()
+    if (!host.tools.setEnabled(match[2], on)) {
+      const names = host.tools
+        .list()
         .map((t) => t.name)
         .join(', ');
       throw new CommandUsageError(`No tool named "${match[2]}" (tools: ${names}).`);
     }
-    host.notice('success', `${match[2]} ${on ? 'enabled' : 'disabled'}.`);
+    host.screen.notice('success', `${match[2]} ${on ? 'enabled' : 'disabled'}.`);
   },
 };
 
@@ -63,11 +63,11 @@ function describeApproval({ tool, scope }: ToolApproval): string {
 }
 
 function listTools(host: CommandHost): void {
-  const approvals = host.toolApprovals();
-  host.show(
+  const approvals = host.tools.approvals();
+  host.screen.show(
     [
       'Tools:',
-      ...toolListRows(host.tools(), host.columns),
+      ...toolListRows(host.tools.list(), host.screen.columns),
       ...(approvals.length === 0
         ? []
         : [
@@ -79,9 +79,9 @@ function listTools(host: CommandHost): void {
 }
 
 function revokeApprovals(host: CommandHost, which: string | undefined): void {
-  const count = host.toolApprovals().length;
+  const count = host.tools.approvals().length;
   if (count === 0) {
-    host.notice('info', 'No "always" approvals to revoke: every tool in tools.confirm asks first.');
+    host.screen.notice('info', 'No "always" approvals to revoke: every tool in tools.confirm asks first.');
     return;
   }
   const number = which === undefined ? Number.NaN : Number(which);
@@ -90,8 +90,8 @@ function revokeApprovals(host: CommandHost, which: string | undefined): void {
       `Expected an approval number from 1 to ${count}, or "all" (/tools lists them).`,
     );
   }
-  const revoked = host.revokeToolApprovals(which === 'all' ? 'all' : number);
-  host.notice(
+  const revoked = host.tools.revokeApprovals(which === 'all' ? 'all' : number);
+  host.screen.notice(
     'success',
     revoked.length === 1
       ? `Revoked ${describeApproval(revoked[0])}: it asks first again.`

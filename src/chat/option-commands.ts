@@ -1,0 +1,34 @@
+import type { OptionCommands } from '../commands/command-host.js';
+import type { ModelConnector } from './model-connector.js';
+import type { ModelSettings } from './model-settings.js';
+
+/** `/set` and `/show parameters` on the Ollama options; `num_ctx` resizes the connected model's window. */
+export class ChatOptions implements OptionCommands {
+  constructor(
+    private readonly settings: ModelSettings,
+    private readonly connector: Pick<ModelConnector, 'resize' | 'resizeToModelDefault'>,
+  ) {}
+
+  get values(): Readonly<Record<string, unknown>> {
+    return this.settings.options;
+  }
+
+  source(name: string): 'config' | '/set' {
+    return this.settings.optionSource(name);
+  }
+
+  set(name: string, value: unknown): unknown {
+    this.settings.setOption(name, value);
+    if (name !== 'num_ctx') return value;
+    // The window in force may be less than asked for (capped at the trained size): keep and show that.
+    const inForce = this.connector.resize(value);
+    if (inForce === undefined) return value;
+    this.settings.setOption('num_ctx', inForce);
+    return inForce;
+  }
+
+  unset(name: string): void {
+    this.settings.unsetOption(name);
+    if (name === 'num_ctx') this.connector.resizeToModelDefault();
+  }
+}
