@@ -3,11 +3,11 @@
 //
 // Two stages, because every module file loaded before the first frame costs start-up time (one
 // file instead of thirteen: the first frame 4-7 ms sooner on Node 20-24):
-// - dist/ochat.cjs holds, in one file, what every run loads: src/cli.ts and its static imports,
+// - dist/ochat.cjs holds, in one file, what every run loads: src/modes/main.ts and its static imports,
 //   plus the first frame (loaded, not run, by a one-shot). It also exports those modules. It is
 //   CommonJS, like bin/ochat: a run that loads no ES module before its first frame or byte skips
 //   setting up Node's ESM loader (3-5 ms on Node 20-22).
-// - dist/lazy/ holds every other module cli.ts reaches by a dynamic import: the chat UI, line
+// - dist/lazy/ holds every other module main.ts reaches by a dynamic import: the chat UI, line
 //   mode… split into ES module chunks as usual; the one-shot, the config file's parser and
 //   commander each whole, in one CommonJS file. A module of the entry that they import is taken
 //   from dist/ochat.cjs, never bundled twice: one ConfigError class, one copy of the sanitizer's
@@ -46,15 +46,15 @@ const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__:
 const INLINED = new Set(['src/ui/first-frame.ts']);
 /**
  * Lazy modules bundled whole, one CommonJS file each, loaded by require() with a code cache
- * (src/code-cache.ts): what runs before a one-shot's first byte or the chat's first frame (the
+ * (src/platform/code-cache.ts): what runs before a one-shot's first byte or the chat's first frame (the
  * one-shot; the config file's parser; commander, for the less common command lines) loads neither
  * chunks nor the ESM loader. With a config file, the first frame came 6-14 ms sooner on Node
  * 20-24. What a whole module imports dynamically is bundled in too (run only if called): code
  * compiled from a code cache cannot import(), and the build fails if a whole module does.
  */
-const WHOLE = new Set(['src/one-shot.ts', 'src/config/parse-config.ts', 'src/command-line.ts']);
+const WHOLE = new Set(['src/modes/one-shot.ts', 'src/config/parse-config.ts', 'src/cli/command-line.ts']);
 /** The whole modules no run loads beside the chat: the one-shot's copy of the controller never meets the chat's. */
-const NEVER_BESIDE_CHAT = new Set(['src/one-shot.ts']);
+const NEVER_BESIDE_CHAT = new Set(['src/modes/one-shot.ts']);
 /**
  * What a whole module that runs before the chat may bundle though the chat bundles it too, a
  * second copy (the chat loads them for /set alone): the config file's validators, pure functions
@@ -67,7 +67,7 @@ const mayDuplicate = (input) =>
 /** Packages a dynamic import takes from dist/lazy/ (conf: 200 kB a one-shot needs only after its reply). */
 const LAZY_PACKAGES = ['conf'];
 /**
- * Modules put into dist/ochat.cjs though cli.ts does not import them: they import a package of
+ * Modules put into dist/ochat.cjs though main.ts does not import them: they import a package of
  * `LAZY_PACKAGES`, and the whole modules that use them cannot import().
  */
 const ENTRY_ALSO = ['src/config/app-state.ts'];
@@ -100,7 +100,7 @@ async function resolved(pluginBuild, args) {
 /**
  * Makes the entry's dynamic imports point at dist/lazy/ (all of them, or all but `INLINED`), and
  * collects what they import: the lazy stage's entry points. A whole module is CommonJS, loaded by
- * require() (an import() would set up the ESM loader) with its code cache (src/code-cache.ts):
+ * require() (an import() would set up the ESM loader) with its code cache (src/platform/code-cache.ts):
  * its import becomes one of a module that requires it so.
  */
 function lazyImportsPlugin({ inline, lazyEntries }) {
@@ -121,7 +121,7 @@ function lazyImportsPlugin({ inline, lazyEntries }) {
       });
       pluginBuild.onLoad({ filter: /.*/, namespace: 'require-whole' }, ({ path }) => ({
         contents: [
-          "const { requireWhole } = require('./src/code-cache.ts');",
+          "const { requireWhole } = require('./src/platform/code-cache.ts');",
           `module.exports = requireWhole(require('node:path').join(__dirname, ${JSON.stringify(path)}), () => require(${JSON.stringify(path)}));`,
         ].join('\n'),
         resolveDir: root,
@@ -131,17 +131,17 @@ function lazyImportsPlugin({ inline, lazyEntries }) {
   };
 }
 
-// 1. The modules every run evaluates: cli.ts's static closure (the first frame's is loaded
+// 1. The modules every run evaluates: main.ts's static closure (the first frame's is loaded
 // lazily), and `ENTRY_ALSO`'s.
 const lazyEntries = new Set();
 const probe = await build({
-  ...bundleOptions({ entryPoints: ['src/cli.ts', ...ENTRY_ALSO], outdir, define }),
+  ...bundleOptions({ entryPoints: ['src/modes/main.ts', ...ENTRY_ALSO], outdir, define }),
   splitting: false,
   write: false,
   metafile: true,
   plugins: [...basePlugins, lazyImportsPlugin({ inline: false, lazyEntries })],
 });
-const shared = Object.keys(probe.metafile.inputs).filter((path) => path !== 'src/cli.ts');
+const shared = Object.keys(probe.metafile.inputs).filter((path) => path !== 'src/modes/main.ts');
 for (const path of INLINED) lazyEntries.delete(path);
 if (new Set([...lazyEntries].map(nameOf)).size !== lazyEntries.size) {
   throw new Error(`build: two lazily imported modules share a file name: ${[...lazyEntries].join(', ')}`);
@@ -167,7 +167,7 @@ const entry = await build({
   entryPoints: undefined,
   stdin: {
     contents: [
-      "import './src/cli.ts';",
+      "import './src/modes/main.ts';",
       ...shared.map((path, index) => `export * as ${namespaceOf(index)} from './${path}';`),
     ].join('\n'),
     resolveDir: root,

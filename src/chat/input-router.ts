@@ -1,6 +1,6 @@
 import type { SlashCommand } from '../commands/command.js';
 import type { CommandHost } from '../commands/command-host.js';
-import { dispatchCommand, findCommand, parseCommandLine } from '../commands/dispatch.js';
+import { dispatchCommand, findCommand, parseSlashCommand } from '../commands/dispatch.js';
 import type { AppState } from '../config/app-state.js';
 import type { DialogQueue } from './dialog-queue.js';
 import type { MessageSender } from './message-sender.js';
@@ -89,7 +89,7 @@ export class InputRouter {
 
   /** Whether a command line names a command that may run at once, even while a reply streams. */
   private runsWhileBusy(line: string): boolean {
-    const parsed = parseCommandLine(line);
+    const parsed = parseSlashCommand(line);
     return Boolean(parsed && findCommand(this.deps.commands, parsed.name)?.runsWhileBusy);
   }
 }

@@ -4,7 +4,7 @@ import { CommandUsageError, type SlashCommand } from './command.js';
 import type { CommandHost } from './command-host.js';
 
 /** Splits `/name rest of line` into the command name and its argument text. */
-export function parseCommandLine(line: string): { name: string; args: string } | undefined {
+export function parseSlashCommand(line: string): { name: string; args: string } | undefined {
   const match = /^\/(\S*)\s*([\s\S]*)$/.exec(line.trim());
   if (!match) return undefined;
   return { name: match[1].toLowerCase(), args: match[2].trim() };
@@ -24,7 +24,7 @@ export async function dispatchCommand(
   host: CommandHost,
   line: string,
 ): Promise<void> {
-  const parsed = parseCommandLine(line);
+  const parsed = parseSlashCommand(line);
   if (!parsed || parsed.name === '') {
     host.screen.notice('error', 'Type a command after the slash. /help lists them.');
     return;

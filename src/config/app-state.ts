@@ -13,8 +13,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { dataDir } from '../platform/xdg-paths.js';
 import { INPUT_HISTORY_LIMIT } from './defaults.js';
-import { dataDir } from './paths.js';
 
 /** What the state file holds; every field is checked on read, as the file may be hand-edited or stale. */
 interface StoredState {

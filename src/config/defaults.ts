@@ -1,3 +1,4 @@
+import { DEFAULT_HOST } from '../platform/host.js';
 import type { Config } from './schema.js';
 import { TOOL_NAMES } from './tool-names.js';
 
@@ -19,7 +20,7 @@ export const INPUT_HISTORY_LIMIT = 500;
  * that it equals what the schema fills in for an empty file.
  */
 export const DEFAULT_CONFIG: Config = deepFreeze({
-  host: 'http://127.0.0.1:11434',
+  host: DEFAULT_HOST,
   request_timeout_s: 120,
   options: {},
   compaction: {

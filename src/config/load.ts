@@ -1,8 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { displayPath } from '../platform/xdg-paths.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 import { type ConfigCache, cachedConfig, keepConfig } from './parsed-config-cache.js';
-import { displayPath } from './paths.js';
 import type { Config } from './schema.js';
 
 /** Why a config file could not be read, in the user's terms. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeCacheFile } from '../cache-file.js';
-import { BUILD_ID } from '../version.js';
-import { cacheDir } from './paths.js';
+import { writeCacheFile } from '../platform/cache-file.js';
+import { BUILD_ID } from '../platform/version.js';
+import { cacheDir } from '../platform/xdg-paths.js';
 import type { Config } from './schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { InvalidHostError, parseHost } from '../ollama/host.js';
+import { DEFAULT_HOST, InvalidHostError, parseHost } from '../platform/host.js';
 import { mustBe } from './describe-value.js';
 import { ollamaOptionsSchema } from './ollama-options.js';
 import { preprocess } from './preprocess.js';
@@ -94,7 +94,7 @@ const attachmentsSchema = section({
 export const configSchema = z.strictObject(
   {
     model: unset(nonEmptyText('a model name or null')),
-    host: z._default(nonEmptyText('a host URL').check(validHost), 'http://127.0.0.1:11434'),
+    host: z._default(nonEmptyText('a host URL').check(validHost), DEFAULT_HOST),
     // Up to an hour: a huge model on a slow disk can take minutes to load before its first byte.
     request_timeout_s: z._default(
       z.number(mustBe('a number of seconds between 1 and 3600')).check(z.minimum(1), z.maximum(3600)),
@@ -112,5 +112,3 @@ export const configSchema = z.strictObject(
 
 /** The validated config with every default filled in; `undefined` means "not set" (null in the file). */
 export type Config = z.output<typeof configSchema>;
-
-export { DEFAULT_CONFIG } from './defaults.js';

@@ -2,6 +2,8 @@ import { Ollama } from 'ollama';
 import { abortable } from '../async/abortable.js';
 import type { ChatBackend, ChatHandlers } from '../backend/chat-backend.js';
 import type { ChatReply, ChatRequest, InstalledModel, ModelInfo } from '../backend/interfaces.js';
+import { DEFAULT_CONFIG } from '../config/defaults.js';
+import { parseHost } from '../platform/host.js';
 import { toInstalledModel, toNpmChatRequest } from './api-conversions.js';
 import {
   AbortedError,
@@ -11,7 +13,6 @@ import {
   mapOllamaError,
   type OllamaError,
 } from './errors.js';
-import { parseHost } from './host.js';
 import { httpFetch } from './http-fetch.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
 import { ndjsonObjects } from './ndjson-objects.js';
@@ -29,9 +30,6 @@ export interface OllamaClientOptions {
   requestTimeoutMs?: number;
 }
 
-/** `request_timeout_s`'s default: long enough for a cold model load. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
-
 /** ochat's only door to Ollama: every method throws `OllamaError`s (see errors.ts) and nothing else. */
 export class OllamaClient implements ChatBackend {
   /** The normalised base URL, e.g. `http://127.0.0.1:11434`. */
@@ -42,7 +40,7 @@ export class OllamaClient implements ChatBackend {
   constructor(options: OllamaClientOptions) {
     this.host = parseHost(options.host);
     this.baseFetch = options.fetch ?? httpFetch;
-    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_CONFIG.request_timeout_s * 1000;
   }
 
   /** The models installed on the server (/api/tags). */

@@ -4,7 +4,7 @@ import {
   type BackendErrorOptions,
   type Capability,
 } from '../backend/errors.js';
-import { DEFAULT_HOST } from './host.js';
+import { DEFAULT_HOST } from '../platform/host.js';
 
 export type { Capability, PartialReply } from '../backend/errors.js';
 

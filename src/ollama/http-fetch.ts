@@ -1,6 +1,6 @@
 import type * as Http from 'node:http';
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { nodeBuiltin } from '../node-builtin.js';
+import { nodeBuiltin } from '../platform/node-builtin.js';
 import { type FetchLike, WireResponse } from './wire-response.js';
 
 // Required, not imported: on Node 22 the ESM facade of node:http reads every export, and its lazy

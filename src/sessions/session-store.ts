@@ -1,8 +1,8 @@
 import type * as Crypto from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { dataDir } from '../config/paths.js';
-import { nodeBuiltin } from '../node-builtin.js';
+import { nodeBuiltin } from '../platform/node-builtin.js';
+import { dataDir } from '../platform/xdg-paths.js';
 import {
   entryProblem,
   headerProblem,

@@ -1,6 +1,6 @@
 import type * as WorkerThreads from 'node:worker_threads';
 import type { Worker } from 'node:worker_threads';
-import { nodeBuiltin } from '../node-builtin.js';
+import { nodeBuiltin } from '../platform/node-builtin.js';
 
 /** Why matching stopped before it finished: the user cancelled, or the pattern ran past the limit. */
 export class MatchingStopped extends Error {

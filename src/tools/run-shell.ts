@@ -1,5 +1,5 @@
 import type * as ChildProcess from 'node:child_process';
-import { nodeBuiltin } from '../node-builtin.js';
+import { nodeBuiltin } from '../platform/node-builtin.js';
 import { createOutputCollector } from './output-collector.js';
 
 /** How a shell command ended. */

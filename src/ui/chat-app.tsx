@@ -5,6 +5,7 @@ import type { ChatViewState } from '../chat/view-state.js';
 import { ChatScreen } from './components/chat-screen.js';
 import { NO_MODEL_LABEL } from './first-frame.js';
 import { createDialogKeyGate } from './input/dialog-key-gate.js';
+import { DOUBLE_CTRL_C_MS } from './input/double-ctrl-c.js';
 import { hasChip } from './input/paste-chips.js';
 import type { PathCompleter, SlashCommandInfo } from './input/slash-completion.js';
 import { useLineEditor } from './input/use-line-editor.js';
@@ -35,8 +36,6 @@ export interface ChatAppProps {
   /** The clock that times the pause before a dialog's answer key (injected by tests). */
   now?: () => number;
 }
-
-const DOUBLE_CTRL_C_MS = 2000;
 
 /** Keys a dialog accepts, by kind. */
 const DIALOG_KEYS: Record<string, readonly string[]> = {

@@ -4,7 +4,7 @@ import { ScreenLog } from '../../src/chat/screen-log.js';
 import { outputForModel, ShellRunner } from '../../src/chat/shell-runner.js';
 import { createStore } from '../../src/chat/store.js';
 import { initialViewState } from '../../src/chat/view-state.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { Conversation } from '../../src/conversation/conversation.js';
 import { makeTempDir } from '../tools/temp-sandbox.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { CommandUsageError, type SlashCommand } from '../../src/commands/command.js';
-import { dispatchCommand, findCommand, parseCommandLine } from '../../src/commands/dispatch.js';
+import { dispatchCommand, findCommand, parseSlashCommand } from '../../src/commands/dispatch.js';
 import { FakeHost } from '../support/fake-command-host.js';
 
 const usageFailing: SlashCommand = {
@@ -23,17 +23,17 @@ const crashing: SlashCommand = {
   },
 };
 
-describe('parseCommandLine', () => {
+describe('parseSlashCommand', () => {
   it('splits the name (lower-cased) from the trimmed argument text', () => {
-    expect(parseCommandLine('  /Compact   keep the paths  ')).toEqual({
+    expect(parseSlashCommand('  /Compact   keep the paths  ')).toEqual({
       name: 'compact',
       args: 'keep the paths',
     });
-    expect(parseCommandLine('/system line one\nline two')).toEqual({
+    expect(parseSlashCommand('/system line one\nline two')).toEqual({
       name: 'system',
       args: 'line one\nline two',
     });
-    expect(parseCommandLine('hello')).toBeUndefined();
+    expect(parseSlashCommand('hello')).toBeUndefined();
   });
 });
 

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { OLLAMA_OPTION_NAMES } from '../../src/config/ollama-options.js';
-import { configSchema, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { configSchema } from '../../src/config/schema.js';
 
 const examplePath = fileURLToPath(new URL('../../config.example.yml', import.meta.url));
 const exampleText = readFileSync(examplePath, 'utf8');

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { loadConfig } from '../../src/config/load.js';
 import { parseConfigText } from '../../src/config/parse-config.js';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ochat-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
+import { configSchema } from '../../src/config/schema.js';
 
 describe('DEFAULT_CONFIG', () => {
   it('is exactly what the schema fills in for an empty file (it is written out for start-up speed)', () => {

@@ -7,7 +7,8 @@ import type { ChatBackend } from '../../src/backend/chat-backend.js';
 import type { ChatControllerDeps } from '../../src/chat/chat-parts.js';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { AppState } from '../../src/config/app-state.js';
-import { type Config, DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
+import type { Config } from '../../src/config/schema.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../../src/tools/registry.js';
 
 export function testControllerDeps(

@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type * as Vm from 'node:vm';
 import { writeCacheFile } from './cache-file.js';
-import { cacheDir } from './config/paths.js';
 import { nodeBuiltin } from './node-builtin.js';
 import { BUILD_ID } from './version.js';
+import { cacheDir } from './xdg-paths.js';
 
 // The build's whole CommonJS modules (dist/lazy/*.cjs: the one-shot, the config file's parser,
 // commander) are compiled from a V8 code cache written at the end of the run that first loaded

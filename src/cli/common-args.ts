@@ -1,4 +1,4 @@
-import type { CliFlags } from './settings.js';
+import type { CliFlags } from './flags.js';
 
 /** The flags a common command line may hold, each at most once and with a plain value. */
 const COMMON_FLAGS: Record<string, 'model' | 'print'> = {

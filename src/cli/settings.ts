@@ -1,25 +1,10 @@
+import { loadConfig } from '../config/load.js';
+import { buildConfigCache } from '../config/parsed-config-cache.js';
+import type { Config } from '../config/schema.js';
+import { resolveHost } from '../platform/host.js';
+import { configPath } from '../platform/xdg-paths.js';
 import { parseCommonArgs } from './common-args.js';
-import { loadConfig } from './config/load.js';
-import { buildConfigCache } from './config/parsed-config-cache.js';
-import { configPath } from './config/paths.js';
-import type { Config } from './config/schema.js';
-import { resolveHost } from './ollama/host.js';
-
-/** The command-line flags, as commander parses them. */
-export interface CliFlags {
-  model?: string;
-  host?: string;
-  config?: string;
-  system?: string;
-  numCtx?: number;
-  print?: string | boolean;
-  yes?: boolean;
-  /** `-r [id|name]`: true when given without an argument (this directory's newest session). */
-  resume?: string | true;
-  /** `--continue`: the same as `-r` without an argument. */
-  continue?: boolean;
-  listSessions?: boolean;
-}
+import type { CliFlags } from './flags.js';
 
 /** Everything a run needs, resolved from flags, environment and config file. */
 export interface RunSettings {
@@ -29,17 +14,6 @@ export interface RunSettings {
   host: string;
   /** The words after the options (`ochat "question"`): the chat's first message, or with -p the prompt. */
   prompt?: string;
-}
-
-/** The command line asked to end the run: --help or --version (code 0), or a usage error already printed. */
-export class CommandLineExit extends Error {
-  constructor(
-    readonly exitCode: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CommandLineExit';
-  }
 }
 
 /** Parses the command line and resolves the settings; usage and config errors exit with code 2. */

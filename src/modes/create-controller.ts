@@ -1,11 +1,11 @@
-import { ChatController } from './chat/chat-controller.js';
-import type { ChatControllerDeps } from './chat/chat-parts.js';
-import { BUILTIN_COMMANDS } from './commands/builtin-commands.js';
-import { AppState } from './config/app-state.js';
-import { OllamaClient } from './ollama/client.js';
-import { SessionStore, sessionsDir } from './sessions/session-store.js';
-import type { RunSettings } from './settings.js';
-import { BUILTIN_TOOLS, createToolRegistry } from './tools/registry.js';
+import { ChatController } from '../chat/chat-controller.js';
+import type { ChatControllerDeps } from '../chat/chat-parts.js';
+import type { RunSettings } from '../cli/settings.js';
+import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
+import { AppState } from '../config/app-state.js';
+import { OllamaClient } from '../ollama/client.js';
+import { SessionStore, sessionsDir } from '../sessions/session-store.js';
+import { BUILTIN_TOOLS, createToolRegistry } from '../tools/registry.js';
 
 /** Builds a controller from resolved settings: the one place the real client, state and tools are made. */
 export async function createChatController(

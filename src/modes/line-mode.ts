@@ -1,18 +1,13 @@
 import { createInterface } from 'node:readline';
-import { createStore } from './chat/store.js';
-import { initialViewState } from './chat/view-state.js';
-import type { RunSettings } from './settings.js';
-import { isOpenTripleQuote, unwrapTripleQuote } from './ui/input/triple-quote.js';
-import { LinePrinter } from './ui/line-printer.js';
+import { createStore } from '../chat/store.js';
+import { initialViewState } from '../chat/view-state.js';
+import type { RunSettings } from '../cli/settings.js';
+import { DOUBLE_CTRL_C_MS } from '../ui/input/double-ctrl-c.js';
+import { isOpenTripleQuote, unwrapTripleQuote } from '../ui/input/triple-quote.js';
+import { LinePrinter } from '../ui/line-printer.js';
 
-const DOUBLE_CTRL_C_MS = 2000;
 /** Signals closer than this are one key press (see the SIGINT handler). */
 const SAME_PRESS_MS = 50;
-
-/** Whether `env` names a terminal without cursor addressing, where Ink's redrawn frames cannot work. */
-export function isDumbTerminal(env: NodeJS.ProcessEnv): boolean {
-  return env.TERM === 'dumb';
-}
 
 /**
  * The chat on a dumb terminal (TERM=dumb: Emacs' shell, some editors' and CI consoles): no cursor

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOST, InvalidHostError, parseHost, resolveHost } from '../../src/ollama/host.js';
+import { DEFAULT_HOST, InvalidHostError, parseHost, resolveHost } from '../../src/platform/host.js';
 
 describe('parseHost', () => {
   it.each([

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../src/command-line.js';
-import { parseCommonArgs } from '../src/common-args.js';
+import { parseCommandLine } from '../../src/cli/command-line.js';
+import { parseCommonArgs } from '../../src/cli/common-args.js';
 
 describe('parseCommonArgs', () => {
   it('reads `ochat`, `-m NAME`, `-p PROMPT` and both (either spelling, any order) exactly as commander does', () => {

@@ -1,7 +1,7 @@
-import type { DisplayItem } from './chat/display-items.js';
+import type { DisplayItem } from '../chat/display-items.js';
+import type { RunSettings } from '../cli/settings.js';
+import { createStreamSanitizer } from '../text/sanitize.js';
 import { createChatController } from './create-controller.js';
-import type { RunSettings } from './settings.js';
-import { createStreamSanitizer } from './text/sanitize.js';
 
 /** Reads piped standard input whole; empty when stdin is a terminal. */
 async function readPipedStdin(): Promise<string> {

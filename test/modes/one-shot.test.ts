@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composePrompt } from '../src/one-shot.js';
+import { composePrompt } from '../../src/modes/one-shot.js';
 
 describe('composePrompt', () => {
   it('is the -p text alone when nothing is piped', () => {

@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import type { CliFlags } from './settings.js';
-import { CommandLineExit } from './settings.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../platform/version.js';
+import type { CliFlags } from './flags.js';
+import { CommandLineExit } from './flags.js';
 
 /** `-c ""` names no file: a usage error, not a silent fall-back to the default config. */
 function nonEmptyPath(value: string): string {

@@ -1,21 +1,21 @@
 import { constants } from 'node:os';
 import { render } from 'ink';
-import type { ChatController } from './chat/chat-controller.js';
-import { createStore } from './chat/store.js';
-import { initialViewState } from './chat/view-state.js';
-import { exitWithoutTerminal } from './closed-output.js';
-import { BUILTIN_COMMANDS } from './commands/builtin-commands.js';
-import type { RunSettings } from './settings.js';
-import { ChatApp, type ChatAppModel } from './ui/chat-app.js';
-import type { FirstFrame } from './ui/first-frame.js';
+import type { ChatController } from '../chat/chat-controller.js';
+import { createStore } from '../chat/store.js';
+import { initialViewState } from '../chat/view-state.js';
+import type { RunSettings } from '../cli/settings.js';
+import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
+import { exitWithoutTerminal } from '../platform/closed-output.js';
+import { ChatApp, type ChatAppModel } from '../ui/chat-app.js';
+import type { FirstFrame } from '../ui/first-frame.js';
 import {
   disableBracketedPaste,
   enableBracketedPaste,
   queryBracketedPaste,
-} from './ui/input/bracketed-paste.js';
-import type { SlashCommandInfo } from './ui/input/slash-completion.js';
-import { loadMarkdownRenderer } from './ui/markdown/render-markdown.js';
-import { MARKER_COLUMNS } from './ui/notice-style.js';
+} from '../ui/input/bracketed-paste.js';
+import type { SlashCommandInfo } from '../ui/input/slash-completion.js';
+import { loadMarkdownRenderer } from '../ui/markdown/render-markdown.js';
+import { MARKER_COLUMNS } from '../ui/notice-style.js';
 
 /**
  * Runs the interactive chat until the user quits. The first frame is drawn before the controller

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeCacheFile, requireWhole, runWithCodeCache } from '../src/code-cache.js';
+import { codeCacheFile, requireWhole, runWithCodeCache } from '../../src/platform/code-cache.js';
 
 let dir: string;
 

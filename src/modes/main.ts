@@ -1,9 +1,10 @@
-import { exitQuietlyWhenOutputCloses } from './closed-output.js';
-import { ConfigError } from './config/config-error.js';
-import { InvalidHostError } from './ollama/host.js';
-import { CommandLineExit, type RunSettings, resolveSettings } from './settings.js';
-import { describeError } from './text/describe-error.js';
-import { guardTerminalOutput } from './text/sanitize.js';
+import { CommandLineExit } from '../cli/flags.js';
+import { type RunSettings, resolveSettings } from '../cli/settings.js';
+import { ConfigError } from '../config/config-error.js';
+import { exitQuietlyWhenOutputCloses } from '../platform/closed-output.js';
+import { InvalidHostError } from '../platform/host.js';
+import { describeError } from '../text/describe-error.js';
+import { guardTerminalOutput } from '../text/sanitize.js';
 
 /**
  * Whether `env` names a terminal without cursor addressing, where Ink's redrawn frames cannot work.
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     throw error;
   }
   if (settings.flags.listSessions) {
-    const { listSessions } = await import('./sessions/cli-sessions.js');
+    const { listSessions } = await import('../sessions/cli-sessions.js');
     process.exit(listSessions(process.env));
   }
   if (settings.flags.continue && settings.flags.resume === undefined) settings.flags.resume = true;
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
       );
       process.exit(2);
     }
-    const { checkResumable } = await import('./sessions/cli-sessions.js');
+    const { checkResumable } = await import('../sessions/cli-sessions.js');
     const problem = checkResumable(settings.flags.resume, process.env, process.cwd());
     if (problem) {
       process.stderr.write(`ochat: ${problem}\n`);
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
     return;
   }
   // The first frame goes up before the UI's modules load: they are most of the start-up.
-  const { drawFirstFrame } = await import('./ui/first-frame.js');
+  const { drawFirstFrame } = await import('../ui/first-frame.js');
   const firstFrame = drawFirstFrame(process, settings.flags.model ?? settings.config.model);
   const { runInteractive } = await import('./interactive.js');
   await runInteractive(settings, firstFrame);

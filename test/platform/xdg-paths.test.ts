@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configPath, dataDir, displayPath } from '../../src/config/paths.js';
+import { configPath, dataDir, displayPath } from '../../src/platform/xdg-paths.js';
 
 const HOME = '/home/ada';
 

@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from '../src/config/config-error.js';
-import { InvalidHostError } from '../src/ollama/host.js';
-import { CommandLineExit, type RunSettings, resolveSettings } from '../src/settings.js';
+import { CommandLineExit } from '../../src/cli/flags.js';
+import { type RunSettings, resolveSettings } from '../../src/cli/settings.js';
+import { ConfigError } from '../../src/config/config-error.js';
+import { InvalidHostError } from '../../src/platform/host.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
