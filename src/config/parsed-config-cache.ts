@@ -7,7 +7,7 @@ import type { Config } from './schema.js';
 
 /**
  * Where a parsed config file is kept, and for which build. Loading the YAML parser and the
- * validator to check a file that has not changed since the last start cost ~20 ms of every start
+ * validator to check a file that has not changed since the last start cost time at every start
  * (the first frame and a one-shot's first byte); the config a text gives depends on nothing else.
  */
 export interface ConfigCache {

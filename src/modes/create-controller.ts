@@ -22,7 +22,7 @@ export async function createChatController(
   const appState = new AppState({
     onError: (error) => (controller ? warnAboutState(controller, error) : stateErrors.push(error)),
   });
-  // The state file (conf, with ajv and semver: ~60 ms) opens now in a chat, whose first frame is
+  // The state file (conf, with ajv and semver, takes long to load) opens now in a chat, whose first frame is
   // drawn; a one-shot opens it after its reply, unless it must pick the last-used model from it.
   if (extra.interactive !== false || !(flags.model ?? config.model)) await appState.open();
   controller = new ChatController({

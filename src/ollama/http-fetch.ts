@@ -14,8 +14,7 @@ const loadHttp = (protocol: string): typeof Http | undefined =>
 
 /**
  * A fetch over node:http/https, for the npm client's `fetch` option: Node's own fetch is undici,
- * whose loading alone costs more than the rest of a one-shot's start (+74 ms on Node 22, +92 ms on
- * Node 20). It keeps fetch's contract where ochat relies on it: an abort rejects (or ends the
+ * whose loading alone costs more than the rest of a one-shot's start. It keeps fetch's contract where ochat relies on it: an abort rejects (or ends the
  * body) with `signal.reason`; a connection that cannot be made rejects with
  * `TypeError('fetch failed')` whose `cause` is Node's error (its `code`; an AggregateError when
  * several addresses were tried, e.g. localhost's ::1 and 127.0.0.1); a body cut off midway fails

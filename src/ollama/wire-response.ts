@@ -1,7 +1,7 @@
 /**
  * The part of fetch's `Response` that ochat's transport and the npm client read, over any async
  * source of bytes. Built without `Response`, `Headers` or web streams: touching those globals loads
- * undici, which costs more start-up time than the rest of a one-shot (+74 ms on Node 22).
+ * undici, which costs more start-up time than the rest of a one-shot.
  */
 
 /** The request fields ochat's transport passes on (what the npm client sends). */

@@ -11,7 +11,7 @@ import { cacheDir } from './xdg-paths.js';
 // commander) are compiled from a V8 code cache written at the end of the run that first loaded
 // them, so it holds every function that run compiled, not only the top level: Node 20 has no
 // compile cache, and Node 22's (module.enableCompileCache) is written before the code runs.
-// Compiling one-shot.cjs and what a one-shot calls took ~8 ms of its first byte on Node 20.
+// Compiling one-shot.cjs and what a one-shot calls was a visible part of the time to its first byte.
 //
 // Code compiled by vm.Script cannot import(): a whole module must have no dynamic import (the
 // build checks it). The wrapper below is CommonJS's own, its first line taken off the line count.

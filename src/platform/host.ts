@@ -94,7 +94,7 @@ function splitHostPort(input: string, hostPort: string): { host: string; port?: 
 }
 
 function formatHost(input: string, host: string): string {
-  // Only a name with a colon can be IPv6: the first isIPv6 call compiles a large regex (3-10 ms of
+  // Only a name with a colon can be IPv6: the first isIPv6 call compiles a large regex (milliseconds of
   // every start on Node 22), which names and IPv4 addresses need not pay.
   if (host.includes(':') && isIPv6(host)) return `[${host.toLowerCase()}]`;
   if (!HOSTNAME.test(host)) throw new InvalidHostError(input, `'${host}' is not a valid host name`);

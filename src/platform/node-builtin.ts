@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 
 // Node's own modules that most runs never use are required on first use, not imported: an import
 // loads them with the bundle chunk that holds it, before any request or frame, on every start
-// (node:crypto, child_process and worker_threads together: ~3 ms of a one-shot on Node 22). On
+// (node:crypto, child_process and worker_threads load at once otherwise). On
 // Node 22 an import also builds an ESM facade that reads every export: node:http's loads undici.
 const require = createRequire(import.meta.url);
 

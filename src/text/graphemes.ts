@@ -1,4 +1,4 @@
-// Built on first use: building a segmenter loads ICU's break data (8–12 ms), which a run that
+// Built on first use: building a segmenter loads ICU's break data (milliseconds), which a run that
 // never segments text (a one-shot) should not pay when it loads a module that might.
 let segmenter: Intl.Segmenter | undefined;
 

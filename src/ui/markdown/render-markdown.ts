@@ -18,7 +18,7 @@ const linkStyle = chalk.blue.underline;
 
 /**
  * Blocks longer than this are shown as plain text: marked-terminal's reflow is quadratic in a
- * paragraph's length with inline styling (32 kB: ~80 ms, 64 kB: ~1.3 s, 1 MB: minutes), and a
+ * paragraph's length with inline styling (quadratic: a 1 MB paragraph takes minutes), and a
  * ~10 MB paragraph overflowed the stack.
  */
 export const MAX_RENDERED_CHARS = 32 * 1024;
