@@ -1,0 +1,63 @@
+/** The next request as the request builder makes it from the model settings and the conversation. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeChat, fakeChat } from '../support/fake-chat.js';
+
+const chats: FakeChat[] = [];
+afterEach(() => {
+  for (const chat of chats.splice(0)) chat.dispose();
+});
+
+async function open(options: Parameters<typeof fakeChat>[0] = {}): Promise<FakeChat> {
+  const chat = await fakeChat(options);
+  chats.push(chat);
+  return chat;
+}
+
+describe('RequestBuilder', () => {
+  it('sends the connected window, the options, and thinking and tools only where the model has them', async () => {
+    const plain = await open({ model: { capabilities: ['completion'] } });
+    plain.parts.settings.setOption('temperature', 0.1);
+    plain.parts.settings.setThink('high');
+    const request = plain.parts.requests.chatRequest(plain.connected, plain.parts.requests.modelView());
+    expect(request).toEqual({
+      model: 'fake:latest',
+      messages: [],
+      options: { temperature: 0.1, num_ctx: plain.connected.numCtx },
+    });
+
+    const able = await open({ model: { capabilities: ['completion', 'tools', 'thinking'] } });
+    able.parts.settings.setThink('high');
+    const full = able.parts.requests.chatRequest(able.connected, able.parts.requests.modelView());
+    expect(full.think).toBe('high');
+    expect(full.tools?.map((t) => t.function.name)).toEqual(
+      able.parts.host.tools
+        .list()
+        .filter((t) => t.enabled)
+        .map((t) => t.name),
+    );
+    expect(able.parts.requests.toolDefinitionTokens()).toBeGreaterThan(0);
+    expect(plain.parts.requests.toolDefinitionTokens()).toBe(0);
+  });
+
+  it('forgets the server count when the system prompt or the tool list changes, not for other options', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'] } });
+    const { settings, requests } = chat.parts;
+    const anchored = () => requests.meter.state.anchor !== undefined;
+    chat.backend.enqueue({ content: 'Hi.', promptEvalCount: 30, evalCount: 3 });
+    chat.userSays('hello');
+    await chat.parts.turns.run(chat.connected);
+    expect(anchored()).toBe(true);
+    settings.setOption('temperature', 0.3);
+    expect(anchored()).toBe(true);
+    settings.setSystem('Be brief.');
+    expect(anchored()).toBe(false);
+    expect(requests.modelView()[0]).toEqual({ role: 'system', content: 'Be brief.' });
+
+    chat.backend.enqueue({ content: 'Ok.', promptEvalCount: 40, evalCount: 2 });
+    chat.userSays('again');
+    await chat.parts.turns.run(chat.connected);
+    expect(anchored()).toBe(true);
+    expect(settings.setToolEnabled('run_command', false)).toBe(true);
+    expect(anchored()).toBe(false);
+  });
+});
