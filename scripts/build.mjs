@@ -17,6 +17,15 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import {
+  CODE_CACHE,
+  ENTRY,
+  ENTRY_ALSO,
+  INLINED,
+  MAY_DUPLICATE,
+  NEVER_BESIDE_CHAT,
+  WHOLE,
+} from './build-sources.mjs';
 import { bundleOptions } from './bundle-options.mjs';
 import { thirdPartyNotices } from './third-party-notices.mjs';
 
@@ -42,35 +51,10 @@ function buildId() {
 }
 const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__: JSON.stringify(buildId()) };
 
-/** Dynamic imports bundled into dist/ochat.cjs anyway: the first frame goes up before any other load. */
-const INLINED = new Set(['src/ui/first-frame.ts']);
-/**
- * Lazy modules bundled whole, one CommonJS file each, loaded by require() with a code cache
- * (src/platform/code-cache.ts): what runs before a one-shot's first byte or the chat's first frame (the
- * one-shot; the config file's parser; commander, for the less common command lines) loads neither
- * chunks nor the ESM loader. With a config file, the first frame came 6-14 ms sooner on Node
- * 20-24. What a whole module imports dynamically is bundled in too (run only if called): code
- * compiled from a code cache cannot import(), and the build fails if a whole module does.
- */
-const WHOLE = new Set(['src/modes/one-shot.ts', 'src/config/parse-config.ts', 'src/cli/command-line.ts']);
-/** The whole modules no run loads beside the chat: the one-shot's copy of the controller never meets the chat's. */
-const NEVER_BESIDE_CHAT = new Set(['src/modes/one-shot.ts']);
-/**
- * What a whole module that runs before the chat may bundle though the chat bundles it too, a
- * second copy (the chat loads them for /set alone): the config file's validators, pure functions
- * and constant tables over zod/mini, whose module state (registries, locale) ochat never reads.
- * The build fails on any other module bundled twice.
- */
-const mayDuplicate = (input) =>
-  input.startsWith('node_modules/zod/') ||
-  /^src\/config\/(describe-value|ollama-option-table|ollama-options|preprocess|suggest)\.ts$/.test(input);
+/** A module a whole module may bundle though the chat bundles it too (see `MAY_DUPLICATE`). */
+const mayDuplicate = (input) => input.startsWith('node_modules/zod/') || MAY_DUPLICATE.includes(input);
 /** Packages a dynamic import takes from dist/lazy/ (conf: 200 kB a one-shot needs only after its reply). */
 const LAZY_PACKAGES = ['conf'];
-/**
- * Modules put into dist/ochat.cjs though main.ts does not import them: they import a package of
- * `LAZY_PACKAGES`, and the whole modules that use them cannot import().
- */
-const ENTRY_ALSO = ['src/config/app-state.ts'];
 /** How the lazy ES modules require dist/ochat.cjs: package.json `imports` maps it, from any depth. */
 const ENTRY_SPECIFIER = '#ochat';
 /**
@@ -113,15 +97,15 @@ function lazyImportsPlugin({ inline, lazyEntries }) {
         if (args.kind !== 'dynamic-import' || args.pluginData?.resolving) return undefined;
         if (LAZY_PACKAGES.includes(args.path)) return { path: `./lazy/${args.path}.js`, external: true };
         const path = await resolved(pluginBuild, args);
-        if (path === undefined || (inline && INLINED.has(path))) return undefined;
+        if (path === undefined || (inline && INLINED.includes(path))) return undefined;
         lazyEntries?.add(path);
-        if (inline && WHOLE.has(path))
+        if (inline && WHOLE.includes(path))
           return { path: `./lazy/${nameOf(path)}.cjs`, namespace: 'require-whole' };
         return { path: `./lazy/${nameOf(path)}.js`, external: true };
       });
       pluginBuild.onLoad({ filter: /.*/, namespace: 'require-whole' }, ({ path }) => ({
         contents: [
-          "const { requireWhole } = require('./src/platform/code-cache.ts');",
+          `const { requireWhole } = require('./${CODE_CACHE}');`,
           `module.exports = requireWhole(require('node:path').join(__dirname, ${JSON.stringify(path)}), () => require(${JSON.stringify(path)}));`,
         ].join('\n'),
         resolveDir: root,
@@ -135,13 +119,13 @@ function lazyImportsPlugin({ inline, lazyEntries }) {
 // lazily), and `ENTRY_ALSO`'s.
 const lazyEntries = new Set();
 const probe = await build({
-  ...bundleOptions({ entryPoints: ['src/modes/main.ts', ...ENTRY_ALSO], outdir, define }),
+  ...bundleOptions({ entryPoints: [ENTRY, ...ENTRY_ALSO], outdir, define }),
   splitting: false,
   write: false,
   metafile: true,
   plugins: [...basePlugins, lazyImportsPlugin({ inline: false, lazyEntries })],
 });
-const shared = Object.keys(probe.metafile.inputs).filter((path) => path !== 'src/modes/main.ts');
+const shared = Object.keys(probe.metafile.inputs).filter((path) => path !== ENTRY);
 for (const path of INLINED) lazyEntries.delete(path);
 if (new Set([...lazyEntries].map(nameOf)).size !== lazyEntries.size) {
   throw new Error(`build: two lazily imported modules share a file name: ${[...lazyEntries].join(', ')}`);
@@ -167,7 +151,7 @@ const entry = await build({
   entryPoints: undefined,
   stdin: {
     contents: [
-      "import './src/modes/main.ts';",
+      `import './${ENTRY}';`,
       ...shared.map((path, index) => `export * as ${namespaceOf(index)} from './${path}';`),
     ].join('\n'),
     resolveDir: root,
@@ -227,7 +211,7 @@ const fromEntryPlugin = (entrySpecifier, { esm }) => ({
 const lazy = await build({
   ...bundleOptions({ entryPoints: [], outdir: join(outdir, 'lazy'), define }),
   entryPoints: Object.fromEntries([
-    ...[...lazyEntries].filter((path) => !WHOLE.has(path)).map((path) => [nameOf(path), path]),
+    ...[...lazyEntries].filter((path) => !WHOLE.includes(path)).map((path) => [nameOf(path), path]),
     ...LAZY_PACKAGES.map((name) => [name, name]),
   ]),
   entryNames: '[name]',
@@ -268,7 +252,7 @@ for (const stage of [lazy, ...whole]) {
   const twice = shared.filter((path) => path in stage.metafile.inputs);
   if (twice.length > 0) throw new Error(`build: bundled in both stages: ${twice.join(', ')}`);
 }
-[...WHOLE].forEach((path, index) => {
+WHOLE.forEach((path, index) => {
   const imports = Object.values(whole[index].metafile.outputs).flatMap((output) => output.imports);
   const dynamic = imports.filter((imported) => imported.kind === 'dynamic-import');
   if (dynamic.length > 0) {
@@ -276,7 +260,7 @@ for (const stage of [lazy, ...whole]) {
       `build: ${path} imports ${dynamic.map((imported) => imported.path).join(', ')} dynamically; code compiled from a code cache cannot import() (add the importer to ENTRY_ALSO)`,
     );
   }
-  if (NEVER_BESIDE_CHAT.has(path)) return;
+  if (NEVER_BESIDE_CHAT.includes(path)) return;
   const twice = Object.keys(whole[index].metafile.inputs).filter(
     (input) => input in lazy.metafile.inputs && !input.startsWith('from-entry:') && !mayDuplicate(input),
   );

@@ -5,6 +5,20 @@ import { dependencyPatchesPlugin } from './dependency-patches-plugin.mjs';
 import { yogaWasmPlugin } from './yoga-wasm-plugin.mjs';
 
 /**
+ * Packages the bundle gets a stand-in for, by specifier (test/build/stand-ins.test.ts checks that
+ * each provides what its importers use). Ink only loads the devtools when DEV=true; never ship
+ * them. Code blocks are highlighted by src/ui/markdown/highlight-code.ts, never by
+ * marked-terminal's cli-highlight. The npm client's browser build imports a fetch polyfill for old
+ * browsers (10 kB run on every start): ochat gives the client its own fetch
+ * (src/ollama/http-fetch.ts).
+ */
+export const STAND_INS = {
+  'react-devtools-core': './scripts/devtools-stub.mjs',
+  'cli-highlight': './scripts/cli-highlight-stub.mjs',
+  'whatwg-fetch': './scripts/empty-module.mjs',
+};
+
+/**
  * Options for a Node bundle of `entryPoints` into `outdir`: ESM, or CommonJS for what runs before
  * the first frame or byte (Node sets up its ESM loader for the first ES module: 3-5 ms on Node
  * 20-22). CommonJS cannot be split or hold a top-level await (yoga's): the chat stays ESM.
@@ -36,15 +50,7 @@ export function bundleOptions({ entryPoints, outdir, define = {}, format = 'esm'
       ...(esm ? {} : { 'import.meta.url': '__filename' }),
       ...define,
     },
-    // Ink only loads the devtools when DEV=true; never ship them. Code blocks are highlighted by
-    // src/ui/markdown/highlight-code.ts, never by marked-terminal's cli-highlight. The npm client's
-    // browser build imports a fetch polyfill for old browsers (10 kB run on every start): ochat
-    // gives the client its own fetch (src/ollama/http-fetch.ts).
-    alias: {
-      'react-devtools-core': './scripts/devtools-stub.mjs',
-      'cli-highlight': './scripts/cli-highlight-stub.mjs',
-      'whatwg-fetch': './scripts/empty-module.mjs',
-    },
+    alias: STAND_INS,
     plugins: [yogaWasmPlugin, dependencyPatchesPlugin],
     // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: esm

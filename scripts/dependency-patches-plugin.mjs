@@ -24,12 +24,17 @@ function cacheGrows(cache, chars) {
 }
 `;
 
+/**
+ * Each patch: the package it edits (pinned exactly in package.json, test/build/dependency-patches.test.ts
+ * checks), the file, the edits, definitions to add.
+ */
 const PATCHES = [
   {
     // normalizeHeaders() starts with `headers instanceof Headers`: reading the global `Headers`
     // loads undici (Node's fetch), +74 ms on Node 22, on every run that talks to Ollama, though
     // ochat sends through node:http and never passes a Headers object. Read it only for a value
     // that could be one (has forEach, not an array).
+    package: 'ollama',
     file: /[\\/]ollama[\\/]dist[\\/]browser\.mjs$/,
     edits: [
       {
@@ -45,6 +50,7 @@ const PATCHES = [
     // Its caches of each line's cells and widths are new for every frame, though a frame repeats
     // most of the last one's lines (the prompt, the status line, all but the last row of a
     // streaming reply): keep them across frames, started afresh once they hold many lines.
+    package: 'ink',
     file: /[\\/]ink[\\/]build[\\/]output\.js$/,
     edits: [
       { find: '    caches = new OutputCaches();', replace: '    caches = sharedOutputCaches();' },
@@ -76,6 +82,7 @@ function sharedOutputCaches() {
   {
     // Every frame measured each text's widest line again to decide whether to wrap it, though
     // the layout has just measured the same text through measureText's cache: ask the cache.
+    package: 'ink',
     file: /[\\/]ink[\\/]build[\\/]render-node-to-output\.js$/,
     edits: [
       {
@@ -88,6 +95,7 @@ function sharedOutputCaches() {
   {
     // Ink's caches of text sizes and wrapped text keep every text they ever saw (each frame of a
     // streaming reply is a new one): started afresh once they hold many entries or characters.
+    package: 'ink',
     file: /[\\/]ink[\\/]build[\\/]measure-text\.js$/,
     edits: [
       {
@@ -98,6 +106,7 @@ function sharedOutputCaches() {
     prepend: BOUNDED_CACHE,
   },
   {
+    package: 'ink',
     file: /[\\/]ink[\\/]build[\\/]wrap-text\.js$/,
     edits: [
       { find: 'const cache = {};', replace: 'const cache = new Map();' },
@@ -114,6 +123,7 @@ function sharedOutputCaches() {
     // A frame's text is built cell by cell, diffing each cell's styles against the previous one
     // with three Sets and four arrays, even when they are the same (most cells): skip the diff
     // then, since it is empty.
+    package: '@alcalzone/ansi-tokenize',
     file: /[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]styledChars\.js$/,
     edits: [
       {
@@ -146,6 +156,7 @@ function sharedOutputCaches() {
     // Node 22, paid by every run that imports it (the slash commands do), though printable ASCII
     // never uses either (its fast path). Build them on first use instead.
     // Only ochat's own copy (8.x): the older copies nested under other packages are other code.
+    package: 'string-width',
     file: topLevelFile('string-width/index.js'),
     edits: [
       { find: 'const segmenter = new Intl.Segmenter();', replace: 'let segmenter;' },
@@ -161,6 +172,9 @@ function sharedOutputCaches() {
     ],
   },
 ];
+
+/** The packages the patches edit. */
+export const PATCHED_PACKAGES = [...new Set(PATCHES.map((patch) => patch.package))];
 
 /** The esbuild plugin. */
 export const dependencyPatchesPlugin = {

@@ -1,9 +1,9 @@
 /**
  * The bundle-time patches of dependencies (scripts/dependency-patches-plugin.mjs) must not change
  * what the patched code computes: the patched modules, bundled as the CLI's build bundles them,
- * against the originals on random styled text and random Unicode.
+ * against the originals on random styled text, random Unicode, random Ink trees and headers.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,13 +11,20 @@ import * as original from '@alcalzone/ansi-tokenize';
 import { Chalk } from 'chalk';
 import { build } from 'esbuild';
 import fc from 'fast-check';
+import { Box as OriginalBox, Text as OriginalText, renderToString as originalRenderToString } from 'ink';
+import { Ollama as OriginalOllama } from 'ollama';
+import { createElement as originalCreateElement, type ReactNode } from 'react';
 import originalStringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import originalMeasureText from '../../node_modules/ink/build/measure-text.js';
 import OriginalOutput from '../../node_modules/ink/build/output.js';
 import originalWrapText from '../../node_modules/ink/build/wrap-text.js';
 // @ts-expect-error: a plain .mjs build script without type declarations.
-import { dependencyPatchesPlugin } from '../../scripts/dependency-patches-plugin.mjs';
+import { STAND_INS } from '../../scripts/bundle-options.mjs';
+// @ts-expect-error: a plain .mjs build script without type declarations.
+import { dependencyPatchesPlugin, PATCHED_PACKAGES } from '../../scripts/dependency-patches-plugin.mjs';
+// @ts-expect-error: a plain .mjs build script without type declarations.
+import { yogaWasmPlugin } from '../../scripts/yoga-wasm-plugin.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'ochat-patches-'));
@@ -32,7 +39,10 @@ beforeAll(async () => {
 export { default as Output } from './node_modules/ink/build/output.js';
 export { default as stringWidth } from './node_modules/string-width/index.js';
 export { default as measureText } from './node_modules/ink/build/measure-text.js';
-export { default as wrapText } from './node_modules/ink/build/wrap-text.js';`,
+export { default as wrapText } from './node_modules/ink/build/wrap-text.js';
+export { Box, Text, renderToString } from 'ink';
+export { createElement } from 'react';
+export { Ollama } from 'ollama';`,
       resolveDir: root,
       loader: 'js',
     },
@@ -41,7 +51,8 @@ export { default as wrapText } from './node_modules/ink/build/wrap-text.js';`,
     format: 'esm',
     platform: 'node',
     logLevel: 'silent',
-    plugins: [dependencyPatchesPlugin],
+    alias: STAND_INS,
+    plugins: [yogaWasmPlugin, dependencyPatchesPlugin],
   });
   const file = join(dir, 'patched.mjs');
   writeFileSync(file, result.outputFiles[0].text);
@@ -155,5 +166,123 @@ describe('dependency patches', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it("Ink's rendering (each text's width read from measureText's cache): random trees render to the same text", () => {
+    /** A tree of boxes and texts, built with either copy of React and Ink. */
+    type Tree =
+      | { kind: 'text'; lines: string[]; wrap: (typeof wraps)[number]; bold: boolean }
+      | { kind: 'box'; width?: number; row: boolean; padding: number; border: boolean; children: Tree[] };
+    const wraps = ['wrap', 'truncate', 'truncate-start', 'truncate-middle', 'end'] as const;
+    const textNode = fc.record({
+      kind: fc.constant('text' as const),
+      lines: fc.array(styledLine, { minLength: 1, maxLength: 3 }),
+      wrap: fc.constantFrom(...wraps),
+      bold: fc.boolean(),
+    });
+    const { tree } = fc.letrec<{ tree: Tree }>((self) => ({
+      tree: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        textNode,
+        fc.record({
+          kind: fc.constant('box' as const),
+          width: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
+          row: fc.boolean(),
+          padding: fc.nat(2),
+          border: fc.boolean(),
+          children: fc.array(self('tree'), { maxLength: 3 }),
+        }),
+      ),
+    }));
+    // biome-ignore lint/suspicious/noExplicitAny: either copy's createElement, Box and Text.
+    const toElement = (lib: { createElement: any; Box: any; Text: any }, node: Tree): ReactNode =>
+      node.kind === 'text'
+        ? lib.createElement(lib.Text, { wrap: node.wrap, bold: node.bold }, node.lines.join('\n'))
+        : lib.createElement(
+            lib.Box,
+            {
+              width: node.width,
+              flexDirection: node.row ? 'row' : 'column',
+              padding: node.padding,
+              borderStyle: node.border ? 'single' : undefined,
+            },
+            ...node.children.map((child) => toElement(lib, child)),
+          );
+    const originalLib = { createElement: originalCreateElement, Box: OriginalBox, Text: OriginalText };
+    fc.assert(
+      fc.property(tree, fc.integer({ min: 1, max: 60 }), (node, columns) => {
+        expect(patched.renderToString(toElement(patched, node), { columns })).toBe(
+          originalRenderToString(toElement(originalLib, node), { columns }),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('ollama (Headers read only for a value that could be one): the same headers sent, and no Headers read for plain ones', async () => {
+    const name = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/);
+    const pairs = fc.array(fc.tuple(name, fc.stringMatching(/^[ -~]{0,12}$/)), { maxLength: 4 });
+    /** Every form a caller may give headers in (HeadersInit, or none). */
+    const headersInit = fc.oneof(
+      fc.constant(undefined),
+      pairs.map((list) => ({ form: 'object', value: Object.fromEntries(list) })),
+      pairs.map((list) => ({ form: 'array', value: list })),
+      pairs.map((list) => ({ form: 'Headers', value: new Headers(list) })),
+    );
+    /** The headers a client built with `headers` sends for a request. */
+    const sent = async (OllamaClass: typeof OriginalOllama, headers: HeadersInit | undefined) => {
+      let seen: unknown;
+      const client = new OllamaClass({
+        host: 'http://127.0.0.1:9',
+        headers,
+        fetch: async (_url, init) => {
+          seen = init?.headers;
+          return new Response('{"models":[]}', { headers: { 'content-type': 'application/json' } });
+        },
+      });
+      await client.list();
+      return seen;
+    };
+    /** How often `run` reads the global `Headers` (reading it loads undici). */
+    const headersReads = async (run: () => Promise<unknown>) => {
+      const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'Headers');
+      const value = globalThis.Headers;
+      let reads = 0;
+      Object.defineProperty(globalThis, 'Headers', {
+        configurable: true,
+        get: () => {
+          reads++;
+          return value;
+        },
+      });
+      try {
+        await run();
+      } finally {
+        if (descriptor) Object.defineProperty(globalThis, 'Headers', descriptor);
+      }
+      return reads;
+    };
+    await fc.assert(
+      fc.asyncProperty(headersInit, async (init) => {
+        const headers = init?.value;
+        expect(await sent(patched.Ollama, headers)).toEqual(await sent(OriginalOllama, headers));
+        if (init?.form !== 'Headers') expect(await headersReads(() => sent(patched.Ollama, headers))).toBe(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('each patched package (and yoga-layout, which scripts/yoga-wasm-plugin.mjs rewrites) is pinned exactly, and installed at that version', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const pins: Record<string, string> = { ...pkg.devDependencies, ...pkg.overrides };
+    const packages: string[] = [...PATCHED_PACKAGES, 'yoga-layout'];
+    expect(packages).toEqual(
+      expect.arrayContaining(['ink', '@alcalzone/ansi-tokenize', 'string-width', 'ollama']),
+    );
+    for (const name of packages) {
+      expect(pins[name], name).toMatch(/^\d+\.\d+\.\d+$/);
+      const installed = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+      expect(installed.version, name).toBe(pins[name]);
+    }
   });
 });
