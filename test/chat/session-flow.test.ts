@@ -11,6 +11,7 @@ import { ChatController } from '../../src/chat/chat-controller.js';
 import { SessionStore } from '../../src/sessions/session-store.js';
 import { testControllerDeps } from '../support/controller-deps.js';
 import { FakeBackend } from '../support/fake-backend.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const dirs: string[] = [];
 /** The questions of the dialogs `start` answered. */
@@ -48,8 +49,11 @@ async function start(
   controllers.push(controller);
   const started = controller.start();
   if (more.answer) {
-    while (!controller.store.get().dialog) await new Promise((resolve) => setTimeout(resolve, 5));
-    asked.push(controller.store.get().dialog!.question);
+    const question = () => controller.store.get().dialog?.question;
+    await waitUntil('the question at start-up', () => question() !== undefined, {
+      onChange: controller.store.subscribe,
+    });
+    asked.push(question() ?? '');
     controller.answerDialog(more.answer);
   }
   await started;

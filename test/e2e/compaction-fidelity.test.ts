@@ -20,6 +20,7 @@ import { type ChatRun, PROMPT_PLACEHOLDER, startChat } from '../support/e2e-chat
 import { countTokens } from '../support/emulator.js';
 import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
+import { waitUntil } from '../support/wait-until.js';
 
 /** The report line as it appears on screen. */
 const REPORT = /Compacted (\d+) messages?: \S+ → \S+ tokens \(\d+% → \d+% of \S+\)/;
@@ -132,8 +133,8 @@ describe('the meter', () => {
 
     pty.write('/system Be brief.\r');
     await pty.waitFor('System prompt set.');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(meter(pty.screen())).toBeGreaterThan(before);
+    // The meter counts the new system prompt on the next frame.
+    await waitUntil('the meter to grow', () => meter(pty.screen()) > before, { describe: pty.screen });
   });
 
   test('/set num_ctx shows the value in force when it is capped', async () => {

@@ -14,6 +14,7 @@ import {
 } from '../support/compaction-summarizer.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
 import type { ChatRequestRecord, Responder } from '../support/emulator.js';
+import { waitUntil } from '../support/wait-until.js';
 
 /** The report line as it appears on screen (the window is 4096 tokens: `4k`). */
 const REPORT = /Compacted (\d+) messages: \S+ → \S+ tokens \(\d+% → \d+% of 4k\)/;
@@ -34,11 +35,7 @@ const chatReplies = (_req: unknown, n: number) => ({
 
 /** Resolves once `text` is no longer on screen (a dialog closed). */
 async function waitUntilGone({ pty }: ChatRun, text: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (pty.screen().includes(text)) {
-    if (Date.now() > deadline) throw new Error(`Still on screen after ${timeoutMs} ms: ${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(`${text} gone from the screen`, () => !pty.screen().includes(text), { timeoutMs });
 }
 
 /** Starts ochat on `chat` with a 4096-token window and has `TURNS` exchanges. */

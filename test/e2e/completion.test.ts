@@ -1,6 +1,7 @@
 /** Tab completion of command arguments, end to end: models from the server, options, tools, values. */
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ChatRun, startChat, waitForChats } from '../support/e2e-chat.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
 
@@ -18,9 +19,15 @@ describe('Tab completes arguments', () => {
       models: [{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }, { name: 'qwen2.5:7b' }],
     });
     const { emu, pty } = run;
-    // The list comes from /api/tags, fetched once connected.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    pty.write('/model ');
+    // The list comes from /api/tags, fetched in the background once connected, and the popup is
+    // computed as keys are pressed. The emulator answers as it records the request; a key drawn
+    // after that was read after the answer.
+    await waitUntil('GET /api/tags', () =>
+      emu.requests.some((r) => r.method === 'GET' && r.path === '/api/tags'),
+    );
+    pty.write('/model');
+    await pty.waitFor('› /model');
+    pty.write(' ');
     await pty.waitFor('qwen2.5:7b');
     expect(pty.screen()).toContain('llama3.2:latest');
     pty.write('q');

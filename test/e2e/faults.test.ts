@@ -24,6 +24,11 @@ let silent: SilentServer | undefined;
 let pty: PtySession | undefined;
 let faulty: FaultServer | undefined;
 const dirs: string[] = [];
+/**
+ * How long a Ctrl+C may take to show, on a loaded machine: far under the timeouts that a cancel
+ * that does not work would end at (a wall-clock bound would fail on a busy machine).
+ */
+const CANCEL_DEADLINE_MS = 10_000;
 
 afterEach(async () => {
   await run?.close();
@@ -103,7 +108,7 @@ describe('tool faults', () => {
 describe('search_files with a catastrophic pattern ((a+)+$ over 50,000 a)', () => {
   const hostileCall = { toolCalls: [{ name: 'search_files', arguments: { pattern: '(a+)+$' } }] };
 
-  test('Ctrl+C frees the app within a second; the chat goes on', async () => {
+  test('Ctrl+C frees the app at once, not at the 60 s command timeout; the chat goes on', async () => {
     const tools = await startToolRun();
     run = tools;
     const { emu, pty: chat, cwd } = tools;
@@ -113,10 +118,9 @@ describe('search_files with a catastrophic pattern ((a+)+$ over 50,000 a)', () =
     await chat.waitFor('running search_files');
     // Past reading the file: the pattern is running now.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const pressed = Date.now();
     chat.write('\x03');
-    await chat.waitFor('(cancelled)', 1_000);
-    expect(Date.now() - pressed).toBeLessThan(1_000);
+    // A pattern running on the main thread would hold the app until tools.command_timeout (60 s).
+    await chat.waitFor('(cancelled)', CANCEL_DEADLINE_MS);
     chat.write('next\r');
     await chat.waitFor('Echo: next');
   });
@@ -169,16 +173,15 @@ describe('server faults', () => {
 });
 
 describe('a server that accepts the connection and never answers', () => {
-  test('while connecting (/api/show): /help answers at once, Ctrl+C cancels within a second', async () => {
+  test('while connecting (/api/show): /help answers at once, Ctrl+C cancels at once, not at the 120 s request timeout', async () => {
     silent = await startSilentServer();
     pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: silent.url } });
     await pty.waitFor(`connecting to ${silent.url}`);
     pty.write('/help\r');
     await pty.waitFor('List the slash commands and keys', 3_000);
-    const pressed = Date.now();
     pty.write('\x03');
-    await pty.waitFor(`Cancelled connecting to ${silent.url}.`, 1_000);
-    expect(Date.now() - pressed).toBeLessThan(1_000);
+    // Without the cancel, connecting would end at request_timeout_s (120 s).
+    await pty.waitFor(`Cancelled connecting to ${silent.url}.`, CANCEL_DEADLINE_MS);
     await pty.waitFor('Press Enter to try again');
     expect(pty.screen()).not.toMatch(RAW_CODE);
   });

@@ -24,6 +24,7 @@ import {
   countToolTokens,
 } from '../support/emulator.js';
 import { spawnOchat, wrapped } from '../support/pty-session.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 const chatReplies = (_req: unknown, n: number) => ({
@@ -111,11 +112,7 @@ async function probeBeforeAndAfterResume(build: (run: ChatRun) => Promise<void>,
 }
 
 async function waitForConversationChats(run: ChatRun, count: number) {
-  const deadline = Date.now() + 10_000;
-  while (conversationChats(run.emu).length < count) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${count} chat requests.`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(`${count} conversation requests`, () => conversationChats(run.emu).length >= count);
 }
 
 async function chatTurns(run: ChatRun, from: number, to: number) {

@@ -14,6 +14,7 @@ import type { Message } from '../../src/conversation/message.js';
 import { OllamaClient } from '../../src/ollama/client.js';
 import { testControllerDeps } from './controller-deps.js';
 import type { Emulator } from './emulator.js';
+import { waitUntil } from './wait-until.js';
 
 /** How to start a chat. */
 export interface ChatHarnessOptions {
@@ -36,7 +37,7 @@ export interface ChatHarness {
   say(text: string): Promise<void>;
   /** Resolves with the dialog once one is open. */
   dialog(): Promise<Dialog>;
-  /** Resolves once the store matches `predicate`; rejects after `timeoutMs` (default 5 s). */
+  /** Resolves once the store matches `predicate`; rejects after `timeoutMs` (default 10 s). */
   until(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   items(): DisplayItem[];
   notices(): NoticeItem[];
@@ -57,19 +58,11 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
   });
   const controller = new ChatController(deps);
   await controller.start();
-  const until = (predicate: () => boolean, timeoutMs = 5000) =>
-    new Promise<void>((resolve, reject) => {
-      if (predicate()) return resolve();
-      const timer = setTimeout(() => {
-        stop();
-        reject(new Error(`the chat never reached the expected state within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const stop = controller.store.subscribe(() => {
-        if (!predicate()) return;
-        stop();
-        clearTimeout(timer);
-        resolve();
-      });
+  const until = (predicate: () => boolean, timeoutMs?: number) =>
+    waitUntil('the expected state of the chat', predicate, {
+      timeoutMs,
+      onChange: controller.store.subscribe,
+      describe: () => JSON.stringify(controller.store.get().items.at(-1)),
     });
   return {
     controller,

@@ -4,6 +4,7 @@
  */
 import { type Emulator, type EmulatorOptions, startEmulator } from './emulator.js';
 import { type PtyOptions, type PtySession, spawnOchat } from './pty-session.js';
+import { waitUntil } from './wait-until.js';
 
 /** Shown in the empty prompt once the editor has the keyboard. */
 export const PROMPT_PLACEHOLDER = 'Type a message';
@@ -52,13 +53,10 @@ export async function startChat(options: StartChatOptions = {}): Promise<ChatRun
 
 /** Resolves once `emu` has recorded at least `count` chat requests. */
 export async function waitForChats(emu: Emulator, count: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (emu.chats.length < count) {
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${count} chat requests; got ${emu.chats.length}.`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(`${count} chat requests`, () => emu.chats.length >= count, {
+    timeoutMs,
+    describe: () => `Got ${emu.chats.length}.`,
+  });
 }
 
 /** Resolves with the exit code, or rejects if ochat is still running after `timeoutMs`. */

@@ -14,6 +14,7 @@ import { type ChatViewState, initialViewState } from '../../src/chat/view-state.
 import type { Config } from '../../src/config/schema.js';
 import { testControllerDeps } from './controller-deps.js';
 import { FakeBackend } from './fake-backend.js';
+import { waitUntil } from './wait-until.js';
 
 export interface FakeChat {
   backend: FakeBackend;
@@ -24,7 +25,7 @@ export interface FakeChat {
   notices(): NoticeItem[];
   /** Appends a user message as a new turn (what the controller does before running it). */
   userSays(text: string): void;
-  /** Resolves once the store matches `predicate` (checked on every store change). */
+  /** Resolves once the store matches `predicate` (checked on every store change); rejects after 10 s. */
   until(predicate: (state: ChatViewState) => boolean): Promise<void>;
   dispose(): void;
 }
@@ -55,13 +56,8 @@ export async function fakeChat(
       parts.conversation.append({ role: 'user', content: text });
     },
     until: (predicate) =>
-      new Promise((resolve) => {
-        if (predicate(store.get())) return resolve();
-        const stop = store.subscribe(() => {
-          if (!predicate(store.get())) return;
-          stop();
-          resolve();
-        });
+      waitUntil('the expected state of the chat', () => predicate(store.get()), {
+        onChange: store.subscribe,
       }),
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

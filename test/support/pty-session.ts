@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { type IPty, spawn } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { DIALOG_QUIET_MS } from '../../src/ui/input/dialog-key-gate.js';
+import { waitUntil } from './wait-until.js';
 
 const OCHAT_BIN = resolve(import.meta.dirname, '../../bin/ochat');
 
@@ -111,12 +112,15 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
       setTimeout(() => terminal.write('', () => resolveExit(exitCode)), EXIT_GRACE_MS);
     }),
   );
-  let wake: (() => void) | undefined;
+  /** Called each time output has reached the screen. */
+  const screenChanged = new Set<() => void>();
   let lastOutputAt = Date.now();
   pty.onData((data) => {
     raw += data;
     lastOutputAt = Date.now();
-    terminal.write(data, () => wake?.());
+    terminal.write(data, () => {
+      for (const changed of screenChanged) changed();
+    });
   });
 
   const screen = (): string => {
@@ -147,16 +151,15 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
     async waitFor(pattern, timeoutMs = 10_000, { settle = true } = {}) {
       const matches = () =>
         typeof pattern === 'string' ? screen().includes(pattern) : pattern.test(screen());
-      const deadline = Date.now() + timeoutMs;
-      while (!matches()) {
-        if (Date.now() > deadline) {
-          throw new Error(`Timed out waiting for ${String(pattern)}. Screen:\n${screen()}`);
-        }
-        await new Promise<void>((r) => {
-          wake = r;
-          setTimeout(r, 50);
-        });
-      }
+      await waitUntil(String(pattern), matches, {
+        timeoutMs,
+        pollMs: 50,
+        describe: () => `Screen:\n${screen()}`,
+        onChange: (changed) => {
+          screenChanged.add(changed);
+          return () => screenChanged.delete(changed);
+        },
+      });
       // A frame can arrive in several chunks: let the rest of it land before the caller reads
       // the screen (quiet for QUIET_MS, at most SETTLE_MAX_MS).
       if (!settle) return;

@@ -12,6 +12,7 @@ import type { ChatMessageLike, ChatRequestRecord, Emulator } from './emulator.js
 import { startEmulator } from './emulator.js';
 import { type PtySession, spawnOchat } from './pty-session.js';
 import { summarizerResponder } from './tools-harness.js';
+import { waitUntil } from './wait-until.js';
 
 /** The tool-capable model of these runs, as given to `-m`. */
 export const E2E_TOOL_MODEL = 'toolbot';
@@ -72,11 +73,9 @@ export async function startToolRun(options: ToolRunOptions = {}): Promise<ToolRu
     cwd,
     chatRequests,
     async waitForRequests(count) {
-      const deadline = Date.now() + 10_000;
-      while (chatRequests().length < count) {
-        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${count} chat requests.`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitUntil(`${count} chat requests`, () => chatRequests().length >= count, {
+        describe: () => `Got ${chatRequests().length}.`,
+      });
       return chatRequests();
     },
     async close() {

@@ -6,10 +6,8 @@ import { type ChatViewState, type Dialog, initialViewState } from '../../src/cha
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { DECLINED_OUTPUT } from '../../src/tools/execute.js';
 import { ChatApp, type ChatAppModel } from '../../src/ui/chat-app.js';
+import { readingKeys, shows, until } from '../support/ink-app.js';
 import { startToolHarness } from '../support/tools-harness.js';
-
-/** Lets Ink subscribe its input handlers (and flush a lone ESC), and React re-render. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 const CTRL_C = '\x03';
 const CTRL_D = '\x04';
@@ -51,7 +49,7 @@ const clock = {
 async function mount(model: ChatAppModel, history: string[] = []) {
   const app = render(<ChatApp model={model} commands={BUILTIN_COMMANDS} history={history} now={clock.now} />);
   unmount = app.unmount;
-  await settle();
+  await readingKeys(app);
   return app;
 }
 
@@ -77,8 +75,7 @@ describe('ChatApp rendering', () => {
     const model = fakeModel({ items: ITEMS.slice(0, 2) });
     const app = await mount(model);
     model.store.update({ busy: 'waiting for qwen3…', queued: 2, live: { text: '', thinking: '' } });
-    await settle();
-    expect(app.lastFrame()).toContain('waiting for qwen3… (2 queued)');
+    await shows(app, 'waiting for qwen3… (2 queued)');
     expect(app.lastFrame()).toContain('ctrl+c to cancel');
     model.store.update({
       items: ITEMS,
@@ -87,7 +84,7 @@ describe('ChatApp rendering', () => {
       queued: 0,
       used: 4096,
     });
-    await settle();
+    await shows(app, 'Streaming tail');
     const frame = app.lastFrame() ?? '';
     expect(frame).toContain('It is 4.');
     expect(frame).toContain('Streaming tail');
@@ -95,8 +92,7 @@ describe('ChatApp rendering', () => {
     expect(frame).toContain('streaming · ctrl+c to cancel');
     expect(frame).toContain('4k/8k (50%)');
     model.store.update({ live: undefined, busy: undefined, lastStats: '12 tokens · 80.0 tok/s' });
-    await settle();
-    expect(app.lastFrame()).toContain('12 tokens · 80.0 tok/s');
+    await shows(app, '12 tokens · 80.0 tok/s');
     expect(app.lastFrame()).not.toContain('ctrl+c to cancel');
   });
 
@@ -113,21 +109,19 @@ describe('ChatApp keys', () => {
     const model = fakeModel();
     const app = await mount(model);
     app.stdin.write('hello there');
-    await settle();
-    expect(app.lastFrame()).toContain('hello there');
+    await shows(app, 'hello there');
     app.stdin.write('\r');
-    await settle();
+    await until(app, 'the prompt cleared', () => !app.lastFrame()?.includes('hello there'));
     expect(model.submit).toHaveBeenCalledWith('hello there');
-    expect(app.lastFrame()).not.toContain('hello there');
   });
 
   it('Up recalls the history it was given', async () => {
     const model = fakeModel();
     const app = await mount(model, ['an earlier question']);
     app.stdin.write('\x1b[A');
-    await settle();
+    await shows(app, 'an earlier question');
     app.stdin.write('\r');
-    await settle();
+    await until(app, 'the submission', () => model.submit.mock.calls.length > 0);
     expect(model.submit).toHaveBeenCalledWith('an earlier question');
   });
 
@@ -135,10 +129,12 @@ describe('ChatApp keys', () => {
     const model = fakeModel({ busy: 'streaming…' }, true);
     const app = await mount(model);
     app.stdin.write(CTRL_C);
-    await settle();
+    await until(app, 'the interrupt', () => model.interrupt.mock.calls.length === 1);
     app.stdin.write(CTRL_C);
-    await settle();
-    expect(model.interrupt).toHaveBeenCalledTimes(2);
+    await until(app, 'the second interrupt', () => model.interrupt.mock.calls.length === 2);
+    // Keys typed after them are drawn after anything the presses drew.
+    app.stdin.write('probe');
+    await shows(app, 'probe');
     expect(model.exit).not.toHaveBeenCalled();
     expect(app.lastFrame()).not.toContain('Press Ctrl+C again');
   });
@@ -147,12 +143,11 @@ describe('ChatApp keys', () => {
     const model = fakeModel();
     const app = await mount(model);
     app.stdin.write(CTRL_C);
-    await settle();
+    await shows(app, 'Press Ctrl+C again to quit');
     expect(model.interrupt).toHaveBeenCalledTimes(1);
     expect(model.exit).not.toHaveBeenCalled();
-    expect(app.lastFrame()).toContain('Press Ctrl+C again to quit');
     app.stdin.write(CTRL_C);
-    await settle();
+    await until(app, 'the exit', () => model.exit.mock.calls.length > 0);
     expect(model.exit).toHaveBeenCalledTimes(1);
   });
 
@@ -160,23 +155,21 @@ describe('ChatApp keys', () => {
     const model = fakeModel();
     const app = await mount(model);
     app.stdin.write('draft text');
-    await settle();
+    await shows(app, 'draft text');
     app.stdin.write(CTRL_C);
-    await settle();
-    expect(app.lastFrame()).not.toContain('draft text');
+    await until(app, 'the prompt cleared', () => !app.lastFrame()?.includes('draft text'));
     expect(app.lastFrame()).not.toContain('Press Ctrl+C again');
     app.stdin.write(CTRL_C);
-    await settle();
     // The first press only cleared the text: this is the first press on an empty prompt.
+    await shows(app, 'Press Ctrl+C again to quit');
     expect(model.exit).not.toHaveBeenCalled();
-    expect(app.lastFrame()).toContain('Press Ctrl+C again to quit');
   });
 
   it('Ctrl+D on an empty prompt exits', async () => {
     const model = fakeModel();
     const app = await mount(model);
     app.stdin.write(CTRL_D);
-    await settle();
+    await until(app, 'the exit', () => model.exit.mock.calls.length > 0);
     expect(model.exit).toHaveBeenCalledTimes(1);
   });
 
@@ -184,14 +177,13 @@ describe('ChatApp keys', () => {
     const model = fakeModel();
     const app = await mount(model);
     app.stdin.write(CTRL_T);
-    await settle();
+    await until(app, 'the toggle', () => model.toggleThinking.mock.calls.length === 1);
     app.stdin.write(CTRL_T);
-    await settle();
-    expect(model.toggleThinking).toHaveBeenCalledTimes(2);
-    // Ctrl+T is not typed into the prompt.
-    expect(model.submit).not.toHaveBeenCalled();
+    await until(app, 'the second toggle', () => model.toggleThinking.mock.calls.length === 2);
+    // Ctrl+T is not typed into the prompt: Enter finds it empty (and a key after it is drawn).
     app.stdin.write('\r');
-    await settle();
+    app.stdin.write('probe');
+    await shows(app, 'probe');
     expect(model.submit).not.toHaveBeenCalled();
   });
 });
@@ -202,16 +194,18 @@ describe('ChatApp dialogs', () => {
     question: 'Allow run_command npm test?',
     choices: '[y]es / [n]o / [a]lways for this session / [i]nstruct',
   };
+  /** The notice shown once keys typed with a dialog open went to the prompt. */
+  const TYPED_AHEAD = 'Typing goes to the prompt.';
 
   it('shows the question and routes y, n, a and i, each pressed alone after a pause, to answerDialog', async () => {
     const model = fakeModel({ dialog: confirmTool });
     const app = await mount(model);
     expect(app.lastFrame()).toContain('Allow run_command npm test?');
     expect(app.lastFrame()).toContain('[a]lways for this session');
-    for (const key of ['y', 'N', 'a', 'i']) {
+    for (const [index, key] of ['y', 'N', 'a', 'i'].entries()) {
       clock.pause();
       app.stdin.write(key);
-      await settle();
+      await until(app, `answer ${index + 1}`, () => model.answerDialog.mock.calls.length === index + 1);
     }
     expect(model.answerDialog.mock.calls.map((c) => c[0])).toEqual(['y', 'n', 'a', 'i']);
   });
@@ -221,36 +215,34 @@ describe('ChatApp dialogs', () => {
     const app = await mount(model);
     clock.pause();
     app.stdin.write('okay'); // a burst: a y inside it is text
-    await settle();
-    // Typed one key at a time, without a pause: still typing.
+    await shows(app, 'okay');
+    // Typed one key at a time, without a pause: still typing. (Ink handles a write's keys as it
+    // is written: each key meets its own time.)
     for (const key of [' ', 'w', 'h', 'y']) {
       clock.time += 120;
       app.stdin.write(key);
-      await settle();
     }
+    await shows(app, 'okay why');
     clock.time += 120;
     app.stdin.write('\r');
-    await settle();
+    await shows(app, 'Typing goes to the prompt. To answer, pause, then press y, n, a, i on its own.');
     expect(model.answerDialog).not.toHaveBeenCalled();
     expect(model.submit).not.toHaveBeenCalled();
     expect(app.lastFrame()).toContain('okay why');
-    expect(app.lastFrame()).toContain(
-      'Typing goes to the prompt. To answer, pause, then press y, n, a, i on its own.',
-    );
     // A pasted lone y is text too.
     clock.pause();
     app.stdin.write('\x1b[200~y\x1b[201~');
-    await settle();
+    await shows(app, 'okay whyy');
     expect(model.answerDialog).not.toHaveBeenCalled();
     // After a pause, a key pressed alone answers; the typed text stays for after the dialog.
     clock.pause();
     app.stdin.write('n');
-    await settle();
+    await until(app, 'the answer', () => model.answerDialog.mock.calls.length > 0);
     expect(model.answerDialog).toHaveBeenCalledWith('n');
     model.store.update({ dialog: undefined });
-    await settle();
+    await until(app, 'the dialog gone', () => !app.lastFrame()?.includes(confirmTool.question));
     app.stdin.write('\r');
-    await settle();
+    await until(app, 'the submission', () => model.submit.mock.calls.length > 0);
     expect(model.submit).toHaveBeenCalledWith('okay whyy');
   });
 
@@ -258,13 +250,13 @@ describe('ChatApp dialogs', () => {
     const model = fakeModel();
     const app = await mount(model);
     model.store.update({ dialog: confirmTool });
-    await settle();
+    await shows(app, confirmTool.question);
     app.stdin.write('y');
-    await settle();
+    await shows(app, TYPED_AHEAD);
     expect(model.answerDialog).not.toHaveBeenCalled();
     clock.pause();
     app.stdin.write('y');
-    await settle();
+    await until(app, 'the answer', () => model.answerDialog.mock.calls.length > 0);
     expect(model.answerDialog).toHaveBeenCalledWith('y');
   });
 
@@ -273,7 +265,7 @@ describe('ChatApp dialogs', () => {
     const app = await mount(model);
     clock.pause();
     app.stdin.write('a');
-    await settle();
+    await shows(app, TYPED_AHEAD);
     expect(model.answerDialog).not.toHaveBeenCalled();
   });
 
@@ -281,7 +273,7 @@ describe('ChatApp dialogs', () => {
     const model = fakeModel({ dialog: confirmTool });
     const app = await mount(model);
     app.stdin.write(CTRL_C);
-    await settle();
+    await until(app, 'the answer', () => model.answerDialog.mock.calls.length > 0);
     expect(model.answerDialog).toHaveBeenCalledWith('n');
     expect(model.interrupt).not.toHaveBeenCalled();
     expect(model.exit).not.toHaveBeenCalled();
@@ -295,14 +287,13 @@ describe('ChatApp dialogs', () => {
     expect(app.lastFrame()).toContain('Retry compaction? (y/n)');
     clock.pause();
     app.stdin.write('a');
-    await settle();
     clock.pause();
     app.stdin.write('i');
-    await settle();
+    await shows(app, TYPED_AHEAD);
     expect(model.answerDialog).not.toHaveBeenCalled();
     clock.pause();
     app.stdin.write('y');
-    await settle();
+    await until(app, 'the answer', () => model.answerDialog.mock.calls.length > 0);
     expect(model.answerDialog).toHaveBeenCalledWith('y');
   });
 
@@ -311,11 +302,11 @@ describe('ChatApp dialogs', () => {
     const app = await mount(model);
     clock.pause();
     app.stdin.write('y');
-    await settle();
+    await until(app, 'the answer', () => model.answerDialog.mock.calls.length > 0);
     model.store.update({ dialog: undefined });
-    await settle();
+    await until(app, 'the dialog gone', () => !app.lastFrame()?.includes(confirmTool.question));
     app.stdin.write('next message\r');
-    await settle();
+    await until(app, 'the submission', () => model.submit.mock.calls.length > 0);
     expect(model.submit).toHaveBeenCalledWith('next message');
   });
 
@@ -325,34 +316,33 @@ describe('ChatApp dialogs', () => {
     });
     const app = await mount(model);
     app.stdin.write('use yarn instead\r');
-    await settle();
+    await until(app, 'the submission', () => model.submit.mock.calls.length > 0);
     expect(model.submit).toHaveBeenCalledWith('use yarn instead');
+    // A lone ESC is told from the start of a sequence once no more bytes follow it.
     app.stdin.write('\x1b');
-    await settle();
-    await settle();
+    await until(app, 'the answer', () => model.answerDialog.mock.calls.length > 0);
     expect(model.answerDialog).toHaveBeenCalledWith('');
   });
 
   it('text typed ahead of the instruction waits aside, and is back in the prompt afterwards', async () => {
     const model = fakeModel({ dialog: confirmTool });
     const app = await mount(model);
+    const draft = 'draft of my next message';
     clock.pause();
-    app.stdin.write('draft of my next message');
-    await settle();
+    app.stdin.write(draft);
+    await shows(app, draft);
     model.store.update({
       dialog: { kind: 'tool-instruction', question: 'Type an instruction', choices: 'Esc/Ctrl+C: decline' },
     });
-    await settle();
-    expect(app.lastFrame()).not.toContain('draft of my next message');
+    await until(app, 'the draft set aside', () => !app.lastFrame()?.includes(draft));
     app.stdin.write('use yarn\r');
-    await settle();
+    await until(app, 'the instruction', () => model.submit.mock.calls.length === 1);
     expect(model.submit).toHaveBeenCalledWith('use yarn');
     model.store.update({ dialog: undefined });
-    await settle();
-    expect(app.lastFrame()).toContain('draft of my next message');
+    await shows(app, draft);
     app.stdin.write('\r');
-    await settle();
-    expect(model.submit).toHaveBeenLastCalledWith('draft of my next message');
+    await until(app, 'the draft sent', () => model.submit.mock.calls.length === 2);
+    expect(model.submit).toHaveBeenLastCalledWith(draft);
   });
 });
 
@@ -362,10 +352,11 @@ describe('ChatApp exit', () => {
     const app = await mount(model);
     const frames = app.frames.length;
     model.store.update({ exiting: true });
-    await settle();
-    // After Ink exits, further store changes render nothing.
+    // Unmounted, Ink stops reading keys.
+    await until(app, 'Ink to exit', () => app.stdin.listenerCount('readable') === 0);
+    // After Ink exits, further store changes render nothing (a store change renders within a microtask).
     model.store.update({ busy: 'should not render' });
-    await settle();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(app.frames.slice(frames).join('')).not.toContain('should not render');
   });
 });
@@ -380,13 +371,17 @@ describe('ChatApp on a real controller', () => {
       );
       const app = await mount(h.controller);
       app.stdin.write('make the file\r');
-      await vi.waitFor(() => expect(h.controller.store.get().dialog?.kind).toBe('confirm-tool'));
+      await until(app, 'the tool question', () => h.controller.store.get().dialog?.kind === 'confirm-tool');
       expect(app.lastFrame()).toContain('Allow run_command touch made.txt?');
       clock.pause();
       app.stdin.write('i');
-      await vi.waitFor(() => expect(h.controller.store.get().dialog?.kind).toBe('tool-instruction'));
+      await until(
+        app,
+        'the instruction prompt',
+        () => h.controller.store.get().dialog?.kind === 'tool-instruction',
+      );
       app.stdin.write(CTRL_C);
-      await vi.waitFor(() => expect(h.controller.store.get().dialog).toBeUndefined());
+      await until(app, 'the dialog closed', () => h.controller.store.get().dialog === undefined);
       await h.controller.idle();
       const requests = h.chatRequests();
       expect(requests).toHaveLength(2);

@@ -2,9 +2,7 @@ import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type LineEditorOptions, useLineEditor } from '../../../src/ui/input/use-line-editor.js';
-
-/** Lets Ink subscribe its input handlers / flush a pending lone ESC, and React re-render. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+import { readingKeys, until } from '../../support/ink-app.js';
 
 /** Shows the editor text with `|` at the cursor. */
 function Harness(props: LineEditorOptions) {
@@ -20,7 +18,10 @@ function setup(options: Partial<LineEditorOptions> = {}) {
     onEscape: vi.fn(),
   };
   const app = render(<Harness {...callbacks} {...options} />);
-  return { ...app, ...callbacks };
+  /** Resolves once a frame drawn after `since` frames is `frame`. */
+  const drawn = (frame: string, since: number) =>
+    until(app, `the frame ${frame}`, () => app.frames.length > since && app.lastFrame() === frame);
+  return { ...app, ...callbacks, drawn };
 }
 
 let unmount: (() => void) | undefined;
@@ -30,121 +31,118 @@ describe('useLineEditor', () => {
   it('typing "hi\\r" in one chunk submits "hi" and clears the prompt', async () => {
     const app = setup();
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
+    const since = app.frames.length;
     app.stdin.write('hi\r');
-    await settle();
+    await until(app, 'the submission', () => app.onSubmit.mock.calls.length > 0);
     expect(app.onSubmit).toHaveBeenCalledWith('hi');
-    expect(app.lastFrame()).toBe('[|]');
+    await app.drawn('[|]', since);
   });
 
   it('a paste of "a\\rb" inside paste markers is text, submitted only by a later Enter', async () => {
     const app = setup();
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
     app.stdin.write('\x1b[200~a\rb\x1b[201~');
-    await settle();
+    await app.drawn('[a\nb|]', 0);
     expect(app.onSubmit).not.toHaveBeenCalled();
-    expect(app.lastFrame()).toBe('[a\nb|]');
     app.stdin.write('\r');
-    await settle();
+    await until(app, 'the submission', () => app.onSubmit.mock.calls.length > 0);
     expect(app.onSubmit).toHaveBeenCalledWith('a\nb');
   });
 
   it('DEL deletes backwards; arrows move; a trailing backslash makes Enter a newline', async () => {
     const app = setup();
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
     app.stdin.write('abc');
     app.stdin.write('\x7f');
-    await settle();
-    expect(app.lastFrame()).toBe('[ab|]');
+    await app.drawn('[ab|]', 0);
     app.stdin.write('\x1b[D');
-    await settle();
-    expect(app.lastFrame()).toBe('[a|b]');
+    await app.drawn('[a|b]', 0);
     app.stdin.write('\x1b[F');
     app.stdin.write('\\');
     app.stdin.write('\r');
-    await settle();
+    await app.drawn('[ab\n|]', 0);
     expect(app.onSubmit).not.toHaveBeenCalled();
-    expect(app.lastFrame()).toBe('[ab\n|]');
   });
 
   it('recalls history with the up arrow', async () => {
     const app = setup({ initialHistory: ['earlier question'] });
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
     app.stdin.write('\x1b[A');
-    await settle();
-    expect(app.lastFrame()).toBe('[earlier question|]');
+    await app.drawn('[earlier question|]', 0);
   });
 
   it('reports Ctrl+C and Esc as intents without editing', async () => {
     const app = setup();
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
     app.stdin.write('x');
     app.stdin.write('\x03');
-    await settle();
+    await until(app, 'the interrupt', () => app.onInterrupt.mock.calls.length > 0);
     expect(app.onInterrupt).toHaveBeenCalledTimes(1);
+    // A lone ESC is told from the start of a sequence once no more bytes follow it.
     app.stdin.write('\x1b');
-    await settle();
+    await until(app, 'the escape', () => app.onEscape.mock.calls.length > 0);
     expect(app.onEscape).toHaveBeenCalledTimes(1);
-    expect(app.lastFrame()).toBe('[x|]');
+    await app.drawn('[x|]', 0);
   });
 
   it('Delete removes the character after the cursor, Backspace the one before', async () => {
     const app = setup();
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
     app.stdin.write('abcd');
     app.stdin.write('\x1b[D');
     app.stdin.write('\x1b[D');
-    await settle();
+    await app.drawn('[ab|cd]', 0);
     app.stdin.write('\x1b[3~');
-    await settle();
-    expect(app.lastFrame()).toBe('[ab|d]');
+    await app.drawn('[ab|d]', 0);
     app.stdin.write('\x7f');
-    await settle();
-    expect(app.lastFrame()).toBe('[a|d]');
+    await app.drawn('[a|d]', 0);
   });
 
   it('Esc with the completion list open closes the list only', async () => {
     const app = setup({ commands: [{ name: 'help', summary: 'List commands', usage: '/help' }] });
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
     app.stdin.write('/');
-    await settle();
+    await app.drawn('[/|]', 0);
+    const since = app.frames.length;
     app.stdin.write('\x1b');
-    await settle();
+    // Closing the list is a new state (no completion), drawn though the text is the same.
+    await until(app, 'the list closed', () => app.frames.length > since);
     expect(app.onEscape).not.toHaveBeenCalled();
     app.stdin.write('\x1b');
-    await settle();
+    await until(app, 'the escape', () => app.onEscape.mock.calls.length > 0);
     expect(app.onEscape).toHaveBeenCalledTimes(1);
   });
 
   it('Ctrl+D exits on an empty prompt and deletes forward otherwise', async () => {
     const app = setup();
     unmount = app.unmount;
-    await settle();
+    await readingKeys(app);
     app.stdin.write('ab');
     app.stdin.write('\x01'); // Ctrl+A: home
     app.stdin.write('\x04');
-    await settle();
+    await app.drawn('[|b]', 0);
     expect(app.onExit).not.toHaveBeenCalled();
-    expect(app.lastFrame()).toBe('[|b]');
     app.stdin.write('\x15'); // Ctrl+U does nothing at line start; Ctrl+K clears the rest
     app.stdin.write('\x0b');
     app.stdin.write('\x04');
-    await settle();
+    await until(app, 'the exit', () => app.onExit.mock.calls.length > 0);
     expect(app.onExit).toHaveBeenCalledTimes(1);
   });
 
   it('reads no keys while inactive', async () => {
     const app = setup({ isActive: false });
     unmount = app.unmount;
-    await settle();
+    await app.drawn('[|]', 0);
     app.stdin.write('typed\r');
-    await settle();
+    // Nothing listens to stdin at all, so nothing can come of the keys later either.
+    expect(app.stdin.listenerCount('readable')).toBe(0);
     expect(app.onSubmit).not.toHaveBeenCalled();
     expect(app.lastFrame()).toBe('[|]');
   });
