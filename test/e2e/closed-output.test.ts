@@ -11,6 +11,7 @@ import { spawn } from '@lydell/node-pty';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ChatRun, exitCode, startChat } from '../support/e2e-chat.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const OCHAT_BIN = resolve(import.meta.dirname, '../../bin/ochat');
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -92,10 +93,7 @@ describe('a reader that goes away', () => {
       screen += data;
     });
     const exited = new Promise<{ exitCode: number; signal?: number }>((r) => pty.onExit(r));
-    const deadline = Date.now() + 10_000;
-    while (!screen.includes('Type a message') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(screen).toContain('Type a message');
+    await waitUntil('the prompt', () => screen.includes('Type a message'), { describe: () => screen });
     // Closes the terminal side, as closing the window does (then SIGHUP, as the kernel sends).
     (pty as typeof pty & { destroy(): void }).destroy();
     const { signal } = await exited;
