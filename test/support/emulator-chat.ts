@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { decodeKeepAlive } from './emulator-duration.js';
 import { isClosed, sendError, sendJson, waitForClose, waitUnlessClosed } from './emulator-http.js';
 import { countImages, IMAGE_TOKENS, NO_VISION_ERROR } from './emulator-images.js';
 import { messageShapeError } from './emulator-message-shape.js';
@@ -27,9 +28,20 @@ function registryName(model: ResolvedModel): string {
   return slashes === 1 ? `registry.ollama.ai/${model.name}` : `registry.ollama.ai/library/${model.name}`;
 }
 
-/** `keep_alive: 0` (or "0", "0s", "0m"): the client asks to unload. */
-function isZeroKeepAlive(value: unknown): boolean {
-  return value === 0 || (typeof value === 'string' && /^0+(\.0+)?[smh]?$/.test(value.trim()));
+/** Ollama's refusal of a prompt over num_ctx when the request says `truncate: false`. */
+export const INPUT_TOO_LONG = 'the input length exceeds the context length';
+
+/** Go's decoding of the request's scalar fields: a wrong JSON type is a 400 with its wording. */
+function requestFieldError(request: Record<string, unknown>): string | undefined {
+  for (const field of ['truncate', 'shift', 'stream'] as const) {
+    const value = request[field];
+    if (value !== undefined && value !== null && typeof value !== 'boolean') {
+      const kind = Array.isArray(value) ? 'array' : typeof value;
+      return `json: cannot unmarshal ${kind} into Go struct field ChatRequest.${field} of type bool`;
+    }
+  }
+  const keepAlive = decodeKeepAlive(request.keep_alive);
+  return keepAlive.ok ? undefined : keepAlive.error;
 }
 
 /** `think` asks for thinking: true or a level such as "high". */
@@ -93,21 +105,30 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
 
   const shapeError = Array.isArray(request.messages) ? messageShapeError(request.messages) : undefined;
   if (shapeError) return reject(400, shapeError);
+  const fieldError = requestFieldError(request);
+  if (fieldError) return reject(400, fieldError);
   if (typeof request.model !== 'string' || request.model.trim() === '')
     return reject(400, 'model is required');
   if (!model) return reject(404, `model '${request.model}' not found`);
-  if (messages.length === 0 && isZeroKeepAlive(request.keep_alive)) {
-    state.loaded.delete(model.name);
+  const keepAlive = decodeKeepAlive(request.keep_alive);
+  const keepAliveMs = keepAlive.ok ? keepAlive.ms : 0;
+  if (messages.length === 0 && keepAliveMs === 0) {
+    state.unload(model);
     return sendJson(res, 200, finalObject(request.model, 'unload'));
   }
   const refusal = capabilityError(model, request);
   if (refusal) return reject(400, refusal);
-  state.markModelUsed(model, numCtx);
+  // A model not loaded with this window loads first: nothing is sent until it has.
+  const cold = !state.isLoaded(model, numCtx);
+  state.markModelUsed(model, numCtx, keepAliveMs);
+  if (cold && !(await waitUnlessClosed(res, state.loadDelayMs))) return;
   if (messages.length === 0) {
     return sendJson(res, 200, finalObject(request.model, 'load'));
   }
 
   const fitted = fitToContext(messages, numCtx, toolTokens, imageTokens);
+  // `truncate: false`: the server refuses a prompt over the window instead of dropping messages.
+  if (request.truncate === false && fitted.truncated) return reject(400, INPUT_TOO_LONG);
   record.keptMessages = fitted.kept;
   record.promptEvalCount = fitted.promptEvalCount;
   record.truncated = fitted.truncated;

@@ -13,8 +13,10 @@ export interface ResolvedModel {
   license?: string;
   parameters: Record<string, number | string>;
   digest: string;
-  /** Bytes on disk, made up but stable. */
+  /** Bytes on disk, made up but stable; also the weights' share of memory when loaded. */
   size: number;
+  /** Memory each token of the window adds (the KV cache). */
+  kvBytesPerToken: number;
 }
 
 /** The model used when an emulator is started without a list. */
@@ -43,7 +45,8 @@ export function resolveModel(model: EmulatorModel): ResolvedModel {
     license: model.license,
     parameters: model.parameters ?? {},
     digest: createHash('sha256').update(name).digest('hex'),
-    size: 2_019_393_189,
+    size: model.size ?? 2_019_393_189,
+    kvBytesPerToken: model.kvBytesPerToken ?? 1024,
   };
 }
 
@@ -71,13 +74,22 @@ export function tagsEntry(model: ResolvedModel) {
   };
 }
 
-/** One entry of `/api/ps` for a model loaded with a window of `contextLength`. */
-export function psEntry(model: ResolvedModel, contextLength: number, expiresAt: Date) {
+/** Memory a model takes loaded with a window of `contextLength`: weights plus the KV cache. */
+export function loadedSize(model: ResolvedModel, contextLength: number): number {
+  return model.size + contextLength * model.kvBytesPerToken;
+}
+
+/**
+ * One entry of `/api/ps` for a model loaded with a window of `contextLength`; what does not fit
+ * in `gpuMemory` bytes runs on the CPU (`size_vram` < `size`).
+ */
+export function psEntry(model: ResolvedModel, contextLength: number, expiresAt: Date, gpuMemory = Infinity) {
+  const size = loadedSize(model, contextLength);
   return {
     name: model.name,
     model: model.name,
-    size: model.size + contextLength * 1024,
-    size_vram: model.size + contextLength * 1024,
+    size,
+    size_vram: Math.max(0, Math.min(size, gpuMemory)),
     digest: model.digest,
     details: modelDetails(model),
     expires_at: expiresAt.toISOString(),

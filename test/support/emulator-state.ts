@@ -1,13 +1,28 @@
+import { DEFAULT_KEEP_ALIVE_MS } from './emulator-duration.js';
 import { canonicalModelName, type ResolvedModel, resolveModel } from './emulator-models.js';
-import type { ChatRequestRecord, EmulatorModel, Responder, ScriptedReply } from './emulator-types.js';
+import type {
+  ChatRequestRecord,
+  EmulatorModel,
+  EmulatorRegistryModel,
+  Responder,
+  ScriptedReply,
+} from './emulator-types.js';
 
-/** How long a model stays loaded after use, as Ollama's default keep_alive. */
-const KEEP_ALIVE_MS = 5 * 60 * 1000;
+/** What Ollama reports as the expiry of a model kept forever (Go's largest time.Duration from now). */
+const FOREVER = new Date('2262-04-11T23:47:16.854Z');
 
 /** A model resident in the emulated server, as /api/ps shows it. */
 export interface LoadedModel {
   numCtx: number;
   expiresAt: Date;
+}
+
+/** How the emulated machine behaves: the registry, the pull speed, GPU memory, load time. */
+export interface EmulatorMachine {
+  registry: EmulatorRegistryModel[];
+  pullBytesPerSecond: number;
+  gpuMemory: number;
+  loadDelayMs: number;
 }
 
 /** Everything the emulated server knows: models, what is loaded, scripted replies and records. */
@@ -18,6 +33,13 @@ export class EmulatorState {
   readonly loaded = new Map<string, LoadedModel>();
   responder: Responder | undefined;
   loads = 0;
+  pullsAborted = 0;
+  /** Bytes of each layer (by digest) on disk, complete or partial: a pull resumes from them. */
+  readonly blobs = new Map<string, number>();
+  readonly registry: Map<string, EmulatorRegistryModel>;
+  readonly pullBytesPerSecond: number;
+  readonly gpuMemory: number;
+  readonly loadDelayMs: number;
   private models = new Map<string, ResolvedModel>();
 
   constructor(
@@ -25,8 +47,40 @@ export class EmulatorState {
     readonly tokensPerSecond: number,
     readonly defaultNumCtx: number,
     readonly version: string,
+    machine: Partial<EmulatorMachine> = {},
   ) {
     this.setModels(models);
+    this.registry = new Map((machine.registry ?? []).map((model) => [canonicalModelName(model.name), model]));
+    this.pullBytesPerSecond = machine.pullBytesPerSecond ?? Infinity;
+    this.gpuMemory = machine.gpuMemory ?? Infinity;
+    this.loadDelayMs = machine.loadDelayMs ?? 0;
+  }
+
+  /** A finished pull: the model is there from now on (replacing one of the same name). */
+  install(model: EmulatorModel): void {
+    const resolved = resolveModel(model);
+    this.models.set(resolved.name, resolved);
+  }
+
+  /** The model is loaded with this window and has not expired. */
+  isLoaded(model: ResolvedModel, numCtx: number): boolean {
+    const loaded = this.liveEntry(model.name);
+    return loaded !== undefined && loaded.numCtx === numCtx;
+  }
+
+  /** The loaded entry of a model, dropping it once its keep_alive has run out. */
+  liveEntry(name: string): LoadedModel | undefined {
+    const loaded = this.loaded.get(name);
+    if (loaded && loaded.expiresAt.getTime() <= Date.now()) {
+      this.loaded.delete(name);
+      return undefined;
+    }
+    return loaded;
+  }
+
+  /** Frees the model now (`keep_alive: 0` with no messages, or after a reply with it). */
+  unload(model: ResolvedModel): void {
+    this.loaded.delete(model.name);
   }
 
   /** Replaces the model list; models that no longer exist are unloaded. */
@@ -55,10 +109,14 @@ export class EmulatorState {
     return model ? Math.min(chosen, model.trainedContext) : chosen;
   }
 
-  /** Marks a model as used with this window; loading it or changing its window counts a load. */
-  markModelUsed(model: ResolvedModel, numCtx: number): void {
-    if (this.loaded.get(model.name)?.numCtx !== numCtx) this.loads += 1;
-    this.loaded.set(model.name, { numCtx, expiresAt: new Date(Date.now() + KEEP_ALIVE_MS) });
+  /**
+   * Marks a model as used with this window, kept `keepAliveMs` from now (Infinity: forever);
+   * loading it or changing its window counts a load.
+   */
+  markModelUsed(model: ResolvedModel, numCtx: number, keepAliveMs = DEFAULT_KEEP_ALIVE_MS): void {
+    if (this.liveEntry(model.name)?.numCtx !== numCtx) this.loads += 1;
+    const expiresAt = Number.isFinite(keepAliveMs) ? new Date(Date.now() + keepAliveMs) : FOREVER;
+    this.loaded.set(model.name, { numCtx, expiresAt });
   }
 
   /** Takes the next scripted reply: the responder's, else the queue's head, else undefined. */

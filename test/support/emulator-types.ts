@@ -24,6 +24,18 @@ export interface EmulatorModel {
   license?: string;
   /** Other Modelfile `PARAMETER`s besides num_ctx and stop, e.g. `{ temperature: 0.6 }`. */
   parameters?: Record<string, number | string>;
+  /** Bytes of weights on disk (`/api/tags` size) and in memory when loaded; default 2,019,393,189. */
+  size?: number;
+  /** Bytes of memory (KV cache) each token of the window adds to `/api/ps` size; default 1024. */
+  kvBytesPerToken?: number;
+}
+
+/** A model the emulated registry has: `/api/pull` downloads it, then the server has it. */
+export interface EmulatorRegistryModel extends EmulatorModel {
+  /** Its layers' sizes in bytes, weights first; default DEFAULT_LAYERS (emulator-pull.ts). */
+  layers?: number[];
+  /** The pull fails with this `{"error"}` line once `afterBytes` bytes have arrived (disk full, network). */
+  pullError?: { afterBytes: number; error: string };
 }
 
 /** What the emulator answers to one /api/chat request. */
@@ -119,6 +131,20 @@ export interface EmulatorOptions {
   port?: number;
   /** Reported by /api/version: '0.33.0'. */
   version?: string;
+  /** What `/api/pull` can download (none by default: every pull ends in `file does not exist`). */
+  registry?: EmulatorRegistryModel[];
+  /** Pull speed in bytes per second; default Infinity (each layer in one step). */
+  pullBytesPerSecond?: number;
+  /**
+   * GPU memory in bytes: a loaded model larger than this has `size_vram` = this in `/api/ps`
+   * (the rest runs on the CPU); default Infinity (everything fits). 0: a CPU-only server.
+   */
+  gpuMemory?: number;
+  /**
+   * Milliseconds a model takes to load (its first use, or a new num_ctx) before the first byte of
+   * the reply; reported as `load_duration`. Default 0.
+   */
+  loadDelayMs?: number;
 }
 
 /** A running emulator. */
@@ -132,6 +158,8 @@ export interface Emulator {
   readonly chats: ChatRequestRecord[];
   /** Model (re)loads: a model's first use, or a change of its num_ctx. */
   readonly loads: number;
+  /** Pulls whose client went away before the end (their bytes stay as partial blobs). */
+  readonly pullsAborted: number;
   /** FIFO of replies for the next /api/chat calls. */
   enqueue(...replies: ScriptedReply[]): void;
   /** Consulted first for every chat; undefined removes it. */

@@ -2,7 +2,8 @@
  * An emulator of the Ollama server (~0.33) on 127.0.0.1 that speaks its real wire protocol, for
  * tests and benchmarks: NDJSON streaming with done metrics, tool calls, /api/show, /api/ps,
  * /api/tags, /api/version, HTTP errors, error lines mid-stream, slow first bytes, hung streams and
- * Ollama's silent truncation over num_ctx, with a deterministic token count. It records every
+ * Ollama's silent truncation over num_ctx (or, with `truncate: false`, its refusal), /api/pull
+ * with progress, cold loads, keep_alive and GPU memory, with a deterministic token count. It records every
  * request so tests can assert what the client sent.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -10,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { handleChat } from './emulator-chat.js';
 import { readBody, sendError, sendJson, sendText } from './emulator-http.js';
 import { DEFAULT_MODELS, psEntry, tagsEntry } from './emulator-models.js';
+import { handlePull } from './emulator-pull.js';
 import { showResponse } from './emulator-show.js';
 import { EmulatorState } from './emulator-state.js';
 import type { Emulator, EmulatorOptions } from './emulator-types.js';
@@ -21,6 +23,7 @@ export type {
   Emulator,
   EmulatorModel,
   EmulatorOptions,
+  EmulatorRegistryModel,
   ReplyFault,
   Responder,
   ScriptedReply,
@@ -42,6 +45,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     options.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND,
     options.defaultNumCtx ?? DEFAULT_NUM_CTX,
     options.version ?? EMULATED_VERSION,
+    {
+      registry: options.registry,
+      pullBytesPerSecond: options.pullBytesPerSecond,
+      gpuMemory: options.gpuMemory,
+      loadDelayMs: options.loadDelayMs,
+    },
   );
   const server = createServer((req, res) => {
     route(state, req, res).catch((error: unknown) => {
@@ -62,6 +71,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     chats: state.chats,
     get loads() {
       return state.loads;
+    },
+    get pullsAborted() {
+      return state.pullsAborted;
     },
     enqueue: (...replies) => {
       state.queue.push(...replies);
@@ -100,6 +112,8 @@ async function route(state: EmulatorState, req: IncomingMessage, res: ServerResp
       return sendJson(res, 200, { models: runningModels(state) });
     case 'POST /api/show':
       return show(state, body, res);
+    case 'POST /api/pull':
+      return handlePull(state, body, res);
     case 'POST /api/chat':
       if (body !== undefined && (typeof body !== 'object' || body === null)) {
         return sendError(res, 400, 'invalid character in request body');
@@ -116,8 +130,8 @@ function runningModels(state: EmulatorState) {
   return state
     .listModels()
     .flatMap((model) => {
-      const loaded = state.loaded.get(model.name);
-      return loaded ? [psEntry(model, loaded.numCtx, loaded.expiresAt)] : [];
+      const loaded = state.liveEntry(model.name);
+      return loaded ? [psEntry(model, loaded.numCtx, loaded.expiresAt, state.gpuMemory)] : [];
     })
     .sort((a, b) => b.expires_at.localeCompare(a.expires_at));
 }
