@@ -1,4 +1,5 @@
 import type { ChatDelta, ChatReply, ChatRequest, InstalledModel, ModelInfo } from './interfaces.js';
+import type { ModelLifecycle } from './model-lifecycle.js';
 
 /** Per-call hooks of `chat`. */
 export interface ChatHandlers {
@@ -10,11 +11,11 @@ export interface ChatHandlers {
 
 /**
  * What chat/ needs from a model server: stream a chat reply, describe a model, list the
- * installed ones. Every method rejects with a `BackendError` (errors.ts) and nothing else, so the
+ * installed ones, and the model's life there (pull, load, unload, what is loaded: ModelLifecycle). Every method rejects with a `BackendError` (errors.ts) and nothing else, so the
  * chat can keep a partial reply, drop a capability the model lacks, or tell a cancel from a failure.
  * ollama/client.ts is the implementation; tests use a scripted fake.
  */
-export interface ChatBackend {
+export interface ChatBackend extends ModelLifecycle {
   /** Where the server is, as shown to the user, e.g. `http://127.0.0.1:11434`. */
   readonly host: string;
   /** The installed models. */

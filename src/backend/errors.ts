@@ -8,6 +8,10 @@ export type BackendErrorKind =
   | 'incomplete-stream'
   | 'timeout'
   | 'aborted'
+  /** `truncate: false` and the prompt does not fit `num_ctx`: the server refused it. */
+  | 'context-exceeded'
+  /** A download (`/api/pull`) ended with an error. */
+  | 'pull-failed'
   | 'unexpected';
 
 /** A model feature ochat asked for and the model lacks. */

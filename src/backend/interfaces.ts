@@ -39,6 +39,11 @@ export interface ChatRequest {
   tools?: ToolSchema[];
   /** How long the server keeps the model loaded: seconds, or a duration such as "5m". */
   keep_alive?: string | number;
+  /**
+   * False: a prompt over `num_ctx` is refused (kind `context-exceeded`) instead of losing its
+   * oldest messages silently. Older servers ignore it.
+   */
+  truncate?: boolean;
 }
 
 /** What one streamed chunk added: only the fields that carried something. */

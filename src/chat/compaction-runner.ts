@@ -88,8 +88,8 @@ export class CompactionRunner implements CompactionCommands {
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
 
   /** `/compact`: called from a command, which already runs inside the work queue. */
-  compact(focus: string | undefined): Promise<void> {
-    return this.run('manual', focus);
+  async compact(focus: string | undefined): Promise<void> {
+    await this.run('manual', focus);
   }
 
   get record(): CompactionRecord | undefined {
@@ -121,9 +121,10 @@ export class CompactionRunner implements CompactionCommands {
    * Compacts; on a failure a retry could fix, asks `Retry compaction? (y/n)` until it succeeds or
    * the user says no. An automatic run that ends failed pauses automatic mode, and says so.
    */
-  async run(trigger: CompactionTrigger, focus: string | undefined): Promise<void> {
+  async run(trigger: CompactionTrigger, focus: string | undefined): Promise<boolean> {
     for (;;) {
       const result = await this.compactOnce(trigger, focus);
+      if (result === 'done') this.unloadSummarizer();
       if (result === 'failed') {
         const key = await this.deps.ask({
           kind: 'retry-compaction',
@@ -133,8 +134,25 @@ export class CompactionRunner implements CompactionCommands {
         if (key.toLowerCase() === 'y') continue;
       }
       if (trigger === 'auto' && (result === 'failed' || result === 'unfixable')) this.pause();
-      return;
+      return result === 'done';
     }
+  }
+
+  /**
+   * `compaction.unload_after`: a summarizer that is another model than the chat's is freed after
+   * its work, so the two do not share the GPU. In the background: the chat does not wait for it.
+   */
+  private unloadSummarizer(): void {
+    const summarizer = this.summarizer?.model;
+    if (!this.deps.config.unload_after || !summarizer || summarizer === this.deps.settings.connected?.name) return;
+    this.deps.backend.unloadModel(summarizer).catch((error: unknown) => {
+      this.deps.screen.notice('warning', `Could not unload ${summarizer}: ${describeError(error)}`);
+    });
+  }
+
+  /** Whether the config lets ochat compact on its own (`compaction.auto`). */
+  get automatic(): boolean {
+    return this.deps.config.auto;
   }
 
   /** Whether automatic compaction waits for a successful `/compact` (after an automatic failure). */
@@ -185,7 +203,7 @@ export class CompactionRunner implements CompactionCommands {
     const abort = this.deps.abort.begin();
     screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
     try {
-      this.summarizer ??= await resolveSummarizer(backend, connected, config.model);
+      this.summarizer ??= await resolveSummarizer(backend, connected, config.model, () => settings.keepAlive);
       const outcome = await compactConversation({
         transcript: conversation.transcript,
         previous: conversation.latestRecord,

@@ -1,5 +1,6 @@
 import { supportsThinking } from '../backend/capabilities.js';
 import type { ThinkSetting } from '../backend/interfaces.js';
+import { type KeepAlive, toKeepAlive } from '../config/keep-alive.js';
 import type { Config } from '../config/schema.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ConnectedModel } from './model-selection.js';
@@ -27,6 +28,7 @@ export class ModelSettings {
   #system: string | undefined;
   #options: Readonly<Record<string, unknown>>;
   #think: ThinkSetting | undefined;
+  #keepAlive: KeepAlive | undefined;
   /** Options changed by `/set` in this chat (the others in force come from the config). */
   readonly #setInChat = new Set<string>();
   readonly #listeners: ModelSettingsListener[] = [];
@@ -38,6 +40,19 @@ export class ModelSettings {
     this.#system = config.system;
     this.#options = { ...config.options };
     this.#think = config.think;
+    this.#keepAlive = config.keep_alive === undefined ? undefined : toKeepAlive(config.keep_alive);
+  }
+
+  /**
+   * `keep_alive` sent with every chat and summarizer request (config, `/set keep_alive`);
+   * undefined: the server's own default.
+   */
+  get keepAlive(): KeepAlive | undefined {
+    return this.#keepAlive;
+  }
+
+  setKeepAlive(value: KeepAlive | undefined): void {
+    this.#keepAlive = value;
   }
 
   /** The model being chatted with; undefined until the server and the model answered. */

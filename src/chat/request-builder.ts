@@ -1,6 +1,7 @@
 import { withoutImages } from '../attachments/without-images.js';
 import { supportsThinking, supportsTools, supportsVision } from '../backend/capabilities.js';
 import type { ChatRequest, ToolSchema } from '../backend/interfaces.js';
+import type { LoadRequest } from '../backend/model-lifecycle.js';
 import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
 import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
@@ -99,16 +100,29 @@ export class RequestBuilder {
     return estimateToolDefinitionsTokens(this.toolSchemas(), this.meter.charsPerToken);
   }
 
-  /** The `/api/chat` request for `view`, with tools and thinking only where the model supports them. */
+  /**
+   * The `/api/chat` request for `view`, with tools and thinking only where the model supports
+   * them; `truncate: false`, so a prompt over num_ctx is refused, never cut silently.
+   */
   chatRequest(model: ConnectedModel, view: WireMessage[]): ChatRequest {
     const tools = this.toolSchemas();
     const { think } = this.settings;
     return {
-      model: model.name,
+      ...this.loadRequest(model),
       messages: view,
-      options: { ...this.settings.options, num_ctx: model.numCtx },
       ...(supportsThinking(model.info) && think !== undefined ? { think } : {}),
       ...(tools.length ? { tools } : {}),
+      truncate: false,
+    };
+  }
+
+  /** What a preload sends: the model with the window, options and keep_alive its chats will send. */
+  loadRequest(model: ConnectedModel): LoadRequest {
+    const { keepAlive } = this.settings;
+    return {
+      model: model.name,
+      options: { ...this.settings.options, num_ctx: model.numCtx },
+      ...(keepAlive !== undefined ? { keep_alive: keepAlive } : {}),
     };
   }
 

@@ -28,7 +28,7 @@ export interface TurnRunnerDeps {
   requests: RequestBuilder;
   screen: ScreenLog;
   tools: ToolRunner;
-  compaction: Pick<CompactionRunner, 'due' | 'run'>;
+  compaction: Pick<CompactionRunner, 'due' | 'run' | 'automatic'>;
   abort: AbortSlot;
   /** Sees every streamed chunk (one-shot mode prints them as they come). */
   onReplyDelta?: (delta: ChatDelta) => void;
@@ -41,6 +41,8 @@ type ReplyAttempt =
   | { kind: 'reply'; toolCalls: ReceivedToolCall[] }
   /** The model refused tools: they were dropped, ask again. */
   | { kind: 'retry-without-tools'; model: ConnectedModel }
+  /** The server refused a prompt over num_ctx (`truncate: false`); compacted, ask again (once). */
+  | { kind: 'retry-after-compaction'; model: ConnectedModel }
   /** Failed or cancelled: the reason is on the screen and the turn ends. */
   | { kind: 'stopped' };
 
@@ -50,6 +52,8 @@ type ReplyAttempt =
  */
 export class TurnRunner {
   #retryable = false;
+  /** This turn was already compacted and sent again after the server refused it as too long. */
+  #resentAfterRefusal = false;
 
   constructor(private readonly deps: TurnRunnerDeps) {}
 
@@ -67,6 +71,7 @@ export class TurnRunner {
   async run(model: ConnectedModel): Promise<void> {
     const { config, requests, screen, compaction } = this.deps;
     this.#retryable = false;
+    this.#resentAfterRefusal = false;
     const abort = this.deps.abort.begin();
     const turn = { model };
     try {
@@ -131,6 +136,10 @@ export class TurnRunner {
         },
       });
     } catch (error) {
+      if (error instanceof BackendError && error.kind === 'context-exceeded') {
+        presenter.finish();
+        return this.afterContextRefusal(model, signal);
+      }
       return this.recoverFromReplyError(error, model, presenter, signal);
     }
     presenter.finish();
@@ -144,6 +153,41 @@ export class TurnRunner {
     await this.rememberCalibration(model);
     return { kind: 'reply', toolCalls: reply.toolCalls };
   }
+
+  // ── the server refused the prompt as over num_ctx (truncate: false) ─────────────────────────
+
+  /**
+   * Compacts and sends again, once per turn; if the prompt still does not fit, says so. The
+   * message stays in the conversation, and an empty Enter sends it again (after /set num_ctx).
+   */
+  private async afterContextRefusal(model: ConnectedModel, signal: AbortSignal): Promise<ReplyAttempt> {
+    const { screen, compaction } = this.deps;
+    const numCtx = formatTokens(model.numCtx);
+    // compaction.auto: false: only the user compacts (/compact, then Enter sends it again).
+    if (!this.#resentAfterRefusal && !signal.aborted && compaction.automatic) {
+      this.#resentAfterRefusal = true;
+      screen.notice(
+        'info',
+        `Ollama refused the prompt: it does not fit num_ctx ${numCtx}. Compacting, then sending again.`,
+      );
+      if (await compaction.run('auto', undefined)) return { kind: 'retry-after-compaction', model };
+    }
+    const trained = model.info.trainedContext;
+    const most = trained ? ` (${model.name} takes up to ${formatTokens(trained)})` : '';
+    screen.notice(
+      'error',
+      `The prompt ${this.#resentAfterRefusal ? 'still does not fit' : 'does not fit'} num_ctx ${numCtx}, so Ollama refused it rather than cut it. Your message is kept.`,
+    );
+    if (this.deps.interactive) {
+      this.#retryable = true;
+      screen.notice(
+        'info',
+        `Give the model a larger window with /set num_ctx <tokens>${most}, or /compact, then press Enter on an empty prompt to send it again.`,
+      );
+    }
+    return { kind: 'stopped' };
+  }
+  // ─────────────────────────────────────────────────────────────────────────────────────────
 
   /**
    * A failed or cancelled reply keeps what arrived, marked, and stops the turn; a model that

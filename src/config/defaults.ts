@@ -29,6 +29,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     keep_recent: { ratio: 0.3, min_tokens: 1024 },
     summary: { ratio: 0.15, min_tokens: 512 },
     max_message_chars: 1000,
+    unload_after: false,
   },
   tools: {
     enabled: [...TOOL_NAMES],

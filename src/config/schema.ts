@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { DEFAULT_HOST, InvalidHostError, parseHost } from '../platform/host.js';
 import { mustBe } from './describe-value.js';
+import { KEEP_ALIVE_FORMS, toKeepAlive } from './keep-alive.js';
 import { ollamaOptionsSchema } from './ollama-options.js';
 import { preprocess } from './preprocess.js';
 import { TOOL_NAMES } from './tool-names.js';
@@ -48,6 +49,18 @@ function budget(defaults: { ratio: number; min_tokens: number }) {
   });
 }
 
+/** `keep_alive`: a Go duration string or a number of seconds, as Ollama accepts it. */
+const keepAliveSchema = z.union([z.number(), z.string()], mustBe(KEEP_ALIVE_FORMS)).check(
+  z.superRefine((value, context) => {
+    if (toKeepAlive(value) === undefined)
+      context.addIssue({
+        code: 'custom',
+        message: `must be ${KEEP_ALIVE_FORMS}, got ${JSON.stringify(value)}`,
+        input: value,
+      });
+  }),
+);
+
 /** Reasoning effort for thinking models: on/off, or a level for models that take one. */
 const thinkSchema = z.union(
   [z.boolean(), z.enum(['low', 'medium', 'high'])],
@@ -63,6 +76,8 @@ const compactionSchema = section({
   summary: budget({ ratio: 0.15, min_tokens: 512 }),
   max_message_chars: z._default(positiveInt(), 1000),
   prompt: unset(nonEmptyText('a prompt text or null')),
+  // Free the summarizer model (when it is not the chat model) after each compaction.
+  unload_after: z._default(z.boolean(mustBe('true or false')), false),
 });
 
 /** The `tools:` section: which tools the model may call and how far they may go. */
@@ -102,6 +117,7 @@ export const configSchema = z.strictObject(
     ),
     system: unset(z.string(mustBe('a text or null'))),
     think: unset(thinkSchema),
+    keep_alive: unset(keepAliveSchema),
     options: preprocess(nullAsUnset, z._default(ollamaOptionsSchema, {})),
     compaction: compactionSchema,
     tools: toolsSchema,

@@ -2,9 +2,17 @@ import { Ollama } from 'ollama';
 import { abortable } from '../async/abortable.js';
 import type { ChatBackend, ChatHandlers } from '../backend/chat-backend.js';
 import type { ChatReply, ChatRequest, InstalledModel, ModelInfo } from '../backend/interfaces.js';
+import type { LoadRequest, PullProgress, RunningModel } from '../backend/model-lifecycle.js';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
 import { parseHost } from '../platform/host.js';
-import { toInstalledModel, toNpmChatRequest } from './api-conversions.js';
+import { oneLine } from '../text/shorten.js';
+import {
+  type PsEntryLike,
+  toInstalledModel,
+  toNpmChatRequest,
+  toPullProgress,
+  toRunningModel,
+} from './api-conversions.js';
 import {
   AbortedError,
   type ErrorContext,
@@ -12,6 +20,7 @@ import {
   ModelNotFoundError,
   mapOllamaError,
   type OllamaError,
+  PullFailedError,
 } from './errors.js';
 import { httpFetch } from './http-fetch.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
@@ -55,6 +64,61 @@ export class OllamaClient implements ChatBackend {
     return this.call(signal, model, async (api) =>
       parseModelInfo(model, (await api.show({ model })) as unknown as ShowResponseLike),
     );
+  }
+
+  /** The models in the server's memory (/api/ps), with their GPU share and window. */
+  runningModels(signal?: AbortSignal): Promise<RunningModel[]> {
+    return this.call(signal, undefined, async (api) =>
+      ((await api.ps()).models ?? []).map((entry) => toRunningModel(entry as unknown as PsEntryLike)),
+    );
+  }
+
+  /** Loads a model before it is needed: a chat with no messages (`done_reason: "load"`). */
+  loadModel(request: LoadRequest, signal?: AbortSignal): Promise<ChatReply> {
+    return this.chat({ ...request, messages: [] }, { signal });
+  }
+
+  /** Frees a model now: no messages and `keep_alive: 0`, as `ollama stop` does. */
+  async unloadModel(model: string, signal?: AbortSignal): Promise<void> {
+    await this.chat({ model, messages: [], keep_alive: 0 }, { signal });
+  }
+
+  /**
+   * POST /api/pull, streamed: each progress line goes to `onProgress` until `success`. An `error`
+   * line (unknown name, disk full) rejects with a `PullFailedError`; aborting closes the request,
+   * and Ollama keeps what arrived for the next pull.
+   */
+  async pullModel(
+    model: string,
+    onProgress: (progress: PullProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const finished = new AbortController(); // ends the HTTP request on every way out of this call
+    const transportSignal = signal ? AbortSignal.any([signal, finished.signal]) : finished.signal;
+    const pull = async (): Promise<void> => {
+      const response = await this.transport(transportSignal)(`${this.host}/api/pull`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ model, stream: true }),
+      });
+      if (!response.ok) throw await HttpStatusError.of(response);
+      if (!response.body) throw new PullFailedError(model, 'the server sent no progress');
+      for await (const line of ndjsonObjects(bodyChunks(response.body))) {
+        transportSignal.throwIfAborted();
+        if ('error' in line) throw new PullFailedError(model, oneLine(String(line.error), 300));
+        const progress = toPullProgress(line);
+        onProgress(progress);
+        if (progress.status === 'success') return;
+      }
+      throw new PullFailedError(model, 'the download stopped before it finished');
+    };
+    try {
+      await abortable(pull(), signal);
+    } catch (err) {
+      throw await this.failure(err, { model }, signal);
+    } finally {
+      finished.abort();
+    }
   }
 
   /**

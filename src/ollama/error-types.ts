@@ -178,3 +178,33 @@ export class OversizedStreamLineError extends OllamaError {
     this.name = 'OversizedStreamLineError';
   }
 }
+
+/** `truncate: false` and a prompt over num_ctx: the server refused it instead of cutting it. */
+export class ContextExceededError extends OllamaError {
+  readonly serverMessage: string;
+
+  constructor(serverMessage: string, options: OllamaErrorOptions = {}) {
+    const hint = 'Compact the conversation (/compact), or give the model a larger window (/set num_ctx).';
+    super(
+      'context-exceeded',
+      `The prompt does not fit num_ctx (Ollama: ${serverMessage}). ${hint}`,
+      hint,
+      options,
+    );
+    this.name = 'ContextExceededError';
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** A pull ended with an `{"error"}` line (unknown name, disk full, network) or before `success`. */
+export class PullFailedError extends OllamaError {
+  readonly model: string;
+  readonly serverMessage: string;
+
+  constructor(model: string, serverMessage: string, options: OllamaErrorOptions = {}) {
+    super('pull-failed', `Cannot pull ${model}: ${serverMessage}`, undefined, options);
+    this.name = 'PullFailedError';
+    this.model = model;
+    this.serverMessage = serverMessage;
+  }
+}

@@ -3,6 +3,7 @@ import { oneLine } from '../text/shorten.js';
 import {
   AbortedError,
   type Capability,
+  ContextExceededError,
   IncompleteStreamError,
   ModelNotFoundError,
   OllamaError,
@@ -75,6 +76,7 @@ export function mapOllamaError(err: unknown, context: ErrorContext): OllamaError
     );
   }
   // The npm client throws a plain Error for an {"error": …} line after streaming began.
+  if (name === 'Error' && isContextExceeded(message)) return new ContextExceededError(message, options);
   if (name === 'Error') return new StreamError(message, options);
   return new OllamaError(
     'unexpected',
@@ -95,12 +97,24 @@ function fromHttpStatus(
       context.model ?? /model ['"]?([^'"]+?)['"]? not found/i.exec(serverMessage)?.[1] ?? 'unknown';
     return new ModelNotFoundError(model, context.installed, { ...options, host: context.host });
   }
+  if (isContextExceeded(serverMessage)) return new ContextExceededError(serverMessage, options);
   const unsupported = /does not support (tools|thinking)\b/i.exec(serverMessage);
   if (status === 400 && unsupported) {
     const model = context.model ?? serverMessage.split(/\s+does not support/i)[0].replace(/^["']|["']$/g, '');
     return new UnsupportedCapabilityError(model, unsupported[1].toLowerCase() as Capability, options);
   }
   return new OllamaHttpError(status, serverMessage, options);
+}
+
+/**
+ * The refusal of a prompt over num_ctx under `truncate: false`: Ollama's own "the input length
+ * exceeds the context length", or the llama.cpp runner's "exceeds the available context size"
+ * that some versions pass through.
+ */
+export function isContextExceeded(serverMessage: string): boolean {
+  return /input length exceeds the (maximum )?context length|exceeds the available context size|exceed_context_size_error/i.test(
+    serverMessage,
+  );
 }
 
 function hasStreamed(partial: PartialReply | undefined): boolean {

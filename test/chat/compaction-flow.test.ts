@@ -327,7 +327,13 @@ describe('automatic compaction', () => {
 });
 
 describe('a message too large for the window even after compaction', () => {
-  it('"y" sends it anyway: Ollama cuts it and the app says so', async () => {
+  it('"y" sends it anyway: an older Ollama (no truncate field) cuts it and the app says so', async () => {
+    await emu.close();
+    emu = await startEmulator({
+      models: MODELS,
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      ignoresTruncate: true,
+    });
     emu.respondWith(compactionResponder({ chat: numberedReplies }));
     const h = await open({ numCtx: 2048 });
     const asked = await sayAnswering(h, `Huge: ${filler(3000)}`, 'y');
@@ -336,6 +342,16 @@ describe('a message too large for the window even after compaction', () => {
     expect(sent.truncated).toBe(true);
     expect(noticeTexts(h).some((t) => t.startsWith('This message is about'))).toBe(true);
     expect(noticeTexts(h).some((t) => t.startsWith('Ollama truncated the prompt'))).toBe(true);
+  });
+
+  it('"y" sends it anyway: a current Ollama refuses it (truncate: false), and the message is kept', async () => {
+    emu.respondWith(compactionResponder({ chat: numberedReplies }));
+    const h = await open({ numCtx: 2048 });
+    await sayAnswering(h, `Huge: ${filler(3000)}`, 'y');
+    const sent = chatSending('Huge:');
+    expect(sent).toMatchObject({ truncated: false, error: { status: 400 } });
+    expect(noticeTexts(h)).toContainEqual(expect.stringMatching(/^The prompt still does not fit num_ctx 2k/));
+    expect(h.transcript().at(-1)).toMatchObject({ role: 'user' });
   });
 
   it('is an error, sending nothing, when nobody can answer (one-shot behaviour)', async () => {
@@ -709,7 +725,13 @@ describe('long chats in a small window', () => {
     expect(planted.filter((fact) => !seen.has(fact))).toEqual([]);
   });
 
-  it('with compaction.auto off, Ollama truncates and the app says so', async () => {
+  it('with compaction.auto off, an older Ollama (no truncate field) truncates and the app says so', async () => {
+    await emu.close();
+    emu = await startEmulator({
+      models: MODELS,
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      ignoresTruncate: true,
+    });
     emu.respondWith(compactionResponder({ chat: numberedReplies }));
     const h = await open({ numCtx: 2048, configure: autoOff });
     for (let i = 1; i <= 12 && !emu.chats.some((c) => c.truncated); i++) {

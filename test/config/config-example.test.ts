@@ -26,7 +26,7 @@ function leaves(value: unknown, prefix = ''): Map<string, unknown> {
 /** Every key the schema knows, as dotted paths down to the leaves (options excepted: a free map). */
 function schemaLeafKeys(): string[] {
   const unsetEverywhere = configSchema.parse({});
-  const withAll = { ...unsetEverywhere, model: 'm', system: 's', think: true };
+  const withAll = { ...unsetEverywhere, model: 'm', system: 's', think: true, keep_alive: '5m' };
   const keys = [...leaves(withAll).keys()];
   return [...keys, 'compaction.model', 'compaction.prompt'];
 }

@@ -18,6 +18,7 @@ describe('DEFAULT_CONFIG', () => {
         keep_recent: { ratio: 0.3, min_tokens: 1024 },
         summary: { ratio: 0.15, min_tokens: 512 },
         max_message_chars: 1000,
+        unload_after: false,
       },
       tools: {
         enabled: ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'],
@@ -69,6 +70,20 @@ describe('configSchema', () => {
     for (const think of [true, false, 'low', 'medium', 'high'] as const) {
       expect(configSchema.parse({ think }).think).toBe(think);
     }
+  });
+
+  it('takes keep_alive in the forms Ollama accepts, and refuses the others', () => {
+    for (const keep_alive of ['30m', '2h', '1h30m', '-1s', '0', 300, -1, 0]) {
+      expect(configSchema.parse({ keep_alive }).keep_alive).toBe(keep_alive);
+    }
+    expect(configSchema.parse({ keep_alive: null }).keep_alive).toBeUndefined();
+    for (const keep_alive of ['30 minutes', 'forever', true, '']) {
+      const result = configSchema.safeParse({ keep_alive });
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0].message).toMatch(/a duration such as 30m or 2h/);
+    }
+    expect(configSchema.parse({}).compaction.unload_after).toBe(false);
+    expect(configSchema.safeParse({ compaction: { unload_after: 'yes' } }).success).toBe(false);
   });
 
   it('rejects ratios at or beyond 0 and 1, and non-positive token floors', () => {

@@ -128,7 +128,8 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
 
   const fitted = fitToContext(messages, numCtx, toolTokens, imageTokens);
   // `truncate: false`: the server refuses a prompt over the window instead of dropping messages.
-  if (request.truncate === false && fitted.truncated) return reject(400, INPUT_TOO_LONG);
+  if (request.truncate === false && fitted.truncated && !state.ignoresTruncate)
+    return reject(400, INPUT_TOO_LONG);
   record.keptMessages = fitted.kept;
   record.promptEvalCount = fitted.promptEvalCount;
   record.truncated = fitted.truncated;

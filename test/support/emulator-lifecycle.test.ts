@@ -135,7 +135,11 @@ describe('/api/ps and GPU memory', () => {
       messages: [{ role: 'user', content: 'x' }],
       options: { num_ctx: 8192 },
     });
-    const small = (await client.ps()).models[0];
+    const small = (await client.ps()).models[0] as unknown as {
+      size: number;
+      size_vram: number;
+      context_length: number;
+    };
     expect(small).toMatchObject({ size: 2_000_000_000 + 8192 * 16_384, context_length: 8192 });
     expect(small.size_vram).toBe(small.size);
     await client.chat({
@@ -143,7 +147,11 @@ describe('/api/ps and GPU memory', () => {
       messages: [{ role: 'user', content: 'x' }],
       options: { num_ctx: 65536 },
     });
-    const big = (await client.ps()).models[0];
+    const big = (await client.ps()).models[0] as unknown as {
+      size: number;
+      size_vram: number;
+      context_length: number;
+    };
     expect(big).toMatchObject({ size: 2_000_000_000 + 65536 * 16_384, size_vram: 2_500_000_000 });
     expect(big.context_length).toBe(65536);
   });
@@ -182,7 +190,11 @@ describe('loading and unloading', () => {
     const { emu, client } = await start({ loadDelayMs: 100 });
     const load = await client.chat({ model: 'llama3.2', messages: [], options: { num_ctx: 4096 } });
     expect(load).toMatchObject({ done: true, done_reason: 'load' });
-    expect((await client.ps()).models.map((model) => model.context_length)).toEqual([4096]);
+    expect(
+      (await client.ps()).models.map(
+        (model) => (model as unknown as { context_length: number }).context_length,
+      ),
+    ).toEqual([4096]);
     expect(emu.loads).toBe(1);
     const unload = await client.chat({ model: 'llama3.2', messages: [], keep_alive: 0 });
     expect(unload).toMatchObject({ done: true, done_reason: 'unload' });

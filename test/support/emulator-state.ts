@@ -23,6 +23,7 @@ export interface EmulatorMachine {
   pullBytesPerSecond: number;
   gpuMemory: number;
   loadDelayMs: number;
+  ignoresTruncate: boolean;
 }
 
 /** Everything the emulated server knows: models, what is loaded, scripted replies and records. */
@@ -40,6 +41,7 @@ export class EmulatorState {
   readonly pullBytesPerSecond: number;
   readonly gpuMemory: number;
   readonly loadDelayMs: number;
+  readonly ignoresTruncate: boolean;
   private models = new Map<string, ResolvedModel>();
 
   constructor(
@@ -54,6 +56,7 @@ export class EmulatorState {
     this.pullBytesPerSecond = machine.pullBytesPerSecond ?? Infinity;
     this.gpuMemory = machine.gpuMemory ?? Infinity;
     this.loadDelayMs = machine.loadDelayMs ?? 0;
+    this.ignoresTruncate = machine.ignoresTruncate ?? false;
   }
 
   /** A finished pull: the model is there from now on (replacing one of the same name). */

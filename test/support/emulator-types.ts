@@ -131,6 +131,11 @@ export interface EmulatorOptions {
   port?: number;
   /** Reported by /api/version: '0.33.0'. */
   version?: string;
+  /**
+   * An older server that does not know `truncate` (before it was added): the field is ignored and
+   * an over-long prompt is cut silently even with `truncate: false`. Default false.
+   */
+  ignoresTruncate?: boolean;
   /** What `/api/pull` can download (none by default: every pull ends in `file does not exist`). */
   registry?: EmulatorRegistryModel[];
   /** Pull speed in bytes per second; default Infinity (each layer in one step). */

@@ -50,6 +50,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       pullBytesPerSecond: options.pullBytesPerSecond,
       gpuMemory: options.gpuMemory,
       loadDelayMs: options.loadDelayMs,
+      ignoresTruncate: options.ignoresTruncate,
     },
   );
   const server = createServer((req, res) => {

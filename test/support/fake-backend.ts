@@ -5,6 +5,7 @@
 import type { ChatBackend, ChatHandlers } from '../../src/backend/chat-backend.js';
 import { BackendError, type Capability } from '../../src/backend/errors.js';
 import type { ChatReply, ChatRequest, InstalledModel, ModelInfo } from '../../src/backend/interfaces.js';
+import type { LoadRequest, PullProgress, RunningModel } from '../../src/backend/model-lifecycle.js';
 import type { ToolCall } from '../../src/conversation/message.js';
 
 /** One scripted `chat` answer. */
@@ -28,8 +29,16 @@ export type FakeReply =
 /** A ChatBackend that answers from a script. */
 export class FakeBackend implements ChatBackend {
   readonly host = 'http://fake-backend:11434';
-  /** Every `chat` request, in order. */
+  /** Every `chat` request, in order (preloads and unloads are in `loads` and `unloads`). */
   readonly requests: ChatRequest[] = [];
+  /** Every `loadModel` request, in order. */
+  readonly loads: LoadRequest[] = [];
+  /** Every model `unloadModel` was asked to free, in order. */
+  readonly unloads: string[] = [];
+  /** What `runningModels` answers. */
+  running: RunningModel[] = [];
+  /** Models `pullModel` can download (each then installed); any other name fails as Ollama's does. */
+  pullable: Record<string, Partial<ModelInfo>> = {};
   private readonly script: FakeReply[] = [];
   /** `hang` replies waiting for their abort that no `hanging()` has reported yet. */
   private unreportedHangs = 0;
@@ -60,6 +69,31 @@ export class FakeBackend implements ChatBackend {
     const info = this.models[model];
     if (!info) throw new BackendError('model-not-found', `Model '${model}' is not installed.`);
     return { name: model, capabilities: ['completion'], numCtxParam: 8192, ...info };
+  }
+
+  async runningModels(): Promise<RunningModel[]> {
+    return this.running;
+  }
+
+  async loadModel(request: LoadRequest): Promise<ChatReply> {
+    this.loads.push(structuredClone(request));
+    return { ...emptyReply(), doneReason: 'load' };
+  }
+
+  async unloadModel(model: string): Promise<void> {
+    this.unloads.push(model);
+  }
+
+  async pullModel(model: string, onProgress: (progress: PullProgress) => void): Promise<void> {
+    onProgress({ status: 'pulling manifest' });
+    const info = this.pullable[model];
+    if (!info) {
+      throw new BackendError('pull-failed', `Cannot pull ${model}: pull model manifest: file does not exist`);
+    }
+    onProgress({ status: 'pulling 0123456789ab', digest: 'sha256:0123456789ab', total: 100, completed: 0 });
+    onProgress({ status: 'pulling 0123456789ab', digest: 'sha256:0123456789ab', total: 100, completed: 100 });
+    onProgress({ status: 'success' });
+    this.models[model] = info;
   }
 
   async chat(request: ChatRequest, handlers: ChatHandlers = {}): Promise<ChatReply> {
@@ -118,6 +152,23 @@ export class FakeBackend implements ChatBackend {
       },
     };
   }
+}
+
+function emptyReply(): ChatReply {
+  return {
+    content: '',
+    thinking: '',
+    toolCalls: [],
+    doneReason: '',
+    metrics: {
+      promptEvalCount: 0,
+      evalCount: 0,
+      totalDurationNs: 0,
+      loadDurationNs: 0,
+      promptEvalDurationNs: 0,
+      evalDurationNs: 0,
+    },
+  };
 }
 
 function halves(text: string): string[] {
