@@ -1,5 +1,5 @@
 import type { Attachment } from '../conversation/message.js';
-import { formatBytes } from './format-bytes.js';
+import { formatBytes } from '../text/format-bytes.js';
 
 /** How an attached file is shown in place of its content: `📎 notes.md (2.1 kB)`. */
 export function attachmentChip(attachment: Attachment): string {

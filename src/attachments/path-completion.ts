@@ -1,9 +1,9 @@
 import { type Dir, opendirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompletionEntry } from '../commands/command.js';
+import { formatBytes } from '../text/format-bytes.js';
 import { resolveSandboxedPath } from '../tools/sandbox.js';
 import type { ToolContext } from '../tools/tool.js';
-import { formatBytes } from './format-bytes.js';
 
 /** Most entries of one directory read for a completion list (a huge directory stays quick). */
 const MAX_ENTRIES_READ = 2000;

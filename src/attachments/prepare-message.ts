@@ -1,9 +1,9 @@
 import { supportsVision } from '../backend/capabilities.js';
 import type { NewMessage } from '../conversation/conversation.js';
+import { formatBytes } from '../text/format-bytes.js';
 import type { ToolContext } from '../tools/tool.js';
 import { type AttachedFile, composeAttachedMessage } from './attached-message.js';
 import { findAttachmentRefs, looksLikePath } from './attachment-refs.js';
-import { formatBytes } from './format-bytes.js';
 import { type AttachmentLimits, readAttachment } from './read-attachment.js';
 
 /** What attaching needs to know: where files may come from, how much, and who will read them. */

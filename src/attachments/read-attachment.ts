@@ -1,8 +1,8 @@
+import { formatBytes } from '../text/format-bytes.js';
 import { looksBinary } from '../tools/binary-content.js';
 import { readRegularFile, readRegularFileHead } from '../tools/regular-file.js';
 import { resolveSandboxedPath } from '../tools/sandbox.js';
 import type { ToolContext } from '../tools/tool.js';
-import { formatBytes } from './format-bytes.js';
 import { detectImageFormat, type ImageFormat, namedLikeImage } from './image-type.js';
 
 /** How much of a file may be attached. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attachmentChip } from '../../src/attachments/attachment-chip.js';
-import { formatBytes } from '../../src/attachments/format-bytes.js';
+import { formatBytes } from '../../src/text/format-bytes.js';
 
 describe('formatBytes', () => {
   it('shows bytes, then kB/MB/GB with one decimal below 10', () => {
