@@ -144,7 +144,8 @@ export class CompactionRunner implements CompactionCommands {
    */
   private unloadSummarizer(): void {
     const summarizer = this.summarizer?.model;
-    if (!this.deps.config.unload_after || !summarizer || summarizer === this.deps.settings.connected?.name) return;
+    if (!this.deps.config.unload_after || !summarizer || summarizer === this.deps.settings.connected?.name)
+      return;
     this.deps.backend.unloadModel(summarizer).catch((error: unknown) => {
       this.deps.screen.notice('warning', `Could not unload ${summarizer}: ${describeError(error)}`);
     });
