@@ -29,6 +29,7 @@ export const NEVER_BESIDE_CHAT = ['src/modes/one-shot.ts'];
  */
 export const MAY_DUPLICATE = [
   'src/config/describe-value.ts',
+  'src/config/keep-alive.ts',
   'src/config/ollama-option-table.ts',
   'src/config/ollama-options.ts',
   'src/config/preprocess.ts',

@@ -12,6 +12,7 @@ import { ChatSessions } from './chat-sessions.js';
 import { CompactionRunner } from './compaction-runner.js';
 import { type AskDialog, DialogQueue } from './dialog-queue.js';
 import { InputRouter } from './input-router.js';
+import { LocalModel } from './local-model.js';
 import { MessageSender } from './message-sender.js';
 import { ModelConnector } from './model-connector.js';
 import { ModelSettings } from './model-settings.js';
@@ -122,6 +123,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
     onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
+  const local = new LocalModel({ backend, requests, screen, interactive });
   const connector = new ModelConnector({
     backend,
     config,
@@ -134,6 +136,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     compaction: compactions,
     abort,
     interactive,
+    local,
+    ask,
   });
   const toolRunner = new ToolRunner({
     tools: deps.tools,
@@ -157,6 +161,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     tools: toolRunner,
     compaction: compactions,
     abort,
+    load: local,
     onReplyDelta: deps.onReplyDelta,
     interactive,
   });

@@ -1,5 +1,6 @@
 import { supportsVision } from '../backend/capabilities.js';
 import type { ChatBackend } from '../backend/chat-backend.js';
+import { BackendError } from '../backend/errors.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import type { ModelCommands } from '../commands/command-host.js';
 import type { AppState } from '../config/app-state.js';
@@ -11,6 +12,8 @@ import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
 import { describeError } from '../text/describe-error.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
+import type { AskDialog } from './dialog-queue.js';
+import type { LocalModel } from './local-model.js';
 import { type ConnectedModel, chooseModel, connectModel } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
 import { resolveNumCtx } from './num-ctx.js';
@@ -33,6 +36,10 @@ export interface ModelConnectorDeps {
   abort: AbortSlot;
   /** False in one-shot mode: nobody can press Enter to try again. */
   interactive: boolean;
+  /** The model's life at the server: warm-up, pull, /ps, /unload. */
+  local: LocalModel;
+  /** Asks `Pull tiny? (y/n)` when the model named is not installed. */
+  ask: AskDialog;
 }
 
 /**
@@ -72,7 +79,7 @@ export class ModelConnector implements ModelCommands {
         { flag: flags.model ?? this.resumed.model, config: config.model, lastUsed: appState.lastModel },
         () => backend.listModels(signal),
       );
-      const connected = await this.open(name, signal);
+      const connected = await this.openOrPull(name, signal);
       screen.push({
         kind: 'banner',
         id: screen.itemId(),
@@ -86,6 +93,7 @@ export class ModelConnector implements ModelCommands {
           `num_ctx ${formatTokens(connected.cappedFrom)} is more than ${connected.name} was trained on; using ${formatTokens(connected.numCtx)}.`,
         );
       }
+      this.deps.local.preload(connected);
       return connected;
     } catch (error) {
       if (signal.aborted) screen.notice('warning', `Cancelled connecting to ${backend.host}.`);
@@ -126,6 +134,24 @@ export class ModelConnector implements ModelCommands {
     return connected;
   }
 
+  /**
+   * `open`, and when the server has no such model, `Pull tiny? (y/n)` (interactive only: one-shot
+   * mode fails with the `ollama pull` line); after a successful pull the chat opens on it.
+   */
+  private async openOrPull(name: string, signal: AbortSignal): Promise<ConnectedModel> {
+    try {
+      return await this.open(name, signal);
+    } catch (error) {
+      if (!this.deps.interactive || !(error instanceof BackendError) || error.kind !== 'model-not-found')
+        throw error;
+      this.deps.screen.notice('warning', `${name} is not installed.`);
+      const key = await this.deps.ask({ kind: 'pull-model', question: `Pull ${name}?`, choices: 'y/n' });
+      if (key.toLowerCase() !== 'y' || !(await this.deps.local.pull(name, signal))) throw error;
+      this.listInBackground();
+      return await this.open(name, signal);
+    }
+  }
+
   /** `/set num_ctx default`: the Modelfile's window, else ochat's default, as for a fresh start without flags. */
   resizeToModelDefault(): void {
     const connected = this.deps.settings.connected;
@@ -148,10 +174,13 @@ export class ModelConnector implements ModelCommands {
         `${connected.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
       );
     }
-    settings.connect({ ...connected, numCtx, numCtxSource: source });
+    const resized = { ...connected, numCtx, numCtxSource: source };
+    settings.connect(resized);
     this.deps.compaction.numCtxChanged();
     screen.store.update({ numCtx });
     requests.refreshUsed();
+    // The server loads the new window at once, and says what it costs (spill warning).
+    if (numCtx !== connected.numCtx) this.deps.local.resized(resized);
     return numCtx;
   }
 
@@ -203,8 +232,9 @@ export class ModelConnector implements ModelCommands {
     const { screen, conversation } = this.deps;
     const { signal } = this.deps.abort.begin();
     try {
-      const connected = await this.open(name, signal);
+      const connected = await this.openOrPull(name, signal);
       screen.notice('success', `Switched to ${name} (num_ctx ${formatTokens(connected.numCtx)}).`);
+      this.deps.local.preload(connected);
       const hasImages = conversation.transcript.some((m) => m.images?.length);
       if (hasImages && !supportsVision(connected.info)) {
         screen.notice(
@@ -241,5 +271,44 @@ export class ModelConnector implements ModelCommands {
 
   setThink(value: ThinkSetting): void {
     this.deps.settings.setThink(value);
+  }
+
+  async pull(name: string): Promise<void> {
+    const { signal } = this.deps.abort.begin();
+    try {
+      if (await this.deps.local.pull(name, signal)) {
+        this.listInBackground();
+        this.deps.screen.notice('info', `Switch to it with /model ${name}.`);
+      }
+    } finally {
+      this.deps.abort.end();
+    }
+  }
+
+  async showLoaded(): Promise<void> {
+    const { signal } = this.deps.abort.begin();
+    try {
+      await this.deps.local.showLoaded(signal);
+    } catch (error) {
+      this.deps.screen.notice('error', describeError(error));
+    } finally {
+      this.deps.abort.end();
+    }
+  }
+
+  async unload(): Promise<void> {
+    const connected = this.deps.settings.connected;
+    if (!connected) {
+      this.deps.screen.notice('error', 'Not connected to a model yet.');
+      return;
+    }
+    const { signal } = this.deps.abort.begin();
+    try {
+      await this.deps.local.unload(connected, signal);
+    } catch (error) {
+      this.deps.screen.notice('error', describeError(error));
+    } finally {
+      this.deps.abort.end();
+    }
   }
 }

@@ -1,4 +1,5 @@
 import type { OptionCommands } from '../commands/command-host.js';
+import type { KeepAlive } from '../config/keep-alive.js';
 import type { ModelConnector } from './model-connector.js';
 import type { ModelSettings } from './model-settings.js';
 
@@ -25,6 +26,14 @@ export class ChatOptions implements OptionCommands {
     if (inForce === undefined) return value;
     this.settings.setOption('num_ctx', inForce);
     return inForce;
+  }
+
+  get keepAlive(): KeepAlive | undefined {
+    return this.settings.keepAlive;
+  }
+
+  setKeepAlive(value: KeepAlive | undefined): void {
+    this.settings.setKeepAlive(value);
   }
 
   unset(name: string): void {

@@ -10,6 +10,7 @@ import { describeError } from '../text/describe-error.js';
 import { runToolLoop } from '../tools/tool-loop.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
+import type { LocalModel } from './local-model.js';
 import type { ConnectedModel } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
 import { ReplyPresenter } from './reply-presenter.js';
@@ -30,6 +31,8 @@ export interface TurnRunnerDeps {
   tools: ToolRunner;
   compaction: Pick<CompactionRunner, 'due' | 'run' | 'automatic'>;
   abort: AbortSlot;
+  /** Watches each request for the model's load (`loading m1… 12 s`, `loaded in 14.2 s`, spills). */
+  load?: Pick<LocalModel, 'watchReply'>;
   /** Sees every streamed chunk (one-shot mode prints them as they come). */
   onReplyDelta?: (delta: ChatDelta) => void;
   /** False in one-shot mode: nobody can press Enter to retry. */
@@ -126,16 +129,19 @@ export class TurnRunner {
     );
     screen.store.update({ busy: `waiting for ${model.name}…`, live: { text: '', thinking: '' } });
     let reply: ChatReply;
+    const load = this.deps.load?.watchReply(model);
     try {
       reply = await this.deps.backend.chat(request, {
         signal,
         onDelta: (delta) => {
+          load?.firstByte();
           if (screen.store.get().busy !== 'streaming…') screen.store.update({ busy: 'streaming…' });
           presenter.push(delta);
           this.deps.onReplyDelta?.(delta);
         },
       });
     } catch (error) {
+      load?.end();
       if (error instanceof BackendError && error.kind === 'context-exceeded') {
         presenter.finish();
         return this.afterContextRefusal(model, signal);
@@ -150,6 +156,7 @@ export class TurnRunner {
       tool_calls: reply.toolCalls.length ? reply.toolCalls.map(storedToolCall) : undefined,
     });
     this.afterReply(model, view, request.tools ?? [], reply);
+    load?.end(reply);
     await this.rememberCalibration(model);
     return { kind: 'reply', toolCalls: reply.toolCalls };
   }

@@ -1,5 +1,6 @@
 import type { ToolPreview } from '../tools/tool.js';
 import type { DisplayItem } from './display-items.js';
+import type { PullState } from './pull-tracker.js';
 
 /** The reply being streamed: the part not yet committed to the finished conversation. */
 export interface LiveReply {
@@ -18,7 +19,9 @@ export interface Dialog {
     | 'tool-instruction'
     | 'confirm-delete'
     /** A session to resume is open in another ochat: continue in a copy (y) or read-only (n). */
-    | 'held-session';
+    | 'held-session'
+    /** The model named is not installed: download it now (y) or not (n). */
+    | 'pull-model';
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;
@@ -48,6 +51,12 @@ export interface ChatViewState {
   autoCompactPaused: boolean;
   /** Whether the thinking of all replies is shown expanded (Ctrl+T), else one line each. */
   showThinking: boolean;
+  /** The model is loading at the server (a preload, or a reply waiting for it): since when (ms). */
+  loading: { model: string; since: number } | undefined;
+  /** The model spills off the GPU: the status line's mark, e.g. `60% CPU`. */
+  spill: string | undefined;
+  /** A download in progress (`/pull`, or a missing model the user chose to pull). */
+  pull: { model: string; state: PullState } | undefined;
   exiting: boolean;
 }
 
@@ -65,6 +74,9 @@ export function initialViewState(model: string | undefined): ChatViewState {
     queued: 0,
     autoCompactPaused: false,
     showThinking: false,
+    loading: undefined,
+    spill: undefined,
+    pull: undefined,
     exiting: false,
   };
 }

@@ -3,6 +3,7 @@ import { compactCommand } from './builtin/compact.js';
 import { contextCommand } from './builtin/context.js';
 import { createHelpCommand } from './builtin/help.js';
 import { lastToolCommand } from './builtin/last-tool.js';
+import { psCommand, pullCommand, unloadCommand } from './builtin/lifecycle.js';
 import { loadCommand } from './builtin/load.js';
 import { modelCommand } from './builtin/model.js';
 import { quitCommand } from './builtin/quit.js';
@@ -29,6 +30,9 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   createHelpCommand(() => BUILTIN_COMMANDS),
   modelCommand,
   loadCommand,
+  pullCommand,
+  psCommand,
+  unloadCommand,
   showCommand,
   systemCommand,
   setCommand,

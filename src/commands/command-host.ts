@@ -1,5 +1,6 @@
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
+import type { KeepAlive } from '../config/keep-alive.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 
 /** Severity of a notice: picks its symbol and colour. */
@@ -58,6 +59,13 @@ export interface ModelCommands {
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;
   setThink(value: ThinkSetting): void;
+
+  /** `/pull`: downloads a model with progress (Ctrl+C stops it; Ollama resumes it next time). */
+  pull(name: string): Promise<void>;
+  /** `/ps`: the loaded models as `ollama ps` lists them. */
+  showLoaded(): Promise<void>;
+  /** `/unload`: frees the chat model at the server now (`ollama stop`). */
+  unload(): Promise<void>;
 }
 
 /** The Ollama options sent with every request. */
@@ -70,6 +78,10 @@ export interface OptionCommands {
   set(name: string, value: unknown): unknown;
   /** Drops an option, so the model's own default applies again (num_ctx: Modelfile, else ochat's default). */
   unset(name: string): void;
+  /** `keep_alive` sent with every request; undefined: the server's default. */
+  readonly keepAlive: KeepAlive | undefined;
+  /** `/set keep_alive`: undefined returns to the server's default. */
+  setKeepAlive(value: KeepAlive | undefined): void;
 }
 
 /** The tools the model may call, and the answers given to their confirmations. */

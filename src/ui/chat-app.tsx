@@ -9,6 +9,7 @@ import { DOUBLE_CTRL_C_MS } from './input/double-ctrl-c.js';
 import { hasChip } from './input/paste-chips.js';
 import type { PathCompleter, SlashCommandInfo } from './input/slash-completion.js';
 import { useLineEditor } from './input/use-line-editor.js';
+import { pullLines } from './pull-layout.js';
 import { useScreenRedraw } from './use-screen-redraw.js';
 
 /** What the chat screen drives: the controller's state and its intents (no I/O happens here). */
@@ -43,6 +44,7 @@ const DIALOG_KEYS: Record<string, readonly string[]> = {
   'send-oversized': ['y', 'n'],
   'confirm-delete': ['y', 'n'],
   'held-session': ['y', 'n'],
+  'pull-model': ['y', 'n'],
   'confirm-tool': ['y', 'n', 'a', 'i'],
 };
 
@@ -160,7 +162,9 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
   // While text streams in, the text itself shows progress: an animated spinner would add a
   // dozen full renders a second for nothing.
   const streaming = Boolean(state.live?.text) && !state.live?.shell;
-  const busyLabel = streaming ? undefined : state.busy;
+  // A model loading at the server says so, with the seconds waited, in place of "waiting for…".
+  const loadingLabel = state.loading && !streaming ? `loading ${state.loading.model}…` : undefined;
+  const busyLabel = streaming ? undefined : (loadingLabel ?? state.busy);
   const busy = busyLabel && state.queued > 0 ? `${busyLabel} (${state.queued} queued)` : busyLabel;
   const busyHint = streaming ? 'streaming · ctrl+c to cancel' : 'ctrl+c to cancel';
   const pasteHint = hasChip(editor.state.text) ? 'ctrl+o to expand the paste' : undefined;
@@ -168,12 +172,15 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
     <ChatScreen
       items={state.items}
       live={state.live}
+      progress={state.pull ? pullLines(state.pull.state, Math.max(1, width - 1)) : undefined}
       status={{
         model: state.model ?? NO_MODEL_LABEL,
         numCtx: state.numCtx,
         used: state.used,
         autoCompactPaused: state.autoCompactPaused,
+        spill: state.spill,
         busy,
+        busySince: loadingLabel ? state.loading?.since : undefined,
         hint: hint ?? (state.busy ? busyHint : (pasteHint ?? state.lastStats)),
       }}
       input={editor.state}

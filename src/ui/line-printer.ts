@@ -4,6 +4,7 @@ import type { DisplayItem } from '../chat/display-items.js';
 import type { ChatViewState, Dialog } from '../chat/view-state.js';
 import { createStreamSanitizer, sanitizeTerminalText, showControlCharacters } from '../text/sanitize.js';
 import { NOTICE_STYLE } from './notice-style.js';
+import { PlainPullPacer } from './pull-layout.js';
 
 /** The prompt of the line-mode chat, as `ollama run` shows it. */
 export const LINE_PROMPT = '>>> ';
@@ -34,6 +35,7 @@ export class LinePrinter {
   /** A reply streamed since the last message: its items are already on screen. */
   private streamed = false;
   private thinking = false;
+  private pullPacer: PlainPullPacer | undefined;
   private readonly content = createStreamSanitizer();
   private readonly thoughts = createStreamSanitizer();
 
@@ -82,6 +84,7 @@ export class LinePrinter {
         this.newlines = 0;
       }
     }
+    this.pullLine(state);
     this.latest = state;
     if (!isIdle(state)) {
       this.promptShown = false;
@@ -94,6 +97,17 @@ export class LinePrinter {
         this.promptTimer = undefined;
         if (this.latest && isIdle(this.latest) && !this.promptShown) this.prompt();
       }, PROMPT_SETTLE_MS);
+  }
+
+  /** A download in progress: plain lines, a new step at once and progress at most once a second. */
+  private pullLine(state: ChatViewState): void {
+    if (!state.pull) {
+      this.pullPacer = undefined;
+      return;
+    }
+    this.pullPacer ??= new PlainPullPacer();
+    const line = this.pullPacer.next(state.pull.model, state.pull.state, Date.now());
+    if (line) this.line(line);
   }
 
   /** Shows the prompt (again: after a line that changed nothing on screen, or a hint). */

@@ -32,8 +32,7 @@ async function compactWith(unloadAfter: boolean): Promise<void> {
   expect(chat.records()).toHaveLength(1);
 }
 
-const unloads = () =>
-  emu.chats.filter((c) => c.body.messages?.length === 0 && c.body.keep_alive === 0).map((c) => c.model);
+const unloads = () => emu.loadRequests.filter((c) => c.body.keep_alive === 0).map((c) => c.model);
 
 describe('compaction.unload_after', () => {
   it('unloads the summarizer model after a compaction, leaving the chat model loaded', async () => {

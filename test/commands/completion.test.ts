@@ -37,7 +37,7 @@ describe('argument completion', () => {
   });
 
   it('/set: the options and ollama run words, then `default` after a known option', () => {
-    expect(candidates('set', '')).toEqual([...OLLAMA_OPTION_NAMES, 'system', 'parameter']);
+    expect(candidates('set', '')).toEqual([...OLLAMA_OPTION_NAMES, 'system', 'keep_alive', 'parameter']);
     expect(candidates('set', 'parameter ')).toEqual(OLLAMA_OPTION_NAMES);
     expect(candidates('set', 'temperature ')).toEqual(['default']);
     expect(candidates('set', 'parameter top_k d')).toEqual(['default']);

@@ -68,7 +68,11 @@ describe('runningModels, loadModel, unloadModel', () => {
     });
     const loaded = await client.loadModel({ model: 'm1', options: { num_ctx: 8192 }, keep_alive: '30m' });
     expect(loaded.doneReason).toBe('load');
-    expect(emu.chats[0].body).toMatchObject({ messages: [], keep_alive: '30m', options: { num_ctx: 8192 } });
+    expect(emu.loadRequests[0].body).toMatchObject({
+      messages: [],
+      keep_alive: '30m',
+      options: { num_ctx: 8192 },
+    });
     const [running] = await client.runningModels();
     expect(running).toMatchObject({
       name: 'm1:latest',
@@ -78,7 +82,7 @@ describe('runningModels, loadModel, unloadModel', () => {
     });
     expect(Date.parse(running.expiresAt ?? '') - Date.now()).toBeGreaterThan(29 * 60_000);
     await client.unloadModel('m1');
-    expect(emu.chats[1].body).toMatchObject({ messages: [], keep_alive: 0 });
+    expect(emu.loadRequests[1].body).toMatchObject({ messages: [], keep_alive: 0 });
     expect(await client.runningModels()).toEqual([]);
   });
 });

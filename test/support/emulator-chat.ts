@@ -97,7 +97,8 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
     model: model?.name ?? String(request.model ?? ''),
     keptMessages: messages,
   };
-  state.chats.push(record);
+  // A preload or unload asks for no reply: kept apart, so tests count the conversation's requests.
+  (sent.length === 0 ? state.loadRequests : state.chats).push(record);
   const reject = (status: number, message: string) => {
     record.error = { status, message };
     sendError(res, status, message);

@@ -30,6 +30,7 @@ export interface EmulatorMachine {
 export class EmulatorState {
   readonly requests: { method: string; path: string; body: unknown }[] = [];
   readonly chats: ChatRequestRecord[] = [];
+  readonly loadRequests: ChatRequestRecord[] = [];
   readonly queue: ScriptedReply[] = [];
   readonly loaded = new Map<string, LoadedModel>();
   responder: Responder | undefined;

@@ -159,8 +159,13 @@ export interface Emulator {
   readonly port: number;
   /** Every request, in order; `body` is parsed JSON, the raw text if not JSON, undefined if empty. */
   readonly requests: { method: string; path: string; body: unknown }[];
-  /** Every /api/chat request, in order, recorded when it arrives. */
+  /**
+   * Every /api/chat request that asks for a reply, in order, recorded when it arrives. Requests
+   * with no messages (a preload, or an unload with keep_alive 0) are in `loadRequests` instead.
+   */
   readonly chats: ChatRequestRecord[];
+  /** Every /api/chat request with no messages (preload or unload), in order. */
+  readonly loadRequests: ChatRequestRecord[];
   /** Model (re)loads: a model's first use, or a change of its num_ctx. */
   readonly loads: number;
   /** Pulls whose client went away before the end (their bytes stay as partial blobs). */

@@ -70,6 +70,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     requests: state.requests,
     chats: state.chats,
+    loadRequests: state.loadRequests,
     get loads() {
       return state.loads;
     },

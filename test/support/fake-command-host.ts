@@ -13,6 +13,7 @@ import type {
   ToolState,
 } from '../../src/commands/command-host.js';
 import type { ContextBreakdown } from '../../src/compaction/context-breakdown.js';
+import type { KeepAlive } from '../../src/config/keep-alive.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
 
 /** A part of the host whose read-only state a test may set. */
@@ -27,6 +28,8 @@ export class FakeHost implements CommandHost {
   retryCalls = 0;
   installed: InstalledModel[] = [];
   switchedTo: string[] = [];
+  /** Model lifecycle calls, in order: `pull <name>`, `ps`, `unload`. */
+  lifecycleCalls: string[] = [];
   /** What `options.set('num_ctx', …)` puts in force, as a capping server would (default: as asked). */
   numCtxCap: number | undefined;
   optionsSetInChat = new Set<string>();
@@ -79,6 +82,9 @@ export class FakeHost implements CommandHost {
     setThink: (value) => {
       this.model.think = value;
     },
+    pull: async (name) => void this.lifecycleCalls.push(`pull ${name}`),
+    showLoaded: async () => void this.lifecycleCalls.push('ps'),
+    unload: async () => void this.lifecycleCalls.push('unload'),
   };
 
   readonly options: Settable<OptionCommands> = {
@@ -95,6 +101,10 @@ export class FakeHost implements CommandHost {
       const { [name]: _dropped, ...rest } = this.options.values;
       this.options.values = rest;
       this.optionsSetInChat.delete(name);
+    },
+    keepAlive: undefined as KeepAlive | undefined,
+    setKeepAlive: (value) => {
+      this.options.keepAlive = value;
     },
   };
 

@@ -1,3 +1,4 @@
+import { describeKeepAlive, KEEP_ALIVE_FORMS, toKeepAlive } from '../../config/keep-alive.js';
 import { OLLAMA_OPTIONS } from '../../config/ollama-option-table.js';
 import { CommandUsageError, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
@@ -26,6 +27,7 @@ function completeSet(args: string): CompletionEntry[] {
     return [
       ...optionEntries(),
       { value: 'system', summary: 'set the system prompt' },
+      { value: 'keep_alive', summary: 'how long Ollama keeps the model loaded: 30m, 2h, -1 (forever)' },
       { value: 'parameter', summary: 'as in ollama run: /set parameter <option> <value>' },
     ];
   }
@@ -47,6 +49,8 @@ function listInForce(host: CommandHost, known: readonly string[]): string {
   for (const [name, value] of Object.entries(host.options.values)) {
     if (name !== 'num_ctx') rows.push([name, JSON.stringify(value), host.options.source(name)]);
   }
+  if (host.options.keepAlive !== undefined)
+    rows.push(['keep_alive', JSON.stringify(host.options.keepAlive), 'config or /set']);
   // The Modelfile's own parameters apply where nothing above replaces them.
   for (const { name, value } of host.model.info?.parameters ?? []) {
     if (name !== 'num_ctx' && !Object.hasOwn(host.options.values, name))
@@ -64,6 +68,24 @@ function listInForce(host: CommandHost, known: readonly string[]): string {
     `Settable: ${known.join(', ')}`,
     `/set <option> ${DEFAULT_WORD} returns an option to the model's default.`,
   ].join('\n');
+}
+
+/** `/set keep_alive <value>`: how long Ollama keeps the model loaded, sent with every request. */
+function setKeepAlive(host: CommandHost, text: string): void {
+  const value = text.trim();
+  if (!value) throw new CommandUsageError(`/set keep_alive needs ${KEEP_ALIVE_FORMS}.`);
+  if (value.toLowerCase() === DEFAULT_WORD) {
+    host.options.setKeepAlive(undefined);
+    host.screen.notice('success', "keep_alive is back to the server's default.");
+    return;
+  }
+  const keepAlive = toKeepAlive(value);
+  if (keepAlive === undefined) throw new CommandUsageError(`keep_alive must be ${KEEP_ALIVE_FORMS}.`);
+  host.options.setKeepAlive(keepAlive);
+  host.screen.notice(
+    'success',
+    `keep_alive = ${JSON.stringify(keepAlive)} (${describeKeepAlive(keepAlive)})`,
+  );
 }
 
 /**
@@ -93,6 +115,10 @@ export const setCommand: SlashCommand = {
         throw new CommandUsageError('/set system needs the text of the prompt (/system clear removes it).');
       host.model.setSystem(text);
       host.screen.notice('success', 'System prompt set.');
+      return;
+    }
+    if (keyword === 'keep_alive') {
+      setKeepAlive(host, restWords.join(' '));
       return;
     }
     if ((keyword === 'think' || keyword === 'nothink') && restWords.length === 0) {

@@ -1,5 +1,6 @@
-import { Box, Static } from 'ink';
+import { Box, Static, Text } from 'ink';
 import type { DisplayItem } from '../../chat/display-items.js';
+import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { wrapToRows } from '../../text/terminal-rows.js';
 import type { EditorState } from '../input/editor-state.js';
 import { labelChips } from '../input/paste-chips.js';
@@ -35,6 +36,8 @@ export interface ChatScreenProps {
   showThinking?: boolean;
   /** Changes when the whole conversation must be printed again (after the screen was cleared). */
   redrawKey?: number;
+  /** Lines of a download in progress (`ollama pull`'s layout), laid out for `width`. */
+  progress?: readonly string[];
 }
 
 /** Rows the prompt will take: its wrapped text plus the completion list. */
@@ -83,6 +86,7 @@ export function ChatScreen({
   height,
   showThinking,
   redrawKey,
+  progress,
 }: ChatScreenProps) {
   return (
     <>
@@ -93,6 +97,17 @@ export function ChatScreen({
         {live && (
           <Box marginTop={1}>
             <LiveReply {...live} width={width} maxRows={liveRowBudget({ input, dialog, width, height })} />
+          </Box>
+        )}
+        {progress && progress.length > 0 && (
+          <Box marginTop={1} flexDirection="column">
+            {progress.map((line, index) => (
+              // Server text (layer names) is sanitized; the bar's block characters are ochat's own.
+              // biome-ignore lint/suspicious/noArrayIndexKey: one line per pull step, in a fixed order.
+              <Text key={index} wrap="truncate-end">
+                {sanitizeTerminalText(line)}
+              </Text>
+            ))}
           </Box>
         )}
         {dialog && (

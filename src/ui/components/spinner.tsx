@@ -10,10 +10,19 @@ export interface SpinnerProps {
   label?: string;
   /** Colour of the spinner glyph. */
   color?: string;
+  /** When the wait began (ms since the epoch): `12 s` follows the label from the first second on. */
+  since?: number;
+}
+
+/** The seconds waited, as the label's tail: `` (under a second), ` 12 s`. */
+export function elapsedSuffix(since: number | undefined, now: number): string {
+  if (since === undefined) return '';
+  const seconds = Math.floor((now - since) / 1000);
+  return seconds >= 1 ? ` ${seconds} s` : '';
 }
 
 /** An animated activity indicator, optionally followed by a label. */
-export function Spinner({ label, color = 'cyan' }: SpinnerProps) {
+export function Spinner({ label, color = 'cyan', since }: SpinnerProps) {
   const [frame, setFrame] = useState(0);
   useEffect(() => {
     const timer = setInterval(() => setFrame((current) => (current + 1) % SPINNER_FRAMES.length), 80);
@@ -22,7 +31,7 @@ export function Spinner({ label, color = 'cyan' }: SpinnerProps) {
   return (
     <Text>
       <Text color={color}>{SPINNER_FRAMES[frame]}</Text>
-      {label ? ` ${label}` : ''}
+      {label ? ` ${label}${elapsedSuffix(since, Date.now())}` : ''}
     </Text>
   );
 }

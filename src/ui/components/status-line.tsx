@@ -17,6 +17,10 @@ export interface StatusLineProps {
   hint?: string;
   /** Automatic compaction is paused after a failure: shown until a `/compact` succeeds. */
   autoCompactPaused?: boolean;
+  /** The model spills off the GPU, e.g. `60% CPU`: replies are slower while it does. */
+  spill?: string;
+  /** When `busy` began (ms since the epoch): the seconds since are shown after it, from 1 s on. */
+  busySince?: number;
 }
 
 /** Shown in the status line while automatic compaction is paused. */
@@ -39,7 +43,16 @@ export function contextMeterText(used: number, numCtx: number): string {
 }
 
 /** The bottom line: model · context meter · auto-compact paused · busy spinner · hint. */
-export function StatusLine({ model, numCtx, used, busy, hint, autoCompactPaused }: StatusLineProps) {
+export function StatusLine({
+  model,
+  numCtx,
+  used,
+  busy,
+  hint,
+  autoCompactPaused,
+  spill,
+  busySince,
+}: StatusLineProps) {
   return (
     <Text wrap="truncate-end">
       <Text dimColor>{sanitizeTerminalText(model)}</Text>
@@ -55,10 +68,16 @@ export function StatusLine({ model, numCtx, used, busy, hint, autoCompactPaused 
           <Text color="yellow">{AUTO_COMPACT_PAUSED}</Text>
         </>
       )}
+      {spill && (
+        <>
+          <Text dimColor> · </Text>
+          <Text color="yellow">{sanitizeTerminalText(spill)}</Text>
+        </>
+      )}
       {busy && (
         <>
           <Text dimColor> · </Text>
-          <Spinner label={busy} />
+          <Spinner label={sanitizeTerminalText(busy)} since={busySince} />
         </>
       )}
       {hint && <Text dimColor> · {hint}</Text>}
