@@ -108,7 +108,8 @@ export class LocalModel {
       if (waiting && !shown) shown = this.showLoading(model.name, since);
     };
     const timer = setTimeout(show, LOADING_AFTER_MS);
-    if (!this.#warm.has(key(model))) {
+    // One-shot mode has no status line to show it in: no extra request before its first byte.
+    if (this.deps.interactive && !this.#warm.has(key(model))) {
       this.deps.backend.runningModels().then(
         (running) => {
           const entry = running.find((r) => sameModel(r.name, model.name));
