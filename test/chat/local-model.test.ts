@@ -122,7 +122,9 @@ describe('/ps and /unload', () => {
 });
 
 describe('a model that is not installed', () => {
-  async function startMissing(answer: string): Promise<{ controller: ChatController; notices: () => NoticeItem[] }> {
+  async function startMissing(
+    answer: string,
+  ): Promise<{ controller: ChatController; notices: () => NoticeItem[] }> {
     emu = await startEmulator({
       models: [M1],
       registry: [{ name: 'tiny', layers: [4000, 100] }],

@@ -55,8 +55,12 @@ describe('pulling a model', () => {
     await pty.waitFor('Echo: hello');
     expect(emu.chats.at(-1)?.model).toBe('tiny:latest');
     // Tab completion of /model knows the new model.
-    pty.write('/model t\t');
-    await pty.waitFor('/model tiny:latest');
+    pty.write('/model ');
+    await pty.waitFor('tiny:latest');
+    pty.write('t');
+    await pty.waitFor('› /model t');
+    pty.write('\t');
+    await pty.waitFor('› /model tiny:latest');
   }, 30_000);
 
   test('a one-shot exits 1 with the ollama pull line instead of asking', async () => {
