@@ -40,7 +40,12 @@ const noticeTexts = (h: ChatHarness) => h.notices().map((n) => n.text);
 describe('warm-up', () => {
   it('preloads the model with the window and keep_alive the chat sends, showing loading… until ready', async () => {
     emu = await startEmulator({ models: [M1], loadDelayMs: 300 });
-    const h = await startChat(emu, { model: 'm1', configure: (config) => void (config.keep_alive = '1h') });
+    const h = await startChat(emu, {
+      model: 'm1',
+      configure: (config) => {
+        config.keep_alive = '1h';
+      },
+    });
     chat = h;
     expect(h.controller.store.get().loading?.model).toBe('m1');
     await h.until(() => h.controller.store.get().loading === undefined);
@@ -138,7 +143,11 @@ describe('a model that is not installed', () => {
     );
     const started = controller.start();
     await new Promise<void>((resolve) => {
-      const check = () => controller.store.get().dialog && (stop(), resolve());
+      const check = () => {
+        if (!controller.store.get().dialog) return;
+        stop();
+        resolve();
+      };
       const stop = controller.store.subscribe(check);
       check();
     });
