@@ -23,6 +23,15 @@ describe('RequestBuilder', () => {
       model: 'fake:latest',
       messages: [],
       options: { temperature: 0.1, num_ctx: plain.connected.numCtx },
+      // Refused over num_ctx rather than cut silently; keep_alive only when set.
+      truncate: false,
+    });
+    plain.parts.settings.setKeepAlive('30m');
+    expect(plain.parts.requests.chatRequest(plain.connected, []).keep_alive).toBe('30m');
+    expect(plain.parts.requests.loadRequest(plain.connected)).toEqual({
+      model: 'fake:latest',
+      options: { temperature: 0.1, num_ctx: plain.connected.numCtx },
+      keep_alive: '30m',
     });
 
     const able = await open({ model: { capabilities: ['completion', 'tools', 'thinking'] } });
