@@ -132,8 +132,10 @@ describe('interactive', () => {
     expect(lateEmu.chats[0].body.messages).toEqual([{ role: 'user', content: 'anyone there?' }]);
   });
 
-  test('unknown model: a message lists the installed models, the app stays up, /model recovers', async () => {
+  test('unknown model: Pull? declined, a message lists the installed models, the app stays up, /model recovers', async () => {
     pty = spawnOchat(['-m', 'nosuch'], { env: { OLLAMA_HOST: emu.url } });
+    await pty.waitFor('Pull nosuch? (y/n)');
+    await pty.answer('n');
     await pty.waitFor('ollama pull nosuch');
     await pty.waitFor(PROMPT_PLACEHOLDER);
     expect(pty.screen()).toContain('llama3.2:latest');
