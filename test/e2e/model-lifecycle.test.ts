@@ -12,6 +12,7 @@ import { type ChatRun, PROMPT_PLACEHOLDER, startChat, waitForChats } from '../su
 import { runOchat } from '../support/e2e-process.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
 import { INPUT_TOO_LONG } from '../support/emulator-chat.js';
+import { ALL_HOSTILE, HOSTILE_SEQUENCES } from '../support/hostile-text.js';
 import { type PtySession, spawnOchat, wrapped } from '../support/pty-session.js';
 
 const GB = 1_000_000_000;
@@ -106,6 +107,37 @@ describe('pulling a model', () => {
     expect(progress.length).toBeLessThanOrEqual(5);
     expect(progress.some((line) => /MB\/s, \d+s left/.test(line))).toBe(true);
     expect(pty.raw()).not.toMatch(/\u001b\[/);
+  }, 30_000);
+});
+
+describe('server strings pass the sanitizer', () => {
+  test('a hostile pull error and a hostile model name in /ps reach the screen without their control sequences', async () => {
+    const hostile = {
+      // Model names are lowercased by the server: a title-setting OSC survives that unchanged.
+      name: 'evil\x1b]0;pwn-osc0\x07\x9b6n:latest',
+      size: GB,
+    };
+    run = await startChat({
+      models: [M1, hostile],
+      registry: [{ name: 'tiny', pullError: { afterBytes: 0, error: `disk full ${ALL_HOSTILE}` } }],
+      args: ['-m', 'm1'],
+    });
+    const { pty } = run;
+    pty.write('/pull tiny\r');
+    await pty.waitFor('Cannot pull tiny: disk full');
+    // Load the hostile model too, then list what is loaded.
+    await fetch(`${run.emu.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: hostile.name, messages: [], stream: false }),
+    });
+    pty.write('/ps\r');
+    await pty.waitFor('NAME').catch((error) => {
+      console.log(pty.screen());
+      throw error;
+    });
+    for (const sequence of HOSTILE_SEQUENCES)
+      expect(pty.raw(), sequence.name).not.toContain(sequence.leak.toLowerCase());
+    for (const sequence of HOSTILE_SEQUENCES) expect(pty.raw(), sequence.name).not.toContain(sequence.leak);
   }, 30_000);
 });
 
