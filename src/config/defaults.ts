@@ -38,9 +38,12 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     max_steps: 10,
     max_output_chars: 20_000,
     command_timeout: 60,
+    max_definitions_share: 0.25,
   },
   attachments: {
     max_file_bytes: 100_000,
     max_image_bytes: 20_000_000,
   },
+  mcp_servers: {},
+  mcp_start_timeout_s: 10,
 });

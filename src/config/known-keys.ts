@@ -7,6 +7,8 @@ interface SchemaDef {
   innerType?: z.ZodMiniType;
   out?: z.ZodMiniType;
   element?: z.ZodMiniType;
+  /** A record's values (`mcp_servers.<name>`). */
+  valueType?: z.ZodMiniType;
 }
 
 function defOf(schema: z.ZodMiniType): SchemaDef {
@@ -33,7 +35,13 @@ export function knownKeysAt(schema: z.ZodMiniType, path: readonly PropertyKey[])
   for (const segment of path) {
     const def = defOf(current);
     current =
-      def.type === 'object' ? def.shape?.[String(segment)] : def.type === 'array' ? def.element : undefined;
+      def.type === 'object'
+        ? def.shape?.[String(segment)]
+        : def.type === 'array'
+          ? def.element
+          : def.type === 'record'
+            ? def.valueType
+            : undefined;
     if (!current) return [];
     current = unwrap(current);
   }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { DEFAULT_HOST, InvalidHostError, parseHost } from '../platform/host.js';
 import { mustBe } from './describe-value.js';
 import { KEEP_ALIVE_FORMS, toKeepAlive } from './keep-alive.js';
+import { mcpServersSchema } from './mcp-servers-schema.js';
 import { ollamaOptionsSchema } from './ollama-options.js';
 import { preprocess } from './preprocess.js';
 import { TOOL_NAMES } from './tool-names.js';
@@ -94,6 +95,8 @@ const toolsSchema = section({
     z.number(mustBe('a number of seconds between 1 and 86400')).check(z.minimum(1), z.maximum(86_400)),
     60,
   ),
+  // Tool definitions past this share of num_ctx are deferred behind `find_tools`.
+  max_definitions_share: z._default(ratio(), 0.25),
 });
 
 /** The `attachments:` section: how much of a file `@path` may bring into a message. */
@@ -122,6 +125,12 @@ export const configSchema = z.strictObject(
     compaction: compactionSchema,
     tools: toolsSchema,
     attachments: attachmentsSchema,
+    mcp_servers: preprocess(nullAsUnset, z._default(mcpServersSchema, {})),
+    // How long a one-shot waits for its MCP servers before the first request.
+    mcp_start_timeout_s: z._default(
+      z.number(mustBe('a number of seconds between 0 and 600')).check(z.minimum(0), z.maximum(600)),
+      10,
+    ),
   },
   mustBe('a mapping of config keys'),
 );

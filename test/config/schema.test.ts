@@ -27,8 +27,11 @@ describe('DEFAULT_CONFIG', () => {
         max_steps: 10,
         max_output_chars: 20000,
         command_timeout: 60,
+        max_definitions_share: 0.25,
       },
       attachments: { max_file_bytes: 100_000, max_image_bytes: 20_000_000 },
+      mcp_servers: {},
+      mcp_start_timeout_s: 10,
     });
     expect(DEFAULT_CONFIG.model).toBeUndefined();
     expect(DEFAULT_CONFIG.compaction.model).toBeUndefined();
