@@ -5,12 +5,22 @@ export type { ReceivedToolCall, ToolCall, WireMessage };
 /** How hard a thinking model should think: on/off, or a level for models that take one. */
 export type ThinkSetting = boolean | 'low' | 'medium' | 'high';
 
-/** One property of a tool's parameters, in the subset of JSON Schema that Ollama's tool calling uses. */
+/** A JSON Schema type name. */
+export type JSONSchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object' | 'null';
+
+/**
+ * One property of a tool's parameters: the subset of JSON Schema that Ollama's tool calling passes
+ * to the model's template (MCP servers send nested objects, arrays, enums and unions of types).
+ */
 export type JSONSchemaProperty = {
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  type?: JSONSchemaType | JSONSchemaType[];
   description?: string;
-  enum?: (string | number)[];
+  enum?: (string | number | boolean | null)[];
   items?: JSONSchemaProperty;
+  properties?: Record<string, JSONSchemaProperty>;
+  required?: string[];
+  anyOf?: JSONSchemaProperty[];
+  default?: unknown;
 };
 
 /**

@@ -12,6 +12,8 @@ export interface ToolContext {
   commandTimeoutMs: number;
   /** The clock, injected so `get_time` is deterministic in tests. */
   now: () => Date;
+  /** Told how far a long call has got (an MCP server's progress notifications), for the status line. */
+  onProgress?: (text: string) => void;
 }
 
 /** The result of one tool run: `output` goes to the model, `details` feed the summary line. */
@@ -63,4 +65,15 @@ export interface Tool<A = Record<string, unknown>> {
   preview?(args: A, ctx: ToolContext): Promise<ToolPreview | undefined>;
   /** Deterministic one-line summary of a run, kept out-of-band through compaction. */
   summaryLine(args: A, outcome: ToolOutcome): string;
+  /** Set for a tool of an MCP server: which server and tool it calls, and whether it asks first. */
+  mcp?: McpToolOrigin;
+}
+
+/** Where an MCP tool comes from. */
+export interface McpToolOrigin {
+  server: string;
+  /** The tool's own name at the server (the model sees `<server>__<tool>`). */
+  tool: string;
+  /** The server's `confirm:` key: ask before each call until approved with "always". */
+  confirm: boolean;
 }

@@ -54,4 +54,40 @@ describe('validateToolArguments', () => {
     });
     expect(validateToolArguments(schema, ['x']).ok).toBe(false);
   });
+
+  it('checks nested objects, arrays of objects, unions of types and anyOf, as MCP servers send them', () => {
+    const nested: JSONSchemaObject = {
+      type: 'object',
+      properties: {
+        edits: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { oldText: { type: 'string' }, newText: { type: 'string' } },
+            required: ['oldText', 'newText'],
+          },
+        },
+        mode: { type: 'string', enum: ['fast', 'slow'] },
+        depth: { type: ['integer', 'null'] },
+        target: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+      },
+      required: ['edits'],
+    };
+    expect(
+      validateToolArguments(nested, { edits: [{ oldText: 'a', newText: 'b' }], depth: '3', target: ['x'] }),
+    ).toEqual({ ok: true, args: { edits: [{ oldText: 'a', newText: 'b' }], depth: 3, target: ['x'] } });
+    const bad = validateToolArguments(nested, { edits: [{ oldText: 'a' }], mode: 'medium', target: 5 });
+    expect(bad).toEqual({
+      ok: false,
+      problems: [
+        '"edits[0].newText" is required (string)',
+        '"mode" must be one of "fast", "slow"',
+        '"target" matches none of the types allowed (string | array)',
+      ],
+    });
+    expect(validateToolArguments(nested, { edits: 'x' })).toEqual({
+      ok: false,
+      problems: ['"edits" must be an array, got "x"'],
+    });
+  });
 });
