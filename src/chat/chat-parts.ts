@@ -96,6 +96,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   const conversation = new Conversation(now);
   const settings = new ModelSettings(config, deps.tools);
   const requests = new RequestBuilder(config, settings, conversation, deps.tools, store);
+  requests.onToolsDeferred = (text) => screen.notice('warning', text);
   const keeper = new SessionKeeper({
     store: deps.sessions,
     cwd: deps.cwd,
@@ -149,6 +150,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     ask,
     autoConfirm: deps.autoConfirm,
     now,
+    onToolUsed: (name) => requests.touchTools([name]),
   });
   const turns = new TurnRunner({
     backend,

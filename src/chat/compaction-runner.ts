@@ -113,6 +113,7 @@ export class CompactionRunner implements CompactionCommands {
       charsPerToken: requests.meter.charsPerToken,
       toolContent: requests.toolContent,
       toolDefinitionTokens: requests.toolDefinitionTokens(),
+      toolDefinitionSources: requests.toolDefinitionTokensBySource(),
       used: requests.used(),
     });
   }

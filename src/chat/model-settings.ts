@@ -83,8 +83,12 @@ export class ModelSettings {
     this.#options = { ...settings.options };
     this.#think = settings.think;
     const enabledByDefault = new Set<string>(this.config.tools.enabled);
-    for (const { name } of this.tools.list())
-      this.tools.setEnabled(name, settings.tools?.[name] ?? enabledByDefault.has(name));
+    // An MCP tool is on unless the session turned it off.
+    for (const { name, tool } of this.tools.list())
+      this.tools.setEnabled(
+        name,
+        settings.tools?.[name] ?? (enabledByDefault.has(name) || tool.mcp !== undefined),
+      );
   }
 
   /** Which tools are on, by name: what a session records, so a resume sends the same tool list. */

@@ -7,6 +7,7 @@ import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import { ContextMeter } from '../conversation/context-meter.js';
 import type { Conversation } from '../conversation/conversation.js';
+import { formatTokens } from '../conversation/format-tokens.js';
 import type { Message, WireMessage } from '../conversation/message.js';
 import {
   DEFAULT_CHARS_PER_TOKEN,
@@ -14,7 +15,9 @@ import {
   estimateToolDefinitionsTokens,
 } from '../conversation/token-estimate.js';
 import { capToolOutput } from '../tools/cap-output.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { type DefinitionPlan, planToolDefinitions } from '../tools/definition-budget.js';
+import { createFindTools } from '../tools/find-tools.js';
+import { type ToolRegistry, toolSchema } from '../tools/registry.js';
 import type { ConnectedModel } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
 import type { Store } from './store.js';
@@ -26,6 +29,11 @@ import type { ChatViewState } from './view-state.js';
  */
 export class RequestBuilder {
   readonly meter = new ContextMeter(DEFAULT_CHARS_PER_TOKEN);
+  /** Tool names, the most recently used or found first: they stay resident when definitions are deferred. */
+  #recentTools: string[] = [];
+  #deferralTold = false;
+  /** Told once per chat, the first time tool definitions are deferred. */
+  onToolsDeferred: ((text: string) => void) | undefined;
 
   constructor(
     private readonly config: Config,
@@ -40,6 +48,12 @@ export class RequestBuilder {
       this.resetMeter();
       this.refreshUsed();
     });
+    tools.setFinder(
+      createFindTools({
+        deferred: () => this.definitionPlan().deferred,
+        onFound: (names) => this.touchTools(names),
+      }),
+    );
   }
 
   /** A tool result's content as sent: capped at `tools.max_output_chars`. */
@@ -89,15 +103,81 @@ export class RequestBuilder {
     return estimateMessagesTokens([...head, user], this.meter.charsPerToken) + this.toolDefinitionTokens();
   }
 
-  /** The tool definitions every request carries (none for a model without tool support). */
-  toolSchemas(): ToolSchema[] {
+  /**
+   * Which tool definitions the next request carries: all of them, or, when MCP servers add tools
+   * and all would take more than `tools.max_definitions_share` of the window, the most recently
+   * used that fit beside `find_tools` (none for a model without tool support).
+   */
+  definitionPlan(): DefinitionPlan {
     const connected = this.settings.connected;
-    return connected && supportsTools(connected.info) ? this.tools.schemas() : [];
+    const schemas = connected && supportsTools(connected.info) ? this.tools.schemas() : [];
+    const finder = this.tools.finder;
+    // Deferred only for MCP tools: the built-ins alone are sent whole, as before.
+    const hasMcp = schemas.some((schema) => this.tools.get(schema.function.name)?.mcp);
+    if (!hasMcp || !finder || !connected) return { resident: schemas, deferred: [], totalTokens: 0 };
+    const { charsPerToken } = this.meter;
+    const { numCtx } = connected;
+    const share = this.config.tools.max_definitions_share;
+    const plan = planToolDefinitions({
+      schemas,
+      recent: this.#recentTools,
+      maxTokens: Math.floor(share * numCtx),
+      cost: (schema) => estimateToolDefinitionsTokens([schema], charsPerToken),
+      finder: toolSchema(finder),
+    });
+    if (plan.deferred.length > 0 && !this.#deferralTold) {
+      this.#deferralTold = true;
+      const percent = Math.round((plan.totalTokens / numCtx) * 100);
+      const text = `Tools: ${schemas.length} definitions, ~${formatTokens(plan.totalTokens)} tokens = ${percent}% of the ${formatTokens(numCtx)} window (over tools.max_definitions_share, ${Math.round(share * 100)}%); ${plan.deferred.length} deferred, found by the model with find_tools.`;
+      // Not while a figure is being computed for the screen: after it.
+      queueMicrotask(() => this.onToolsDeferred?.(text));
+    }
+    return plan;
+  }
+
+  /** The tool definitions every request carries. */
+  toolSchemas(): ToolSchema[] {
+    return this.definitionPlan().resident;
+  }
+
+  /**
+   * Tools just used or found: they stay resident. When one was deferred, the definitions change,
+   * which the server's last count did not include.
+   */
+  touchTools(names: readonly string[]): void {
+    const wasDeferred = this.definitionPlan().deferred.some((schema) => names.includes(schema.function.name));
+    this.#recentTools = [...names, ...this.#recentTools.filter((name) => !names.includes(name))].slice(
+      0,
+      500,
+    );
+    if (wasDeferred) this.resetMeter();
+  }
+
+  /** The MCP servers' tools changed (a server ready, gone, its list changed): estimate afresh. */
+  toolsChanged(): void {
+    this.resetMeter();
+    this.refreshUsed();
   }
 
   /** Estimated tokens of the tool definitions every request carries. */
   toolDefinitionTokens(): number {
     return estimateToolDefinitionsTokens(this.toolSchemas(), this.meter.charsPerToken);
+  }
+
+  /** The tool definitions' tokens by where they come from: `built-in`, each MCP server, `find_tools`. */
+  toolDefinitionTokensBySource(): { source: string; tokens: number }[] {
+    const bySource = new Map<string, number>();
+    for (const schema of this.toolSchemas()) {
+      const tool = this.tools.get(schema.function.name);
+      const source = tool?.mcp
+        ? `MCP ${tool.mcp.server}`
+        : tool === this.tools.finder
+          ? 'find_tools'
+          : 'built-in';
+      const tokens = estimateToolDefinitionsTokens([schema], this.meter.charsPerToken);
+      bySource.set(source, (bySource.get(source) ?? 0) + tokens);
+    }
+    return [...bySource].map(([source, tokens]) => ({ source, tokens }));
   }
 
   /**

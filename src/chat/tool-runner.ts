@@ -28,6 +28,8 @@ export interface ToolRunnerDeps {
   /** Answers confirmations without asking (one-shot mode: decline, or approve with --yes). */
   autoConfirm?: 'yes' | 'no';
   now: () => Date;
+  /** Told of each tool called: the most recently used stay resident when definitions are deferred. */
+  onToolUsed?: (name: string) => void;
 }
 
 /**
@@ -39,7 +41,10 @@ export class ToolRunner implements ToolCommands {
   private lastTool: { name: string; output: string } | undefined;
 
   constructor(private readonly deps: ToolRunnerDeps) {
-    this.confirmation = createConfirmationPolicy(deps.config.confirm);
+    const confirmList = new Set<string>(deps.config.confirm);
+    this.confirmation = createConfirmationPolicy(
+      (name) => confirmList.has(name) || deps.tools.get(name)?.mcp?.confirm === true,
+    );
   }
 
   /** Whether `name` asks before it runs (config `tools.confirm`, unless approved whole with "always"). */
@@ -85,7 +90,8 @@ export class ToolRunner implements ToolCommands {
   async run(call: ReceivedToolCall, signal: AbortSignal): Promise<void> {
     const { config, screen } = this.deps;
     if (signal.aborted) return;
-    screen.store.update({ busy: `running ${call.function.name || 'a tool'}…`, live: undefined });
+    const busy = `running ${call.function.name || 'a tool'}…`;
+    screen.store.update({ busy, live: undefined });
     const execution = await executeToolCall(call, {
       registry: this.deps.tools,
       ctx: {
@@ -94,6 +100,8 @@ export class ToolRunner implements ToolCommands {
         signal,
         commandTimeoutMs: config.command_timeout * 1000,
         now: this.deps.now,
+        // An MCP server's progress notifications, e.g. `running everything__slow… 3/10`.
+        onProgress: (progress) => screen.store.update({ busy: `${busy} ${progress}` }),
       },
       needsConfirmation: this.confirmation.needsConfirmation,
       approve: this.confirmation.approve,
@@ -107,6 +115,7 @@ export class ToolRunner implements ToolCommands {
       tool_summary: execution.summary,
     });
     this.lastTool = { name: execution.name, output: execution.outcome.output };
+    if (this.deps.tools.get(execution.name)) this.deps.onToolUsed?.(execution.name);
     screen.push({
       kind: 'tool',
       id: screen.itemId(),

@@ -26,6 +26,8 @@ export interface ContextBreakdownRow {
 export interface ContextBreakdown {
   rows: ContextBreakdownRow[];
   numCtx: number;
+  /** The tool definitions' row split by where they come from (`built-in`, `MCP <server>`, `find_tools`). */
+  toolDefinitionSources: { source: string; tokens: number }[];
 }
 
 /**
@@ -43,6 +45,8 @@ export function contextBreakdown(input: {
   toolContent?: (message: Message) => string;
   /** Estimated tokens of the tool definitions every request carries. */
   toolDefinitionTokens?: number;
+  /** The same, by source. */
+  toolDefinitionSources?: { source: string; tokens: number }[];
   /** The app's one figure for the next request (server count plus estimate). */
   used?: number;
 }): ContextBreakdown {
@@ -68,6 +72,7 @@ export function contextBreakdown(input: {
   });
   return {
     numCtx,
+    toolDefinitionSources: input.toolDefinitionSources ?? [],
     rows: [
       row('system', plainHead),
       row('summary', summaryTotal - toolTokens),

@@ -50,16 +50,22 @@ export interface ConfirmationPolicy {
   revoke(which: number | 'all'): Approval[];
 }
 
-/** Creates a policy where the tools in `confirmList` ask before running until approved. */
-export function createConfirmationPolicy(confirmList: readonly string[]): ConfirmationPolicy {
-  const confirmed = new Set(confirmList);
+/**
+ * Creates a policy where the tools in `confirmList` (or those it says yes to: an MCP server's
+ * tools ask unless its config says `confirm: false`) ask before running until approved.
+ */
+export function createConfirmationPolicy(
+  confirmList: readonly string[] | ((name: string) => boolean),
+): ConfirmationPolicy {
+  const listed = new Set(typeof confirmList === 'function' ? [] : confirmList);
+  const asks = typeof confirmList === 'function' ? confirmList : (name: string) => listed.has(name);
   const given: Approval[] = [];
   const wholeTool = (name: string) => given.some((a) => a.tool === name && a.scope === '');
   // Closures, not methods on `this`: callers pass these functions around detached.
   return {
     needsConfirmation: (name, args, ctx) =>
-      confirmed.has(name) && !given.some((a) => a.tool === name && coversSafely(a, args, ctx)),
-    asksFirst: (name) => confirmed.has(name) && !wholeTool(name),
+      asks(name) && !given.some((a) => a.tool === name && coversSafely(a, args, ctx)),
+    asksFirst: (name) => asks(name) && !wholeTool(name),
     approve: (approval) => {
       if (!given.some((a) => a.tool === approval.tool && a.scope === approval.scope)) given.push(approval);
     },

@@ -16,47 +16,86 @@ export interface ToolRegistry {
   /** A known tool, enabled or not. */
   get(name: string): Tool | undefined;
   isEnabled(name: string): boolean;
-  /** Every known tool in registration order. */
+  /** Every known tool in registration order: the built-ins, then the MCP servers' tools. */
   list(): ToolListing[];
   /** Enables or disables a tool; false when no tool has that name. */
   setEnabled(name: string, on: boolean): boolean;
+  /**
+   * Replaces the MCP servers' tools (they come and go as servers start, fail and change their
+   * lists). They are enabled unless the user turned that name off in this session.
+   */
+  setMcpTools(tools: readonly Tool[]): void;
+  /**
+   * The tool that finds deferred tools (`find_tools`): callable, never listed, its schema sent
+   * only when definitions are deferred (see definition-budget.ts).
+   */
+  setFinder(tool: Tool): void;
+  readonly finder: Tool | undefined;
   /** The enabled tools as Ollama's `tools` field wants them. */
   schemas(): ToolSchema[];
   /** Names in the `enabled` option that match no tool (for a config warning). */
   unknownEnabled: string[];
 }
 
+/** Ollama's `tools[]` entry for one tool. */
+export function toolSchema(tool: Tool): ToolSchema {
+  return {
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
+}
+
 /** Creates a registry over `tools`; only those named in `enabled` start enabled. */
 export function createToolRegistry(tools: Tool[], options: { enabled: string[] }): ToolRegistry {
-  const byName = new Map<string, Tool>();
+  const builtin = new Map<string, Tool>();
   for (const tool of tools) {
-    if (byName.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
-    byName.set(tool.name, tool);
+    if (builtin.has(tool.name)) throw new Error(`two tools are named ${tool.name}`);
+    builtin.set(tool.name, tool);
   }
-  const enabled = new Set(options.enabled.filter((name) => byName.has(name)));
+  let mcp = new Map<string, Tool>();
+  let finder: Tool | undefined;
+  const enabled = new Set(options.enabled.filter((name) => builtin.has(name)));
+  /** MCP tool names the user turned off: they stay off when their server lists them again. */
+  const mcpOff = new Set<string>();
+  const get = (name: string) =>
+    builtin.get(name) ?? mcp.get(name) ?? (finder?.name === name ? finder : undefined);
+  const isEnabled = (name: string) =>
+    enabled.has(name) || (mcp.has(name) && !mcpOff.has(name)) || finder?.name === name;
+  const all = () => [...builtin.values(), ...mcp.values()];
   return {
-    get: (name) => byName.get(name),
-    isEnabled: (name) => enabled.has(name),
+    get,
+    isEnabled,
     list: () =>
-      tools.map((tool) => ({
+      all().map((tool) => ({
         name: tool.name,
         description: tool.description,
-        enabled: enabled.has(tool.name),
+        enabled: isEnabled(tool.name),
         tool,
       })),
     setEnabled(name, on) {
-      if (!byName.has(name)) return false;
-      if (on) enabled.add(name);
-      else enabled.delete(name);
+      if (builtin.has(name)) {
+        if (on) enabled.add(name);
+        else enabled.delete(name);
+        return true;
+      }
+      if (!mcp.has(name)) return false;
+      if (on) mcpOff.delete(name);
+      else mcpOff.add(name);
       return true;
     },
+    setMcpTools(list) {
+      mcp = new Map(list.filter((tool) => !builtin.has(tool.name)).map((tool) => [tool.name, tool]));
+    },
+    setFinder(tool) {
+      finder = tool;
+    },
+    get finder() {
+      return finder;
+    },
     schemas: () =>
-      tools
-        .filter((tool) => enabled.has(tool.name))
-        .map((tool) => ({
-          type: 'function',
-          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-        })),
-    unknownEnabled: options.enabled.filter((name) => !byName.has(name)),
+      all()
+        .filter((tool) => isEnabled(tool.name))
+        .map(toolSchema),
+    unknownEnabled: options.enabled.filter((name) => !builtin.has(name)),
   };
 }

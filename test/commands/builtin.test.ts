@@ -423,6 +423,7 @@ describe('/context', () => {
         { label: 'reserve', tokens: 2048, percent: 25 },
         { label: 'free', tokens: 3194, percent: 39 },
       ],
+      toolDefinitionSources: [],
     };
     await run('/context', host);
     const lines = host.onlyShown.split('\n');
@@ -435,6 +436,24 @@ describe('/context', () => {
     expect(reserve).toMatch(/reserve\s+2k\s+25%\s+█{5}·{15}$/);
     const free = lines.find((l) => l.includes('free')) ?? '';
     expect(free).toMatch(/free\s+3.2k\s+39%\s+█{8}·{12}$/);
+  });
+
+  it('splits the tool definitions by source when MCP servers add some', async () => {
+    const host = new FakeHost();
+    host.breakdown = {
+      numCtx: 8192,
+      rows: [{ label: 'tool definitions', tokens: 1500, percent: 18.3 }],
+      toolDefinitionSources: [
+        { source: 'built-in', tokens: 600 },
+        { source: 'MCP everything', tokens: 900 },
+      ],
+    };
+    await run('/context', host);
+    expect(host.onlyShown.split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^ {2}tool definitions\s+1.5k\s+18%/),
+      '      built-in: 600',
+      '      MCP everything: 900',
+    ]);
   });
 
   it('says so when no model is connected', async () => {

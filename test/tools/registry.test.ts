@@ -59,3 +59,36 @@ describe('createToolRegistry', () => {
     }
   });
 });
+
+describe('MCP tools in the registry', () => {
+  const mcp = (name: string) => ({
+    ...BUILTIN_TOOLS[3],
+    name,
+    mcp: { server: 's', tool: name, confirm: true },
+  });
+
+  it('lists them after the built-ins, enabled, and keeps one the user turned off off when the list is replaced', () => {
+    const registry = createToolRegistry(BUILTIN_TOOLS, { enabled: ['get_time'] });
+    registry.setMcpTools([mcp('s__a'), mcp('s__b'), mcp('read_file')]);
+    expect(
+      registry
+        .list()
+        .map((l) => l.name)
+        .slice(-2),
+    ).toEqual(['s__a', 's__b']);
+    expect(registry.schemas().map((s) => s.function.name)).toEqual(['get_time', 's__a', 's__b']);
+    expect(registry.setEnabled('s__a', false)).toBe(true);
+    registry.setMcpTools([mcp('s__a'), mcp('s__c')]);
+    expect(registry.schemas().map((s) => s.function.name)).toEqual(['get_time', 's__c']);
+    expect(registry.get('s__b')).toBeUndefined();
+  });
+
+  it('knows find_tools without listing it', () => {
+    const registry = createToolRegistry(BUILTIN_TOOLS, { enabled: [] });
+    registry.setFinder({ ...BUILTIN_TOOLS[3], name: 'find_tools' });
+    expect(registry.get('find_tools')?.name).toBe('find_tools');
+    expect(registry.isEnabled('find_tools')).toBe(true);
+    expect(registry.list().some((l) => l.name === 'find_tools')).toBe(false);
+    expect(registry.schemas()).toEqual([]);
+  });
+});

@@ -14,9 +14,13 @@ export const contextCommand: SlashCommand = {
       return;
     }
     const width = Math.max(...breakdown.rows.map((r) => r.label.length));
-    const lines = breakdown.rows.map((row) => {
+    const sources = breakdown.toolDefinitionSources;
+    const lines = breakdown.rows.flatMap((row) => {
       const bar = '█'.repeat(Math.round(row.percent / 5)).padEnd(20, '·');
-      return `  ${row.label.padEnd(width)}  ${formatTokens(row.tokens).padStart(6)}  ${String(Math.round(row.percent)).padStart(3)}%  ${bar}`;
+      const line = `  ${row.label.padEnd(width)}  ${formatTokens(row.tokens).padStart(6)}  ${String(Math.round(row.percent)).padStart(3)}%  ${bar}`;
+      // Per source only when there is more than the built-ins: which server costs what.
+      if (row.label !== 'tool definitions' || sources.every((s) => s.source === 'built-in')) return [line];
+      return [line, ...sources.map((s) => `      ${s.source}: ${formatTokens(s.tokens)}`)];
     });
     host.screen.show([`Context window: ${formatTokens(breakdown.numCtx)} tokens`, ...lines].join('\n'));
   },
