@@ -47,6 +47,6 @@ describe('matchTools', () => {
   it('ranks name matches above description matches', () => {
     expect(names(matchTools('issue', list, 5))).toEqual(['gh__create_issue', 'x__issue_list']);
     expect(names(matchTools('read file', list, 1))).toEqual(['fs__read_file']);
-    expect(matchTools('nothing-like-it', list, 5)).toEqual([]);
+    expect(matchTools('zzz qqq', list, 5)).toEqual([]);
   });
 });
