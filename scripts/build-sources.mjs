@@ -30,6 +30,7 @@ export const NEVER_BESIDE_CHAT = ['src/modes/one-shot.ts'];
 export const MAY_DUPLICATE = [
   'src/config/describe-value.ts',
   'src/config/keep-alive.ts',
+  'src/config/mcp-servers-schema.ts',
   'src/config/ollama-option-table.ts',
   'src/config/ollama-options.ts',
   'src/config/preprocess.ts',
@@ -38,9 +39,10 @@ export const MAY_DUPLICATE = [
 
 /**
  * Modules put into dist/ochat.cjs though the entry does not import them: they import a package the
- * build keeps lazy, and the whole modules that use them cannot import().
+ * build keeps lazy or a lazy chunk (load-mcp.ts: the MCP client), and the whole modules that use
+ * them cannot import().
  */
-export const ENTRY_ALSO = ['src/config/app-state.ts'];
+export const ENTRY_ALSO = ['src/config/app-state.ts', 'src/mcp/load-mcp.ts'];
 
 /** What loads a whole module with its code cache: the require() the entry's import of one becomes. */
 export const CODE_CACHE = 'src/platform/code-cache.ts';

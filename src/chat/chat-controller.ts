@@ -30,6 +30,8 @@ export class ChatController {
    * `ready` (e.g. the markdown renderer loading) is awaited before any message is sent.
    */
   start(ready?: Promise<unknown>): Promise<void> {
+    // In the background: a slow or broken MCP server never holds up connecting or a reply.
+    void this.parts.mcp.start();
     return this.parts.queue.enqueue(async () => {
       // The resumed session's settings (model, num_ctx) decide what connecting opens.
       if (this.deps.resume !== undefined) await this.parts.sessions.resume(this.deps.resume);
@@ -96,6 +98,19 @@ export class ChatController {
   /** Ctrl+T: shows the thinking of every reply, earlier and later ones, expanded or collapsed. */
   toggleThinking(): void {
     this.store.update((s) => ({ showThinking: !s.showThinking }));
+  }
+
+  /**
+   * Waits until every MCP server is ready or failed, at most `timeoutMs`: a one-shot's first
+   * request should offer their tools.
+   */
+  mcpSettled(timeoutMs: number): Promise<void> {
+    return this.parts.mcp.whenSettled(timeoutMs);
+  }
+
+  /** Ends what runs beside the chat: the MCP servers (stdio children closed, killed if they linger). */
+  shutdown(): Promise<void> {
+    return this.parts.mcp.shutdown();
   }
 
   /** Quits: cancels what runs, closes the session file, and tells the app. */

@@ -5,6 +5,7 @@ import type { CommandHost, ScreenCommands } from '../commands/command-host.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import { Conversation } from '../conversation/conversation.js';
+import { VERSION } from '../platform/version.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { AbortSlot } from './abort-slot.js';
@@ -13,6 +14,7 @@ import { CompactionRunner } from './compaction-runner.js';
 import { type AskDialog, DialogQueue } from './dialog-queue.js';
 import { InputRouter } from './input-router.js';
 import { LocalModel } from './local-model.js';
+import { McpConnections } from './mcp-connections.js';
 import { MessageSender } from './message-sender.js';
 import { ModelConnector } from './model-connector.js';
 import { ModelSettings } from './model-settings.js';
@@ -56,6 +58,8 @@ export interface ChatControllerDeps {
   columns?: () => number;
   /** Where sessions are saved; undefined: nothing is saved (one-shot mode, most tests). */
   sessions?: SessionStore;
+  /** The environment MCP servers' `${VAR}` references are filled from; `process.env` when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */
   resume?: string | true;
 }
@@ -85,6 +89,8 @@ export interface ChatParts {
   /** What slash commands act through, part by part. */
   host: CommandHost;
   router: InputRouter;
+  /** The MCP servers whose tools the model may call. */
+  mcp: McpConnections;
 }
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
@@ -140,7 +146,21 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     local,
     ask,
   });
+  const mcp = new McpConnections({
+    servers: config.mcp_servers,
+    cwd: deps.cwd,
+    env: deps.env ?? process.env,
+    version: VERSION,
+    tools: deps.tools,
+    requests,
+    screen,
+    ask,
+    queue,
+    appState,
+    interactive,
+  });
   const toolRunner = new ToolRunner({
+    mcp,
     tools: deps.tools,
     settings,
     config: config.tools,
@@ -252,6 +272,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     interactive,
   });
   return {
+    mcp,
     screen,
     conversation,
     settings,

@@ -1,4 +1,4 @@
-import type { ToolApproval, ToolCommands, ToolState } from '../commands/command-host.js';
+import type { McpCommands, ToolApproval, ToolCommands, ToolState } from '../commands/command-host.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
 import type { ReceivedToolCall } from '../conversation/message.js';
@@ -30,6 +30,8 @@ export interface ToolRunnerDeps {
   now: () => Date;
   /** Told of each tool called: the most recently used stay resident when definitions are deferred. */
   onToolUsed?: (name: string) => void;
+  /** The MCP servers, for `/mcp`. */
+  mcp: McpCommands;
 }
 
 /**
@@ -40,7 +42,11 @@ export class ToolRunner implements ToolCommands {
   private readonly confirmation;
   private lastTool: { name: string; output: string } | undefined;
 
+  /** The MCP servers, for `/mcp`. */
+  readonly mcp: McpCommands;
+
   constructor(private readonly deps: ToolRunnerDeps) {
+    this.mcp = deps.mcp;
     const confirmList = new Set<string>(deps.config.confirm);
     this.confirmation = createConfirmationPolicy(
       (name) => confirmList.has(name) || deps.tools.get(name)?.mcp?.confirm === true,

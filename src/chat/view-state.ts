@@ -21,7 +21,9 @@ export interface Dialog {
     /** A session to resume is open in another ochat: continue in a copy (y) or read-only (n). */
     | 'held-session'
     /** The model named is not installed: download it now (y) or not (n). */
-    | 'pull-model';
+    | 'pull-model'
+    /** The directory's `.mcp.json` would start programs: use it (y) or not (n). */
+    | 'approve-mcp';
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;

@@ -84,8 +84,33 @@ export interface OptionCommands {
   setKeepAlive(value: KeepAlive | undefined): void;
 }
 
+/** One MCP server as `/mcp` lists it. */
+export interface McpServerView {
+  name: string;
+  /** `stdio: <command line>` or `http: <url>`. */
+  endpoint: string;
+  state: 'connecting' | 'ready' | 'failed' | 'disabled';
+  /** Why it failed or is disabled. */
+  reason?: string;
+  /** Its tools as the model sees them. */
+  tools: { name: string; description: string }[];
+  /** The last lines it wrote to stderr. */
+  stderr: string[];
+  /** Where it is configured: config.yml or the directory's .mcp.json. */
+  origin: 'config' | '.mcp.json';
+}
+
+/** The MCP servers: `/mcp`. */
+export interface McpCommands {
+  servers(): McpServerView[];
+  /** Restarts a server; false when none has that name. */
+  restart(name: string): Promise<boolean>;
+}
+
 /** The tools the model may call, and the answers given to their confirmations. */
 export interface ToolCommands {
+  /** The MCP servers the tools of which the model may call. */
+  readonly mcp: McpCommands;
   list(): ToolState[];
   setEnabled(name: string, enabled: boolean): boolean;
   /** The "always" answers given this session, oldest first (`/tools` numbers them from 1). */

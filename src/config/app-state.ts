@@ -21,6 +21,8 @@ interface StoredState {
   lastModel?: string;
   inputHistory?: string[];
   calibration?: Record<string, number>;
+  /** Directory → SHA-256 of the `.mcp.json` the user approved there. */
+  mcpApprovals?: Record<string, string>;
 }
 
 /** Options of {@link AppState}. */
@@ -328,5 +330,22 @@ export class AppState {
       'calibration',
       Object.fromEntries([...Object.entries(this.#calibrations()), [model, charsPerToken]]),
     );
+  }
+
+  #mcpApprovals(): Record<string, string> {
+    const value = this.#read('mcpApprovals');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+    return Object.fromEntries(Object.entries(value).filter(([, hash]) => typeof hash === 'string'));
+  }
+
+  /** The hash of the `.mcp.json` approved in `dir`, if any: a changed file is asked about again. */
+  mcpApproval(dir: string): string | undefined {
+    const approvals = this.#mcpApprovals();
+    return Object.hasOwn(approvals, dir) ? approvals[dir] : undefined;
+  }
+
+  /** Remembers that the user approved the `.mcp.json` of `dir` with this content hash. */
+  approveMcp(dir: string, hash: string): void {
+    this.#write('mcpApprovals', { ...this.#mcpApprovals(), [dir]: hash });
   }
 }

@@ -1,4 +1,4 @@
-import { formatBytes } from '../attachments/format-bytes.js';
+import { formatBytes } from '../text/format-bytes.js';
 
 /** What a `tools/call` result becomes for the model: one text, and whether the tool said it failed. */
 export interface ToolResultText {

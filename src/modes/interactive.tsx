@@ -93,6 +93,8 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
 
   await instance.waitUntilExit();
   restoreTerminal();
+  // MCP servers' stdio children end with ochat: closed, then killed if they linger (≤ 1 s).
+  await controller.shutdown();
   // Keep-alive sockets to the server would hold the process open.
   process.exit(0);
 }

@@ -76,9 +76,15 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
     shown = items.length;
   });
   await controller.start();
-  if (!controller.host.model.numCtx) return 1;
+  // The first request offers the MCP servers' tools: wait for them, up to mcp_start_timeout_s.
+  await controller.mcpSettled(settings.config.mcp_start_timeout_s * 1000);
+  if (!controller.host.model.numCtx) {
+    await controller.shutdown();
+    return 1;
+  }
   controller.submit(prompt);
   await controller.idle();
+  await controller.shutdown();
   if (wroteReply) process.stdout.write(`${reply.end()}\n`);
   return failed ? 1 : 0;
 }

@@ -45,6 +45,7 @@ const DIALOG_KEYS: Record<string, readonly string[]> = {
   'confirm-delete': ['y', 'n'],
   'held-session': ['y', 'n'],
   'pull-model': ['y', 'n'],
+  'approve-mcp': ['y', 'n'],
   'confirm-tool': ['y', 'n', 'a', 'i'],
 };
 

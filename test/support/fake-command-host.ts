@@ -3,6 +3,7 @@ import type {
   CommandHost,
   CompactionCommands,
   ConversationCommands,
+  McpServerView,
   ModelCommands,
   NoticeLevel,
   OptionCommands,
@@ -108,7 +109,18 @@ export class FakeHost implements CommandHost {
     },
   };
 
+  /** What `/mcp` lists. */
+  mcpServers: McpServerView[] = [];
+  mcpRestarted: string[] = [];
+
   readonly tools: ToolCommands = {
+    mcp: {
+      servers: () => this.mcpServers,
+      restart: async (name) => {
+        this.mcpRestarted.push(name);
+        return this.mcpServers.some((s) => s.name === name);
+      },
+    },
     list: () => this.toolStates,
     setEnabled: (name, enabled) => {
       const tool = this.toolStates.find((t) => t.name === name);
