@@ -48,6 +48,7 @@ export class ChatController {
       models: this.parts.connector.installed,
       tools: this.deps.tools.list().map((t) => ({ name: t.tool.name, description: t.tool.description })),
       approvals: this.parts.toolRunner.approvals(),
+      mcpServers: this.parts.mcp.servers().map((s) => s.name),
     };
   }
 

@@ -5,6 +5,7 @@ import { createHelpCommand } from './builtin/help.js';
 import { lastToolCommand } from './builtin/last-tool.js';
 import { psCommand, pullCommand, unloadCommand } from './builtin/lifecycle.js';
 import { loadCommand } from './builtin/load.js';
+import { mcpCommand } from './builtin/mcp.js';
 import { modelCommand } from './builtin/model.js';
 import { quitCommand } from './builtin/quit.js';
 import { retryCommand } from './builtin/retry.js';
@@ -43,6 +44,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   uncompactCommand,
   contextCommand,
   toolsCommand,
+  mcpCommand,
   lastToolCommand,
   clearCommand,
   sessionsCommand,

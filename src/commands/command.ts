@@ -42,6 +42,8 @@ export interface CompletionContext {
   readonly tools: readonly { name: string; description: string }[];
   /** The "always" answers given this session, oldest first. */
   readonly approvals: readonly { tool: string; scope: string }[];
+  /** The MCP servers' names (for `/mcp restart`). */
+  readonly mcpServers?: readonly string[];
 }
 
 /** The words typed before the last one, e.g. `['on']` for `on rea`. */

@@ -1,0 +1,78 @@
+import { twoColumnRows } from '../../text/terminal-rows.js';
+import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
+import type { CommandHost, McpServerView } from '../command-host.js';
+
+/** `ready, 13 tools`, `failed: <reason>`: a server's state on its heading line. */
+function stateText(server: McpServerView): string {
+  switch (server.state) {
+    case 'ready':
+      return `ready, ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
+    case 'failed':
+      return `failed: ${server.reason ?? 'unknown reason'}`;
+    case 'disabled':
+      return `disabled${server.reason ? ` (${server.reason})` : ''}`;
+    default:
+      return 'connecting…';
+  }
+}
+
+/** One server: heading, tools (name the model sees, description), and for a failure its stderr's last lines. */
+function serverLines(server: McpServerView, columns: number): string[] {
+  const marker = server.state === 'ready' ? '●' : server.state === 'failed' ? '✗' : '○';
+  const origin = server.origin === '.mcp.json' ? ' (.mcp.json)' : '';
+  const lines = [`${marker} ${server.name}${origin} — ${stateText(server)}`, `    ${server.endpoint}`];
+  lines.push(
+    ...twoColumnRows(
+      server.tools.map((t) => [`    ${t.name}`, t.description]),
+      columns,
+    ),
+  );
+  if (server.state === 'failed' && server.stderr.length > 0) {
+    lines.push('    last lines of its stderr:', ...server.stderr.map((line) => `      ${line}`));
+  }
+  return lines;
+}
+
+/** `/mcp [restart <name>]`: the MCP servers, their state and tools; restarts one. */
+export const mcpCommand: SlashCommand = {
+  name: 'mcp',
+  summary: 'List MCP servers (state, tools, errors); restart one',
+  usage: '/mcp [restart <name>]',
+  runsWhileBusy: true,
+  completion(context, args) {
+    const before = wordsBefore(args);
+    if (before.length === 0) return [{ value: 'restart' }];
+    if (before.length === 1 && before[0] === 'restart')
+      return (context.mcpServers ?? []).map((name) => ({ value: name }));
+    return [];
+  },
+  async run(host, args) {
+    if (!args) {
+      listServers(host);
+      return;
+    }
+    const match = /^restart\s+(\S+)$/.exec(args);
+    if (!match) throw new CommandUsageError('Expected "restart <name>".');
+    const name = match[1];
+    const names = host.tools.mcp.servers().map((s) => s.name);
+    if (!names.includes(name)) {
+      throw new CommandUsageError(`No MCP server named "${name}" (servers: ${names.join(', ') || 'none'}).`);
+    }
+    host.screen.notice('info', `Restarting ${name}…`);
+    await host.tools.mcp.restart(name);
+    const server = host.tools.mcp.servers().find((s) => s.name === name);
+    if (server?.state === 'ready') host.screen.notice('success', `${name}: ${stateText(server)}.`);
+    else host.screen.notice('warning', `${name}: ${server ? stateText(server) : 'gone'}.`);
+  },
+};
+
+function listServers(host: CommandHost): void {
+  const servers = host.tools.mcp.servers();
+  if (servers.length === 0) {
+    host.screen.show('No MCP servers: add them under mcp_servers: in config.yml, or in a .mcp.json here.');
+    return;
+  }
+  host.screen.show(
+    ['MCP servers:', ...servers.flatMap((s) => serverLines(s, host.screen.columns))].join('\n'),
+  );
+}
