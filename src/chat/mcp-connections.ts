@@ -117,9 +117,14 @@ export class McpConnections implements McpCommands {
     }
     let key = 'n';
     await deps.queue.enqueue(async () => {
+      // The list as a notice (dialogs are one line): the exact command lines, sanitized on render.
+      deps.screen.notice(
+        'warning',
+        [`${path} starts these MCP servers:`, ...lines.map((line) => `  ${line}`)].join('\n'),
+      );
       key = await deps.ask({
         kind: 'approve-mcp',
-        question: `${path} starts these MCP servers:\n${lines.map((line) => `  ${line}`).join('\n')}\nStart them? The answer is kept for this file as it is now`,
+        question: 'Start these MCP servers? The answer is kept for this .mcp.json as it is now',
         choices: 'y/n',
       });
     });

@@ -25,8 +25,12 @@ export interface ToolRunOptions {
   config?: string;
   /** Extra CLI arguments after `-m toolbot -c <file>`. */
   args?: string[];
-  /** Don't wait for the interactive prompt (one-shot runs). */
+  /** Don't wait for the interactive prompt (one-shot runs, or a dialog comes first). */
   oneShot?: boolean;
+  /** Run in this directory (kept) instead of a fresh one. */
+  cwd?: string;
+  /** Reuse this home (XDG dirs, kept) to test remembered state. */
+  home?: string;
 }
 
 /** An emulator, a working directory and ochat running in it. */
@@ -50,8 +54,8 @@ export function toolMessagesOf(request: ChatRequestRecord): ChatMessageLike[] {
 /** Starts the emulator and ochat (`-m toolbot`) in a fresh working directory. */
 export async function startToolRun(options: ToolRunOptions = {}): Promise<ToolRun> {
   const root = mkdtempSync(join(tmpdir(), 'ochat-tools-e2e-'));
-  const cwd = join(root, 'work');
-  mkdirSync(cwd);
+  const cwd = options.cwd ?? join(root, 'work');
+  if (!options.cwd) mkdirSync(cwd);
   const configFile = join(root, 'config.yml');
   writeFileSync(configFile, options.config ?? '');
   const emu = await startEmulator({
@@ -64,6 +68,7 @@ export async function startToolRun(options: ToolRunOptions = {}): Promise<ToolRu
     cols: 120,
     rows: 40,
     env: { OLLAMA_HOST: emu.url },
+    ...(options.home && { home: options.home }),
   });
   let closed = false;
   const chatRequests = () => emu.chats.filter((request) => !isSummarizerRequest(request));
