@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mcpServerSchema } from '../../src/config/mcp-servers-schema.js';
+import { McpServers } from '../../src/mcp/mcp-servers.js';
+import type { Tool } from '../../src/tools/tool.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** A free loopback port. */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts the everything server in an HTTP mode on a loopback port; resolves once it listens. */
+async function startHttpServer(
+  mode: 'streamableHttp' | 'sse',
+): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everything, mode], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolveListening, reject) => {
+    let seen = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (/listening on port|running on port/i.test(seen)) resolveListening();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${seen}`)));
+  });
+  return { child, port };
+}
+
+let servers: McpServers | undefined;
+let child: ChildProcess | undefined;
+afterEach(async () => {
+  await servers?.shutdown();
+  child?.kill();
+  servers = undefined;
+  child = undefined;
+});
+
+async function connect(url: string) {
+  let tools: Tool[] = [];
+  servers = new McpServers({
+    servers: { remote: mcpServerSchema.parse({ url }) },
+    env: {},
+    cwd: root,
+    version: 'test',
+    reservedNames: [],
+    onTools: (list) => {
+      tools = list;
+    },
+    onLost: () => {},
+  });
+  await servers.start();
+  return { status: servers.list()[0], tool: (name: string) => tools.find((t) => t.name === name) };
+}
+
+const ctx = { cwd: root, allowedPaths: [], commandTimeoutMs: 10_000, now: () => new Date() };
+
+describe('McpServers over HTTP against the real everything server on a loopback port', () => {
+  it('speaks Streamable HTTP', async () => {
+    const server = await startHttpServer('streamableHttp');
+    child = server.child;
+    const { status, tool } = await connect(`http://127.0.0.1:${server.port}/mcp`);
+    expect(status.state).toEqual({ kind: 'ready', tools: 13 });
+    expect(status.endpoint).toBe(`http: http://127.0.0.1:${server.port}/mcp`);
+    expect((await tool('remote__echo')?.run({ message: 'over HTTP' }, ctx))?.output).toBe('Echo: over HTTP');
+  }, 30_000);
+
+  it('falls back to the older SSE transport when Streamable HTTP is refused', async () => {
+    const server = await startHttpServer('sse');
+    child = server.child;
+    const { status, tool } = await connect(`http://127.0.0.1:${server.port}/sse`);
+    expect(status.state.kind).toBe('ready');
+    expect((await tool('remote__get-sum')?.run({ a: 20, b: 22 }, ctx))?.output).toContain('42');
+  }, 30_000);
+
+  it('reports a server that is not there as failed', async () => {
+    const port = await freePort();
+    const { status } = await connect(`http://127.0.0.1:${port}/mcp`);
+    expect(status.state.kind).toBe('failed');
+  }, 30_000);
+});
