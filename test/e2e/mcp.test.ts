@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { runOchat } from '../support/e2e-process.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
+import { startEmulator } from '../support/emulator.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -151,4 +153,82 @@ describe('MCP servers in the chat', () => {
       rmSync(home, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('MCP servers in a one-shot (-p)', () => {
+  test('waits for the servers before the first request, runs the call with -y, and ends the servers with it', async () => {
+    const emu = await startEmulator({
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      models: [{ name: 'toolbot:latest', capabilities: ['completion', 'tools'] }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-oneshot-'));
+    try {
+      const config = join(dir, 'config.yml');
+      writeFileSync(
+        config,
+        mcpConfig(
+          { everything: [everything, 'stdio'], hang: [fault, 'hang', dir] },
+          'mcp_start_timeout_s: 3\n',
+        ),
+      );
+      emu.enqueue(
+        { toolCalls: [{ name: 'everything__get-sum', arguments: { a: 40, b: 2 } }] },
+        { content: 'It is 42.' },
+      );
+      const started = Date.now();
+      // The hanging server runs while ochat does (its marker: the directory as an extra argument).
+      const running = () =>
+        execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+          .split('\n')
+          .filter((line) => line.includes(fault) && line.includes(dir));
+      let seenRunning = false;
+      const watch = setInterval(() => {
+        if (running().length > 0) seenRunning = true;
+      }, 200);
+      const result = await runOchat(['-m', 'toolbot', '-c', config, '-y', '-p', 'add 40 and 2'], {
+        env: { OLLAMA_HOST: emu.url },
+        timeoutMs: 30_000,
+      });
+      expect(result.stdout).toBe('It is 42.\n');
+      expect(result.stderr).toContain(
+        '⚙ everything__get-sum {"a":40,"b":2} — everything__get-sum: a=40 b=2 → 1 line',
+      );
+      expect(result.code).toBe(0);
+      // The hanging server is waited for at most mcp_start_timeout_s.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(toolNames(emu.chats[0])).toContain('everything__get-sum');
+      expect(String(toolMessagesOf(emu.chats[1])[0]?.content)).toContain('42');
+      clearInterval(watch);
+      expect(seenRunning).toBe(true);
+      expect(running()).toEqual([]);
+    } finally {
+      await emu.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+
+  test('without -y the call is declined, and the model is told', async () => {
+    const emu = await startEmulator({
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      models: [{ name: 'toolbot:latest', capabilities: ['completion', 'tools'] }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-oneshot-'));
+    try {
+      const config = join(dir, 'config.yml');
+      writeFileSync(config, mcpConfig({ everything: [everything, 'stdio'] }));
+      emu.enqueue(
+        { toolCalls: [{ name: 'everything__echo', arguments: { message: 'x' } }] },
+        { content: 'Declined.' },
+      );
+      const result = await runOchat(['-m', 'toolbot', '-c', config, '-p', 'echo x'], {
+        env: { OLLAMA_HOST: emu.url },
+        timeoutMs: 30_000,
+      });
+      expect(result.stdout).toBe('Declined.\n');
+      expect(toolMessagesOf(emu.chats[1])[0]?.content).toBe('The user declined to run this tool.');
+    } finally {
+      await emu.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
