@@ -155,6 +155,46 @@ describe('MCP servers in the chat', () => {
   }, 60_000);
 });
 
+describe('the tool-definition budget', () => {
+  test('200 tools at num_ctx 4096: told once, the rest deferred behind find_tools, and what it finds is sent from the next request on', async () => {
+    run = await startToolRun({ config: mcpConfig({ many: [fault, 'many'] }), args: ['--num-ctx', '4096'] });
+    const { emu, pty } = run;
+    await waitForMcp(run, 'many — ready, 200 tools');
+    await pty.waitFor(/Tools: 206 definitions, ~[\d.]+k tokens = \d+% of the 4k window/);
+    // The notice wraps at the terminal's width: read it as one line.
+    const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    expect(flat()).toMatch(
+      /\(over tools\.max_definitions_share, 25%\); \d+ deferred, found by the model with find_tools\./,
+    );
+    emu.enqueue(
+      { toolCalls: [{ name: 'find_tools', arguments: { query: 'tool_150' } }] },
+      { toolCalls: [{ name: 'many__tool_150', arguments: { path: 'a.txt' } }] },
+      { content: 'Done.' },
+    );
+    pty.write('use tool 150\r');
+    await pty.waitFor('? Allow many__tool_150 {"path":"a.txt"}?');
+    await pty.answer('y');
+    await pty.waitFor('Done.');
+    expect(pty.screen()).toContain('⚙ find_tools tool_150 — find_tools: "tool_150" → 8 found');
+    const [first, second, third] = await run.waitForRequests(3);
+    const sent = toolNames(first);
+    expect(sent).toContain('find_tools');
+    expect(sent).toContain('read_file');
+    expect(sent).not.toContain('many__tool_150');
+    expect(sent.length).toBeLessThan(206);
+    // What is sent stays near 25% of the window (~4 characters a token), far below all 206.
+    expect(JSON.stringify(first.body.tools).length / 4).toBeLessThan(0.3 * 4096);
+    expect(toolNames(second)).toContain('many__tool_150');
+    // The best match first: the word 150 is in its name and its description.
+    expect(String(toolMessagesOf(second)[0]?.content).split('\n')[1]).toBe(
+      '- many__tool_150: Tool number 150: does thing 150 to a document and reports what changed in it.',
+    );
+    expect(toolMessagesOf(third).at(-1)?.content).toBe('echo: undefined');
+    // Told once only.
+    expect(flat().match(/deferred, found by the model with find_tools/g)).toHaveLength(1);
+  }, 40_000);
+});
+
 describe('MCP servers in a one-shot (-p)', () => {
   test('waits for the servers before the first request, runs the call with -y, and ends the servers with it', async () => {
     const emu = await startEmulator({
