@@ -17,6 +17,7 @@ const LAYERS = [
   'cli',
   'ui',
   'chat',
+  'mcp',
   'sessions',
   'attachments',
   'commands',

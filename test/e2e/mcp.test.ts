@@ -121,11 +121,11 @@ describe('MCP servers in the chat', () => {
       await run.pty.waitFor(
         '? Start these MCP servers? The answer is kept for this .mcp.json as it is now (y/n)',
       );
-      // Answered at once after start-up, a y/n dialog takes the key as typing (seen here, not yet understood).
-      await new Promise((r) => setTimeout(r, 1500));
       expect(run.pty.screen()).toContain('.mcp.json starts these MCP servers:');
       expect(run.pty.screen()).toContain(`proj: ${process.execPath} ${fault} changing`);
       await run.pty.answer('y');
+      // Typed at once, /mcp would arrive in the same chunk as the answer, which then is typing.
+      await new Promise((r) => setTimeout(r, 300));
       await waitForMcp(run, /proj \(\.mcp\.json\) — ready, [12] tools?/);
       run.pty.write('/quit\r');
       await run.pty.exited;
