@@ -34,6 +34,7 @@ function lineCount(text: string): string {
 export function mcpSummaryLine(name: string, args: Record<string, unknown>, outcome: ToolOutcome): string {
   const head = `${name}: ${argumentsShort(args)}`;
   const skipped = outcome.details?.skipped;
+  if (skipped === 'cancelled') return `${head} → cancelled`;
   if (typeof skipped === 'string') return `${head} → not run (${skipped})`;
   if (!outcome.ok) return `${head} → error: ${oneLine(outcome.output.replace(/^Error: /, ''), 80)}`;
   const kinds = (outcome.details?.kinds ?? {}) as Record<string, number>;

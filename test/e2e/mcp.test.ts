@@ -100,6 +100,32 @@ describe('MCP servers in the chat', () => {
     for (const pid of children) expect(alive(pid), `server pid ${pid} outlived ochat`).toBe(false);
   }, 40_000);
 
+  test('progress in the status line; Ctrl+C cancels a long call within a second (confirm: false runs it without asking)', async () => {
+    run = await startToolRun({
+      config: mcpConfig({ everything: [everything, 'stdio'] }).replace(
+        '    args:',
+        '    confirm: false\n    args:',
+      ),
+    });
+    const { emu, pty } = run;
+    await waitForMcp(run, 'everything — ready, 13 tools');
+    emu.enqueue({
+      toolCalls: [
+        { name: 'everything__trigger-long-running-operation', arguments: { duration: 30, steps: 30 } },
+      ],
+    });
+    pty.write('run the long one\r');
+    await pty.waitFor(/running everything__trigger-long-running-operation… 2\/30/);
+    const pressed = Date.now();
+    pty.write('\u0003');
+    await pty.waitFor('✗ everything__trigger-long-running-operation');
+    expect(Date.now() - pressed).toBeLessThan(1000);
+    // The line wraps at the terminal's width: read it as one.
+    expect(pty.screen().replace(/\s*\n\s*/g, ' ')).toContain(
+      'everything__trigger-long-running-operation: duration=30 steps=30 → cancelled',
+    );
+  }, 40_000);
+
   test('a server that never answers initialize and one that exits at once do not hold up the first reply; /mcp says why', async () => {
     run = await startToolRun({ config: mcpConfig({ hang: [fault, 'hang'], broken: [fault, 'exit'] }) });
     const { pty } = run;
