@@ -11,6 +11,7 @@ import { runOchat } from '../support/e2e-process.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { startEmulator } from '../support/emulator.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -52,13 +53,15 @@ const toolNames = (request: ChatRequestRecord) =>
 
 /** Types /mcp until its list matches `pattern` (a listing is drawn once; servers change meanwhile). */
 async function waitForMcp(r: ToolRun, pattern: RegExp | string): Promise<void> {
-  const matches = () =>
-    typeof pattern === 'string' ? r.pty.screen().includes(pattern) : pattern.test(r.pty.screen());
-  for (let i = 0; i < 60 && !matches(); i++) {
+  for (let attempt = 1; ; attempt++) {
     r.pty.write('/mcp\r');
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    try {
+      await r.pty.waitFor(pattern, 500);
+      return;
+    } catch (error) {
+      if (attempt >= 40) throw error;
+    }
   }
-  await r.pty.waitFor(pattern);
 }
 
 let run: ToolRun | undefined;
@@ -151,7 +154,10 @@ describe('MCP servers in the chat', () => {
       expect(run.pty.screen()).toContain(`proj: ${process.execPath} ${fault} changing`);
       await run.pty.answer('y');
       // Typed at once, /mcp would arrive in the same chunk as the answer, which then is typing.
-      await new Promise((r) => setTimeout(r, 300));
+      await waitUntil(
+        'the question answered',
+        () => !run?.pty.screen().includes('? Start these MCP servers?'),
+      );
       await waitForMcp(run, /proj \(\.mcp\.json\) — ready, [12] tools?/);
       run.pty.write('/quit\r');
       await run.pty.exited;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type McpServerConfig, mcpServerSchema } from '../../src/config/mcp-servers-schema.js';
 import { McpServers } from '../../src/mcp/mcp-servers.js';
 import type { Tool, ToolContext } from '../../src/tools/tool.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -181,7 +182,7 @@ describe('McpServers against faulty servers', () => {
     const outcome = await crash?.run({}, ctx());
     expect(outcome?.ok).toBe(false);
     expect(outcome?.output).toMatch(/^Error: frail__crash failed: /);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitUntil('the loss reported', () => run.lost.length > 0);
     expect(run.lost).toEqual(['frail: the server closed the connection']);
     expect(run.s.list()[0].state).toMatchObject({ kind: 'failed', stderr: ['crash: going down mid-call'] });
     expect(run.tools()).toEqual([]);
@@ -196,8 +197,7 @@ describe('McpServers against faulty servers', () => {
     const run = startServers({ loud: stdio(fault, 'flood') });
     await run.started;
     // stderr is read as it arrives, after the server answered: wait for its last line.
-    for (let i = 0; i < 100 && run.s.list()[0].stderr.at(-1) !== 'flood: last line'; i++)
-      await new Promise((r) => setTimeout(r, 50));
+    await waitUntil('the last stderr line', () => run.s.list()[0].stderr.at(-1) === 'flood: last line');
     const [status] = run.s.list();
     expect(status.state.kind).toBe('ready');
     expect(status.stderr.length).toBeLessThanOrEqual(13);
@@ -226,7 +226,7 @@ describe('McpServers against faulty servers', () => {
         .filter((t) => t.mcp?.server === 'live')
         .map((t) => t.name),
     ).toEqual(['live__echo']);
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitUntil('the tool added later', () => run.tools().some((t) => t.name === 'live__added'));
     expect(
       run
         .tools()
