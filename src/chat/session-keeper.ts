@@ -20,8 +20,10 @@ export interface SessionKeeperDeps {
   settings: ModelSettings;
   /** Its meter's changes are recorded, so a resume measures as the session did. */
   requests: Pick<RequestBuilder, 'meter'>;
-  /** Told when the session file cannot be written. */
+  /** Told when the session file cannot be written (once, until writing works again). */
   onError: (error: Error) => void;
+  /** Writing the session works again: the lines kept meanwhile (how many) were written. */
+  onRecovered?: (lines: number) => void;
 }
 
 /** A session opened to continue it: what it holds, replayed, and the file itself. */
@@ -56,7 +58,7 @@ export class SessionKeeper {
   }
 
   private newRecorder(resumed?: OpenedSession): SessionRecorder | undefined {
-    const { store, cwd, now, settings, onError } = this.deps;
+    const { store, cwd, now, settings, onError, onRecovered } = this.deps;
     if (!store) return undefined;
     const recorder = new SessionRecorder(
       {
@@ -69,6 +71,7 @@ export class SessionKeeper {
           options: { ...settings.options },
         }),
         onError,
+        onRecovered,
       },
       resumed,
     );
@@ -148,7 +151,7 @@ export class SessionKeeper {
    */
   resume(id: string): ResumedSession {
     const store = this.requireStore();
-    const opened = store.open(id, this.deps.onError);
+    const opened = store.open(id);
     this.recorder?.close();
     this.recorder = this.newRecorder(opened);
     const replayed = replaySession(opened.parsed.header, opened.parsed.entries);

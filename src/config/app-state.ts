@@ -13,6 +13,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { errnoCode, fileErrorReason } from '../platform/errno.js';
+import { makeDirectory } from '../platform/make-directory.js';
 import { dataDir } from '../platform/xdg-paths.js';
 import { INPUT_HISTORY_LIMIT } from './defaults.js';
 
@@ -189,6 +191,8 @@ export class AppState {
     const { cwd, env = process.env } = this.#options;
     const dir = cwd ?? dataDir(env);
     try {
+      // Made here, not by conf: its reason for a read-only disk would be ENOENT.
+      makeDirectory(dir);
       const { default: Conf } = await import('conf');
       const open = () =>
         new Conf<StoredState>({
@@ -214,7 +218,9 @@ export class AppState {
       }
       this.#history = new HistoryFile(join(dir, 'history.jsonl'));
     } catch (error) {
-      this.#fail(error);
+      this.#fail(
+        errnoCode(error) ? new Error(`${fileErrorReason(error)} (${dir})`, { cause: error }) : error,
+      );
       return;
     }
     const pending = Object.entries(this.#memory) as [keyof StoredState, never][];

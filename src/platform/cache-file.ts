@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirectory } from './make-directory.js';
 
 /**
  * Writes one of ochat's cache files whole and owner-only: into a temporary file beside it, then
@@ -7,7 +8,7 @@ import { dirname } from 'node:path';
  * directory (owner-only) when needed; fails as the file system calls do.
  */
 export function writeCacheFile(file: string, data: string | Buffer): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  makeDirectory(dirname(file));
   const partial = `${file}.${process.pid}.tmp`;
   writeFileSync(partial, data, { mode: 0o600 });
   renameSync(partial, file);

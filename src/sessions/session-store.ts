@@ -1,8 +1,11 @@
 import type * as Crypto from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { errnoCode, fileErrorReason } from '../platform/errno.js';
+import { makeDirectory } from '../platform/make-directory.js';
 import { nodeBuiltin } from '../platform/node-builtin.js';
 import { dataDir } from '../platform/xdg-paths.js';
+import { readSessionFile } from './session-file.js';
 import {
   entryProblem,
   headerProblem,
@@ -11,8 +14,8 @@ import {
   type SessionHeader,
 } from './session-format.js';
 import { processAlive, SessionLock } from './session-lock.js';
-import { type ParsedSession, parseSession, SessionFileError } from './session-reader.js';
-import { SessionWriter } from './session-writer.js';
+import { type ParsedSession, SessionFileError } from './session-reader.js';
+import { SessionSaveError, SessionWriter, type WriterListener } from './session-writer.js';
 
 /** Where session files live: `$XDG_DATA_HOME/ochat/sessions` (default `~/.local/share/ochat/sessions`). */
 export function sessionsDir(env: NodeJS.ProcessEnv): string {
@@ -86,14 +89,25 @@ export class SessionStore {
     header: Omit<SessionHeader, 'type' | 'version' | 'id'>,
     now: Date,
     entries: SessionEntry[] = [],
+    listener: WriterListener = {},
   ): OpenedSession {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      makeDirectory(this.dir);
+    } catch (error) {
+      throw new SessionSaveError(fileErrorReason(error), this.dir, { cause: error });
+    }
     const id = newSessionId(now);
     const full: SessionHeader = { type: 'session', version: SESSION_FORMAT_VERSION, id, ...header };
     const lock = this.lockOf(id);
-    lock.acquire();
     const path = this.pathOf(id);
-    const writer = new SessionWriter(path);
+    let writer: SessionWriter;
+    try {
+      lock.acquire();
+      writer = new SessionWriter(path, listener);
+    } catch (error) {
+      lock.release();
+      throw new SessionSaveError(fileErrorReason(error), path, { cause: error });
+    }
     writer.append(full);
     for (const entry of entries) writer.append(entry);
     return {
@@ -111,20 +125,22 @@ export class SessionStore {
   /** Reads a session without locking it (listing, export, `/history` of another session). */
   read(id: string): ParsedSession {
     const path = this.pathOf(id);
-    let text: string;
     try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      throw new SessionNotFoundError(`No session "${id}".`);
+      return readSessionFile(path, `session ${id}`);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') throw new SessionNotFoundError(`No session "${id}".`);
+      if (error instanceof SessionFileError) throw error;
+      throw new SessionFileError(`session ${id}: cannot be read: ${fileErrorReason(error)}.`, {
+        cause: error,
+      });
     }
-    return parseSession(text, `session ${id}`);
   }
 
   /**
    * Opens a session to continue it: read, locked, and a writer at its end. Read-only (no writer)
    * when the file is damaged, from a newer format, or held by a live process (`holder`).
    */
-  open(id: string, onWriteError?: (error: Error) => void): OpenedSession {
+  open(id: string): OpenedSession {
     const parsed = this.read(id);
     const path = this.pathOf(id);
     const lock = this.lockOf(id);
@@ -135,10 +151,14 @@ export class SessionStore {
       holder = taken.holder.pid;
       readOnly ??= `another ochat (pid ${holder}) has it open`;
     }
-    const writer =
-      readOnly === undefined
-        ? new SessionWriter(path, { validBytes: parsed.validBytes, onError: onWriteError })
-        : undefined;
+    let writer: SessionWriter | undefined;
+    if (readOnly === undefined) {
+      try {
+        writer = new SessionWriter(path, { validBytes: parsed.validBytes });
+      } catch (error) {
+        readOnly = `it cannot be written: ${fileErrorReason(error)}`;
+      }
+    }
     return {
       parsed,
       path,
