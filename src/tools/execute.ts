@@ -94,6 +94,9 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
   const args = check.args;
   const keyArgument = keyArgumentOf(tool, args);
 
+  const refused = refusalOf(tool, args, deps.ctx);
+  if (refused) return finish(args, keyArgument, refused);
+
   if (deps.needsConfirmation(name, args, deps.ctx)) {
     const approval = approvalOf(tool, name, args, deps.ctx);
     const preview = await previewOf(tool, args, deps.ctx);
@@ -181,6 +184,19 @@ function approvalOf(
     return scope && { tool: name, scope: scope.scope, covers: scope.covers };
   } catch {
     return null;
+  }
+}
+
+/** The tool's refusal of the call before it is asked about; a check that throws refuses nothing. */
+function refusalOf(
+  tool: Pick<Tool, 'refusal'>,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): ToolOutcome | undefined {
+  try {
+    return tool.refusal?.(args, ctx);
+  } catch {
+    return undefined;
   }
 }
 

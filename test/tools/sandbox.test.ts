@@ -24,6 +24,22 @@ describe('resolveSandboxedPath', () => {
     expect(resolveSandboxedPath(path.join(cwd, 'src'), { cwd, allowedPaths: [] }).ok).toBe(true);
   });
 
+  it('refuses a file with other hard links: never for writing, for reading only outside allowed_paths', () => {
+    const cwd = makeTempDir();
+    const elsewhere = makeTempDir();
+    fs.writeFileSync(path.join(elsewhere, 'secret'), 's');
+    fs.linkSync(path.join(elsewhere, 'secret'), path.join(cwd, 'link'));
+    fs.writeFileSync(path.join(cwd, 'single'), 'x');
+    const inCwd = { cwd, allowedPaths: [] };
+    expect(resolveSandboxedPath('single', inCwd, 'write').ok).toBe(true);
+    const read = resolveSandboxedPath('link', inCwd, 'read');
+    expect(read.ok || read.error).toMatch(/"link" has 2 hard links.*tools\.allowed_paths/);
+    const allowed = { cwd, allowedPaths: [cwd] };
+    expect(resolveSandboxedPath('link', allowed, 'read')).toEqual({ ok: true, path: path.join(cwd, 'link') });
+    const write = resolveSandboxedPath('link', allowed, 'write');
+    expect(write.ok || write.error).toMatch(/^Refused: "link" has 2 hard links/);
+  });
+
   it('refuses .. escapes with an actionable error', () => {
     const cwd = makeTempDir();
     const result = resolveSandboxedPath('../outside.txt', { cwd, allowedPaths: [] });
