@@ -7,6 +7,9 @@ import {
   type SessionFileLine,
 } from './session-reader.js';
 
+/** How much of a line over the limit is kept (its type, for a listing). */
+const LINE_HEAD_BYTES = 256;
+
 /** Bytes read at a time: a session file is never held whole in memory. */
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -27,7 +30,7 @@ export function openSessionFile(path: string, name: string): number {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new SessionFileError(`${name}: cannot be opened: it is ${kindOf(stats)}.`);
+    if (!stats.isFile()) throw new SessionFileError(`${name}: it is ${kindOf(stats)}, not a regular file.`);
     return fd;
   } catch (error) {
     closeSync(fd);
@@ -44,12 +47,14 @@ export function* fileLines(fd: number, maxLineBytes = MAX_SESSION_LINE_BYTES): G
   let parts: Buffer[] = [];
   let kept = 0;
   let over = false;
+  let head = '';
   let lineBytes = 0;
   let position = 0;
   const line = (terminated: boolean): SessionFileLine => ({
     text: over ? undefined : Buffer.concat(parts, kept).toString('utf8'),
     bytes: lineBytes + (terminated ? 1 : 0),
     terminated,
+    ...(over && { head }),
   });
   for (;;) {
     const read = readSync(fd, chunk, 0, CHUNK_BYTES, position);
@@ -63,6 +68,7 @@ export function* fileLines(fd: number, maxLineBytes = MAX_SESSION_LINE_BYTES): G
       lineBytes += end - start;
       if (!over && kept + (end - start) > maxLineBytes) {
         over = true;
+        head = Buffer.concat([...parts, data.subarray(start, end)]).toString('utf8', 0, LINE_HEAD_BYTES);
         parts = [];
         kept = 0;
       }
@@ -75,6 +81,7 @@ export function* fileLines(fd: number, maxLineBytes = MAX_SESSION_LINE_BYTES): G
       parts = [];
       kept = 0;
       over = false;
+      head = '';
       lineBytes = 0;
       start = newline + 1;
     }

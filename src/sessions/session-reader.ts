@@ -34,6 +34,8 @@ export interface SessionFileLine {
   bytes: number;
   /** It ends with a newline (only the last line of a file may not). */
   terminated: boolean;
+  /** For a line over the limit: its first bytes (which say its type). */
+  head?: string;
 }
 
 /** The longest line read (a few MB reply is a long line; /dev/zero or a 2 GB line is not one). */
