@@ -31,7 +31,7 @@ export function fileErrorReason(error: unknown): string {
     case 'EFBIG':
       return 'the file is larger than the file system allows';
     case 'ENOENT':
-      return 'a folder of its path does not exist';
+      return 'no such file or folder';
     case 'ENOTDIR':
       return 'a part of its path is not a folder';
     case 'EISDIR':

@@ -2,13 +2,13 @@ import type * as Crypto from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCode, fileErrorReason } from '../platform/errno.js';
+import { LockFile, processAlive } from '../platform/lock-file.js';
 import { makeDirectory } from '../platform/make-directory.js';
 import { nodeBuiltin } from '../platform/node-builtin.js';
 import { dataDir } from '../platform/xdg-paths.js';
 import { readSessionFile } from './session-file.js';
 import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './session-format.js';
 import { indexSessions, type SessionIndex, type SessionSummary } from './session-index.js';
-import { processAlive, SessionLock } from './session-lock.js';
 import { type ParsedSession, SessionFileError } from './session-reader.js';
 import { SessionSaveError, SessionWriter, type WriterListener } from './session-writer.js';
 
@@ -55,8 +55,8 @@ export class SessionStore {
     return join(this.dir, `${id}.jsonl`);
   }
 
-  private lockOf(id: string): SessionLock {
-    return new SessionLock(join(this.dir, `${id}.lock`), this.pid, this.alive);
+  private lockOf(id: string): LockFile {
+    return new LockFile(join(this.dir, `${id}.lock`), this.pid, this.alive);
   }
 
   /** Creates a new session file (header written) and takes its lock. */

@@ -3,7 +3,7 @@
  * diff (jsdiff's `structuredPatch`, 3 lines of context) of a changed one.
  */
 import { structuredPatch } from 'diff';
-import { looksBinary } from './binary-content.js';
+import { looksBinary } from '../files/binary-content.js';
 import { plural, splitLines } from './text-lines.js';
 import type { PreviewLine, ToolPreview } from './tool.js';
 

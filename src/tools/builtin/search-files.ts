@@ -1,12 +1,13 @@
 import { basename, relative, sep } from 'node:path';
+import { looksBinary } from '../../files/binary-content.js';
+import { readRegularFile } from '../../files/regular-file.js';
+import { hardLinkRefusal, resolveSandboxedPath } from '../../files/sandbox.js';
+import { errnoCode } from '../../platform/errno.js';
 import { oneLine } from '../../text/shorten.js';
-import { looksBinary } from '../binary-content.js';
 import { asDirectory, displayPath } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { globToRegExp } from '../glob-pattern.js';
 import { LineMatcher, MatchingStopped } from '../line-matcher.js';
-import { readRegularFile } from '../regular-file.js';
-import { hardLinkRefusal, resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
 import { walkFiles } from '../walk-files.js';
@@ -107,7 +108,7 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
         );
       }
       if (error instanceof MatchingStopped) return toolFailure('The search was cancelled.', 'cancelled');
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`Not found: ${requested}`, 'not found');
       return toolFailure(`Search failed: ${(error as Error).message}`, code ?? 'search error');
     } finally {

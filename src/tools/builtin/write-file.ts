@@ -1,9 +1,10 @@
 import { constants, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { nonRegularKind, readRegularFile } from '../../files/regular-file.js';
+import { resolveSandboxedPath } from '../../files/sandbox.js';
+import { errnoCode } from '../../platform/errno.js';
 import { failureLine, toolFailure } from '../failure-line.js';
-import { nonRegularKind, readRegularFile } from '../regular-file.js';
-import { resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
 import { type ExistingFile, existingFileOf, previewWrite } from '../write-preview.js';
@@ -74,7 +75,7 @@ export const writeFileTool: Tool<WriteFileArgs> = {
       if (read.kind === 'not-regular') return undefined;
       existing = read.kind === 'ok' ? existingFileOf(read.content) : { kind: 'too-large', bytes: read.size };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+      if (errnoCode(error) !== 'ENOENT') return undefined;
       existing = { kind: 'none' };
     }
     return previewWrite(existing, args.content);
@@ -91,7 +92,7 @@ export const writeFileTool: Tool<WriteFileArgs> = {
       // Non-blocking: should a FIFO appear after the check, the open fails instead of waiting for a reader.
       await writeFile(resolved.path, args.content, { encoding: 'utf8', flag: WRITE_FLAGS });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       return toolFailure(`Cannot write ${args.path}: ${(error as Error).message}`, code ?? 'write error');
     }
     const lines = splitLines(args.content).length;

@@ -1,7 +1,13 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ToolContext } from './tool.js';
+import { errnoCode } from '../platform/errno.js';
+
+/** Where files may be used: the working directory and the configured `allowed_paths`. */
+export interface SandboxScope {
+  cwd: string;
+  allowedPaths: string[];
+}
 
 /** A requested path resolved inside the sandbox (real path), or why it was refused. */
 export type SandboxedPath = { ok: true; path: string } | { ok: false; error: string };
@@ -23,7 +29,7 @@ export type SandboxAccess = 'read' | 'write';
  */
 export function resolveSandboxedPath(
   requested: string,
-  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>,
+  ctx: SandboxScope,
   access: SandboxAccess = 'read',
 ): SandboxedPath {
   if (typeof requested !== 'string' || requested.trim() === '') {
@@ -56,7 +62,7 @@ export function resolveSandboxedPath(
 export function hardLinkRefusal(
   requested: string,
   real: string,
-  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>,
+  ctx: SandboxScope,
   access: SandboxAccess,
 ): string | undefined {
   let links: number;
@@ -77,7 +83,7 @@ export function hardLinkRefusal(
 }
 
 /** The directories of the sandbox: `cwd` first, then the allowed paths. */
-function sandboxRoots(ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>): SandboxRoot[] {
+function sandboxRoots(ctx: SandboxScope): SandboxRoot[] {
   return [ctx.cwd, ...ctx.allowedPaths].map((entry) => {
     const lexical = resolve(ctx.cwd, expandHome(entry));
     const real = realPathOf(lexical);
@@ -115,7 +121,7 @@ function realPathOf(target: string): SandboxedPath {
     try {
       return { ok: true, path: join(realpathSync.native(current), ...rest) };
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
         return { ok: false, error: (error as Error).message };
       }

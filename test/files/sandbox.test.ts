@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveSandboxedPath } from '../../src/files/sandbox.js';
 import { listDirectoryTool } from '../../src/tools/builtin/list-directory.js';
 import { readFileTool } from '../../src/tools/builtin/read-file.js';
 import { searchFilesTool } from '../../src/tools/builtin/search-files.js';
 import { writeFileTool } from '../../src/tools/builtin/write-file.js';
-import { resolveSandboxedPath } from '../../src/tools/sandbox.js';
-import { makeContext, makeTempDir, writeTree } from './temp-sandbox.js';
+import { makeContext, makeTempDir, writeTree } from '../tools/temp-sandbox.js';
 
 describe('resolveSandboxedPath', () => {
   it('resolves relative paths inside cwd, existing or not', () => {
