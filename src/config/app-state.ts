@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { writeCacheFile } from '../cache-file.js';
+import { writeCacheFile } from '../platform/cache-file.js';
 import { errnoCode, fileErrorReason } from '../platform/errno.js';
 import { LockFile } from '../platform/lock-file.js';
 import { makeDirectory } from '../platform/make-directory.js';
