@@ -23,6 +23,7 @@ import {
   NotOllamaStreamError,
   type OllamaError,
   PullFailedError,
+  ReplyTooLongError,
 } from './errors.js';
 import { httpFetch } from './http-fetch.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
@@ -152,6 +153,7 @@ export class OllamaClient implements ChatBackend {
             throw error;
           }
         }
+        if (reply.capped) throw new ReplyTooLongError(reply.maxChars, { partial: reply.partial() });
         if (chunk.done) return reply.finish(chunk);
       }
       throw new IncompleteStreamError({ partial: reply.partial() });

@@ -161,6 +161,20 @@ export class NotOllamaStreamError extends OllamaError {
   }
 }
 
+/** The reply grew past the most ochat keeps: the rest was discarded and the request stopped. */
+export class ReplyTooLongError extends OllamaError {
+  constructor(maxChars: number, options: OllamaErrorOptions = {}) {
+    const size = `${(maxChars / 1024 / 1024).toFixed(0)} M characters`;
+    super(
+      'stream',
+      `The reply grew past ${size}, the most ochat keeps of one reply: the rest was discarded and the request stopped.`,
+      undefined,
+      options,
+    );
+    this.name = 'ReplyTooLongError';
+  }
+}
+
 /** The caller cancelled the request. */
 export class AbortedError extends OllamaError {
   constructor(options: OllamaErrorOptions = {}) {
