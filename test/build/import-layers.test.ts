@@ -21,6 +21,7 @@ const LAYERS = [
   'attachments',
   'commands',
   'tools',
+  'files',
   'ollama',
   'config',
   'compaction',
