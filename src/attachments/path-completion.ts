@@ -1,9 +1,8 @@
 import { type Dir, opendirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompletionEntry } from '../commands/command.js';
+import { resolveSandboxedPath, type SandboxScope } from '../files/sandbox.js';
 import { formatBytes } from '../text/format-bytes.js';
-import { resolveSandboxedPath } from '../tools/sandbox.js';
-import type { ToolContext } from '../tools/tool.js';
 
 /** Most entries of one directory read for a completion list (a huge directory stays quick). */
 const MAX_ENTRIES_READ = 2000;
@@ -16,10 +15,7 @@ const MAX_OFFERED = 200;
  * will be read in (nothing is listed outside it). Dot files only when the segment starts with
  * `.`; names with whitespace are left out (an `@word` ends at whitespace).
  */
-export function completeAttachmentPath(
-  partial: string,
-  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>,
-): CompletionEntry[] {
+export function completeAttachmentPath(partial: string, ctx: SandboxScope): CompletionEntry[] {
   const slash = partial.lastIndexOf('/');
   const dirPart = partial.slice(0, slash + 1);
   const namePrefix = partial.slice(slash + 1).toLowerCase();

@@ -1,13 +1,13 @@
 import { supportsVision } from '../backend/capabilities.js';
 import type { NewMessage } from '../conversation/conversation.js';
+import type { SandboxScope } from '../files/sandbox.js';
 import { formatBytes } from '../text/format-bytes.js';
-import type { ToolContext } from '../tools/tool.js';
 import { type AttachedFile, composeAttachedMessage } from './attached-message.js';
 import { findAttachmentRefs, looksLikePath } from './attachment-refs.js';
 import { type AttachmentLimits, readAttachment } from './read-attachment.js';
 
 /** What attaching needs to know: where files may come from, how much, and who will read them. */
-export interface AttachContext extends Pick<ToolContext, 'cwd' | 'allowedPaths'> {
+export interface AttachContext extends SandboxScope {
   limits: AttachmentLimits;
   /** The model the message goes to: only a `vision` model is sent images. */
   model: { name: string; capabilities: string[] };

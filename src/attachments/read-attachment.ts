@@ -1,8 +1,8 @@
+import { looksBinary } from '../files/binary-content.js';
+import { readRegularFile, readRegularFileHead } from '../files/regular-file.js';
+import { resolveSandboxedPath, type SandboxScope } from '../files/sandbox.js';
+import { errnoCode } from '../platform/errno.js';
 import { formatBytes } from '../text/format-bytes.js';
-import { looksBinary } from '../tools/binary-content.js';
-import { readRegularFile, readRegularFileHead } from '../tools/regular-file.js';
-import { resolveSandboxedPath } from '../tools/sandbox.js';
-import type { ToolContext } from '../tools/tool.js';
 import { detectImageFormat, type ImageFormat, namedLikeImage } from './image-type.js';
 
 /** How much of a file may be attached. */
@@ -32,7 +32,7 @@ export type AttachmentRead =
  */
 export async function readAttachment(
   path: string,
-  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>,
+  ctx: SandboxScope,
   limits: AttachmentLimits,
 ): Promise<AttachmentRead> {
   const resolved = resolveSandboxedPath(path, ctx);
@@ -65,7 +65,7 @@ export async function readAttachment(
     const kept = head.size > limits.maxTextBytes ? cutText(head.content, limits.maxTextBytes) : head.content;
     return { kind: 'text', path, text: kept.toString('utf8'), size: head.size, attachedBytes: kept.length };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', path };
     return { kind: 'refused', path, reason: `Cannot read ${path}: ${(error as Error).message}` };
   }

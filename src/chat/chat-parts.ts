@@ -110,7 +110,16 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     conversation,
     settings,
     requests,
-    onError: (error) => screen.notice('warning', `The session cannot be saved: ${error.message}`),
+    onError: (error) =>
+      screen.notice(
+        'warning',
+        `The session cannot be saved: ${error.message}. The chat goes on; what is said is kept and saved once writing works again.`,
+      ),
+    onRecovered: (lines) =>
+      screen.notice(
+        'info',
+        `The session is saved again (${lines} line${lines === 1 ? '' : 's'} kept meanwhile written).`,
+      ),
   });
   const dialogs = new DialogQueue(store, interactive);
   const abort = new AbortSlot();

@@ -1,8 +1,10 @@
 import type { SessionCommands } from '../commands/command-host.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
+import { unansweredToolCalls } from '../conversation/turns.js';
 import { formatSessionList } from '../sessions/format-session-list.js';
 import { describeError } from '../text/describe-error.js';
+import { notRunToolCall } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CompactionRunner } from './compaction-runner.js';
 import type { AskDialog } from './dialog-queue.js';
@@ -100,6 +102,7 @@ export class ChatSessions implements SessionCommands {
       keyArgument: (tool, args) => this.keyArgument(tool, args),
     }))
       screen.push(item);
+    this.answerUnrunCalls();
     for (const notice of opened.parsed.notices) screen.notice('warning', notice);
     const name = settings.name ? ` "${settings.name}"` : '';
     screen.notice('success', `Resumed session ${id}${name}: ${replayed.messages.length} messages.`);
@@ -126,6 +129,33 @@ export class ChatSessions implements SessionCommands {
       }
     }
     requests.refreshUsed();
+  }
+
+  /**
+   * Calls the session was closed on (killed while their question was open) get a result saying
+   * they were not run, appended and shown: a request with calls but no results is refused by
+   * servers other than Ollama and confuses models.
+   */
+  private answerUnrunCalls(): void {
+    const { conversation, tools, screen } = this.deps;
+    for (const call of unansweredToolCalls(conversation.transcript)) {
+      const execution = notRunToolCall(tools, call);
+      conversation.append({
+        role: 'tool',
+        content: execution.outcome.output,
+        tool_name: execution.name,
+        tool_args: execution.args,
+        tool_summary: execution.summary,
+      });
+      screen.push({
+        kind: 'tool',
+        id: screen.itemId(),
+        name: execution.name,
+        keyArgument: execution.keyArgument,
+        summary: execution.summary,
+        ok: false,
+      });
+    }
   }
 
   private keyArgument(tool: string, args: Record<string, unknown>): string {

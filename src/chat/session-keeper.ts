@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import type { Conversation } from '../conversation/conversation.js';
+import { fileErrorReason } from '../platform/errno.js';
 import { exportJson, exportMarkdown, parseJsonExport } from '../sessions/session-export.js';
 import type { SettingKey } from '../sessions/session-format.js';
 import { formatHistory } from '../sessions/session-history.js';
@@ -20,8 +21,15 @@ export interface SessionKeeperDeps {
   settings: ModelSettings;
   /** Its meter's changes are recorded, so a resume measures as the session did. */
   requests: Pick<RequestBuilder, 'meter'>;
-  /** Told when the session file cannot be written. */
+  /** Told when the session file cannot be written (once, until writing works again). */
   onError: (error: Error) => void;
+  /** Writing the session works again: the lines kept meanwhile (how many) were written. */
+  onRecovered?: (lines: number) => void;
+}
+
+/** A session command that cannot do what was asked, with a message for the user (e.g. `/save` to an existing file). */
+export class SessionCommandError extends Error {
+  override readonly name = 'SessionCommandError';
 }
 
 /** A session opened to continue it: what it holds, replayed, and the file itself. */
@@ -56,7 +64,7 @@ export class SessionKeeper {
   }
 
   private newRecorder(resumed?: OpenedSession): SessionRecorder | undefined {
-    const { store, cwd, now, settings, onError } = this.deps;
+    const { store, cwd, now, settings, onError, onRecovered } = this.deps;
     if (!store) return undefined;
     const recorder = new SessionRecorder(
       {
@@ -69,6 +77,7 @@ export class SessionKeeper {
           options: { ...settings.options },
         }),
         onError,
+        onRecovered,
       },
       resumed,
     );
@@ -128,7 +137,7 @@ export class SessionKeeper {
   }
 
   private requireStore(): SessionStore {
-    if (!this.deps.store) throw new Error('sessions are not saved in this mode.');
+    if (!this.deps.store) throw new SessionCommandError('sessions are not saved in this mode.');
     return this.deps.store;
   }
 
@@ -148,7 +157,7 @@ export class SessionKeeper {
    */
   resume(id: string): ResumedSession {
     const store = this.requireStore();
-    const opened = store.open(id, this.deps.onError);
+    const opened = store.open(id);
     this.recorder?.close();
     this.recorder = this.newRecorder(opened);
     const replayed = replaySession(opened.parsed.header, opened.parsed.entries);
@@ -163,7 +172,8 @@ export class SessionKeeper {
 
   /** Deletes a session other than the current one. */
   delete(id: string): void {
-    if (id === this.id) throw new Error('that is the current session; start another with /new first.');
+    if (id === this.id)
+      throw new SessionCommandError('that is the current session; start another with /new first.');
     this.requireStore().delete(id);
   }
 
@@ -190,10 +200,10 @@ export class SessionKeeper {
     const path = resolve(this.deps.cwd, file);
     const ext = extname(path).toLowerCase();
     if (ext !== '.md' && ext !== '.json')
-      throw new Error(`give a file ending in .md (Markdown) or .json, not "${file}".`);
-    if (existsSync(path)) throw new Error(`${file} exists; choose another name.`);
+      throw new SessionCommandError(`give a file ending in .md (Markdown) or .json, not "${file}".`);
+    if (existsSync(path)) throw new SessionCommandError(`${file} exists; choose another name.`);
     const current = this.current();
-    if (!current) throw new Error('nothing has been said in this session yet.');
+    if (!current) throw new SessionCommandError('nothing has been said in this session yet.');
     writeFileSync(
       path,
       ext === '.md'
@@ -228,7 +238,7 @@ export class SessionKeeper {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      throw new Error(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
+      throw new SessionCommandError(`cannot read ${file}: ${fileErrorReason(error)}.`, { cause: error });
     }
     const data = parseJsonExport(text);
     const { type: _type, version: _version, id: _id, ...rest } = data.header;

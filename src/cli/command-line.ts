@@ -35,7 +35,7 @@ function buildProgram(): Command {
     .argument('[message...]', 'start the chat with this first message (with -p: the prompt)')
     .option(
       '-p, --print [prompt]',
-      'one-shot: send the prompt (and piped stdin; "-" for stdin alone), print the reply, exit',
+      'one-shot: send the prompt (and piped stdin, at most 8 MB; "-" for stdin alone), print the reply, exit',
     )
     .option('-y, --yes', 'one-shot: run tools that ask for confirmation without asking')
     .option(

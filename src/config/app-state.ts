@@ -7,12 +7,13 @@ import {
   readFileSync,
   readSync,
   renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { writeCacheFile } from '../platform/cache-file.js';
+import { errnoCode, fileErrorReason } from '../platform/errno.js';
+import { LockFile } from '../platform/lock-file.js';
+import { makeDirectory } from '../platform/make-directory.js';
 import { dataDir } from '../platform/xdg-paths.js';
 import { INPUT_HISTORY_LIMIT } from './defaults.js';
 
@@ -35,48 +36,83 @@ export interface AppStateOptions {
   onError?: (error: Error) => void;
 }
 
+/** The longest an append waits for another process's trim (a trim of 1,000 short lines takes milliseconds). */
+const LOCK_WAIT_MS = 1_000;
+
 /**
  * The input history: one JSON string per line, appended, so two ochat processes writing at the
  * same moment both keep their lines (a read-modify-write of one file lost half of them).
  */
 class HistoryFile {
-  constructor(readonly path: string) {}
+  /** Lines waiting for another process's trim to end, oldest first: read as if written. */
+  private waiting: string[] = [];
+  private queue: Promise<void> | undefined;
+
+  constructor(
+    readonly path: string,
+    /** Told when a line that had to wait could not be written. */
+    private readonly onLateError: (error: unknown, entry: string) => void,
+  ) {}
+
+  private get lock(): LockFile {
+    return new LockFile(`${this.path}.lock`);
+  }
 
   read(): string[] {
     let text: string;
     try {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if (errnoCode(error) === 'ENOENT') return [...this.waiting];
       throw error;
     }
-    return parseHistoryLines(text);
-  }
-
-  append(entry: string, entries: readonly string[]): void {
-    // While another process trims, wait for it (a few ms): a line appended meanwhile would be
-    // carried over after lines appended later, out of order.
-    waitWhileLocked(`${this.path}.lock`);
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-    if (entries.length + 1 >= 2 * INPUT_HISTORY_LIMIT) this.trim();
+    return [...parseHistoryLines(text), ...this.waiting];
   }
 
   /**
-   * Cuts the file back to its newest entries, through a rename so no reader sees half a file.
-   * One process trims at a time (an O_EXCL lock file; a lock left by a crash is taken over after
-   * a minute), and lines other processes append to the old file while it trims are carried over.
+   * Appends a line at once; while another process trims, the line waits for it (without
+   * blocking the event loop): appended meanwhile, it would be carried over after lines appended
+   * later, out of order.
+   */
+  append(entry: string, entries: readonly string[]): void {
+    if (!this.queue && !existsSync(this.lock.path)) {
+      this.write(entry, entries.length);
+      return;
+    }
+    this.waiting.push(entry);
+    const count = entries.length;
+    const queue: Promise<void> = (this.queue ?? Promise.resolve())
+      .then(() => this.lock.waitWhileHeld(LOCK_WAIT_MS))
+      .then(() => {
+        this.waiting.shift();
+        this.write(entry, count);
+      })
+      .catch((error: unknown) => this.onLateError(error, entry))
+      .finally(() => {
+        if (this.queue === queue) this.queue = undefined;
+      });
+    this.queue = queue;
+  }
+
+  private write(entry: string, count: number): void {
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    if (count + 1 >= 2 * INPUT_HISTORY_LIMIT) this.trim();
+  }
+
+  /**
+   * Cuts the file back to its newest entries, written whole and renamed into place so no reader
+   * sees half a file. One process trims at a time (the lock; a dead trimmer's is taken over), and
+   * lines other processes append to the old file while it trims are carried over.
    */
   private trim(): void {
-    const lock = `${this.path}.lock`;
-    if (!takeLock(lock)) return; // another process is trimming
+    const lock = this.lock;
+    if (!lock.acquire().ok) return; // another process is trimming
     try {
       const old = openSync(this.path, 'r');
       try {
         const before = readFrom(old, 0);
         const kept = parseHistoryLines(before.toString('utf8')).slice(-INPUT_HISTORY_LIMIT);
-        const temporary = `${this.path}.${process.pid}.tmp`;
-        writeFileSync(temporary, kept.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
-        renameSync(temporary, this.path);
+        writeCacheFile(this.path, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
         // Appends that began before the lock and reached the old file after the read.
         const late = readFrom(old, before.length);
         if (late.length > 0) appendFileSync(this.path, late, { mode: 0o600 });
@@ -84,7 +120,7 @@ class HistoryFile {
         closeSync(old);
       }
     } finally {
-      rmSync(lock, { force: true });
+      lock.release();
     }
   }
 }
@@ -115,36 +151,6 @@ function readFrom(fd: number, position: number): Buffer {
     done += read;
   }
   return buffer.subarray(0, done);
-}
-
-const STALE_LOCK_MS = 60_000;
-/** The longest an append waits for a trim (a trim of 1,000 short lines takes milliseconds). */
-const LOCK_WAIT_MS = 1_000;
-
-function waitWhileLocked(path: string): void {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  while (existsSync(path) && Date.now() < deadline) {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-  }
-}
-
-/** Creates `path` exclusively; a lock older than a minute was left by a crash and is taken over. */
-function takeLock(path: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      closeSync(openSync(path, 'wx', 0o600));
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-      try {
-        if (Date.now() - statSync(path).mtimeMs < STALE_LOCK_MS) return false;
-        rmSync(path, { force: true });
-      } catch {
-        return false;
-      }
-    }
-  }
-  return false;
 }
 
 function isPositiveNumber(value: unknown): value is number {
@@ -191,6 +197,8 @@ export class AppState {
     const { cwd, env = process.env } = this.#options;
     const dir = cwd ?? dataDir(env);
     try {
+      // Made here, not by conf: its reason for a read-only disk would be ENOENT.
+      makeDirectory(dir);
       const { default: Conf } = await import('conf');
       const open = () =>
         new Conf<StoredState>({
@@ -214,9 +222,13 @@ export class AppState {
         this.#fail(new Error(`the state file was not valid JSON; it was kept as ${keptAs}`));
         this.#store = open();
       }
-      this.#history = new HistoryFile(join(dir, 'history.jsonl'));
+      this.#history = new HistoryFile(join(dir, 'history.jsonl'), (error, entry) =>
+        this.#keepInMemory(error, entry),
+      );
     } catch (error) {
-      this.#fail(error);
+      this.#fail(
+        errnoCode(error) ? new Error(`${fileErrorReason(error)} (${dir})`, { cause: error }) : error,
+      );
       return;
     }
     const pending = Object.entries(this.#memory) as [keyof StoredState, never][];
@@ -305,10 +317,15 @@ export class AppState {
       if (this.#historyInMemory || !this.#history) throw new Error('history file unavailable');
       this.#history.append(entry, history);
     } catch (error) {
-      // Keep it for this run: losing ↑ history mid-chat would be worse than not saving it.
-      if (this.#history) this.#fail(error);
-      this.#historyInMemory = [...history, entry].slice(-INPUT_HISTORY_LIMIT);
+      this.#keepInMemory(error, entry, history);
     }
+  }
+
+  /** Keeps the history for this run: losing ↑ history mid-chat would be worse than not saving it. */
+  #keepInMemory(error: unknown, entry: string, history = this.#historyEntries()): void {
+    if (this.#history) this.#fail(error);
+    const kept = history.at(-1) === entry ? history : [...history, entry];
+    this.#historyInMemory = kept.slice(-INPUT_HISTORY_LIMIT);
   }
 
   #calibrations(): Record<string, number> {

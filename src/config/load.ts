@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { errnoCode } from '../platform/errno.js';
 import { displayPath } from '../platform/xdg-paths.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
@@ -6,10 +7,11 @@ import { type ConfigCache, cachedConfig, keepConfig } from './parsed-config-cach
 import type { Config } from './schema.js';
 
 /** Why a config file could not be read, in the user's terms. */
-function readFailure(error: NodeJS.ErrnoException): string {
-  if (error.code === 'EISDIR') return 'is a directory, not a config file';
-  if (error.code === 'EACCES' || error.code === 'EPERM') return 'cannot be read (permission denied)';
-  return `cannot be read (${error.message})`;
+function readFailure(error: unknown): string {
+  const code = errnoCode(error);
+  if (code === 'EISDIR') return 'is a directory, not a config file';
+  if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
+  return `cannot be read (${error instanceof Error ? error.message : String(error)})`;
 }
 
 /** A config file is a few kB; anything near this is not one (and reading it whole would cost). */
@@ -43,10 +45,10 @@ function readConfigText(path: string, shown: string, explicit: boolean): string 
     return readRegularFile(path, shown);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    const failure = error as NodeJS.ErrnoException;
-    const missing = failure.code === 'ENOENT' || failure.code === 'ENOTDIR';
+    const code = errnoCode(error);
+    const missing = code === 'ENOENT' || code === 'ENOTDIR';
     if (missing && !explicit) return undefined;
-    throw new ConfigError(shown, [{ message: missing ? 'file not found' : readFailure(failure) }]);
+    throw new ConfigError(shown, [{ message: missing ? 'file not found' : readFailure(error) }]);
   }
 }
 

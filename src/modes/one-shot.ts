@@ -3,11 +3,25 @@ import type { RunSettings } from '../cli/settings.js';
 import { createStreamSanitizer } from '../text/sanitize.js';
 import { createChatController } from './create-controller.js';
 
-/** Reads piped standard input whole; empty when stdin is a terminal. */
-async function readPipedStdin(): Promise<string> {
+/** The most piped input a one-shot reads: a prompt is text, not a stream (`< /dev/zero` never ends). */
+export const MAX_PIPED_INPUT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads piped standard input whole; empty when stdin is a terminal; undefined when it is over
+ * {@link MAX_PIPED_INPUT_BYTES} (reading stops there).
+ */
+async function readPipedStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > MAX_PIPED_INPUT_BYTES) {
+      process.stdin.destroy();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -46,7 +60,14 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
     process.stderr.write('ochat: -p - reads the prompt from stdin, but stdin is a terminal: pipe text in.\n');
     return 2;
   }
-  const prompt = composePrompt(settings.flags.print, settings.prompt, await readPipedStdin());
+  const stdin = await readPipedStdin();
+  if (stdin === undefined) {
+    process.stderr.write(
+      `ochat: piped input is over ${MAX_PIPED_INPUT_BYTES / 1024 / 1024} MB, the most a one-shot reads; send less (e.g. head -c 1M file | ochat -p "…").\n`,
+    );
+    return 2;
+  }
+  const prompt = composePrompt(settings.flags.print, settings.prompt, stdin);
   if (!prompt) {
     process.stderr.write('ochat: -p needs a prompt: ochat -p "question", or pipe text into ochat -p.\n');
     return 2;

@@ -5,6 +5,7 @@ import type { ChatReply, ChatRequest, InstalledModel, ModelInfo } from '../backe
 import type { LoadRequest, PullProgress, RunningModel } from '../backend/model-lifecycle.js';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
 import { parseHost } from '../platform/host.js';
+import { sanitizeTerminalText } from '../text/sanitize.js';
 import { oneLine } from '../text/shorten.js';
 import {
   type PsEntryLike,
@@ -19,8 +20,10 @@ import {
   IncompleteStreamError,
   ModelNotFoundError,
   mapOllamaError,
+  NotOllamaStreamError,
   type OllamaError,
   PullFailedError,
+  ReplyTooLongError,
 } from './errors.js';
 import { httpFetch } from './http-fetch.js';
 import { parseModelInfo, type ShowResponseLike } from './model-info.js';
@@ -28,6 +31,12 @@ import { ndjsonObjects } from './ndjson-objects.js';
 import { type ChatChunk, ReplyAccumulator } from './reply-accumulator.js';
 import { createTransportFetch, HttpStatusError } from './transport-fetch.js';
 import { bodyChunks, type FetchLike } from './wire-response.js';
+
+/** The head of a body for a message: one line of at most 60 characters, control characters made visible. */
+function firstBytes(text: string): string {
+  const flat = sanitizeTerminalText(text).replace(/\s+/g, ' ').trim();
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}
 
 /** How to reach the server. */
 export interface OllamaClientOptions {
@@ -144,6 +153,7 @@ export class OllamaClient implements ChatBackend {
             throw error;
           }
         }
+        if (reply.capped) throw new ReplyTooLongError(reply.maxChars, { partial: reply.partial() });
         if (chunk.done) return reply.finish(chunk);
       }
       throw new IncompleteStreamError({ partial: reply.partial() });
@@ -173,10 +183,33 @@ export class OllamaClient implements ChatBackend {
     });
     if (!response.ok) throw await HttpStatusError.of(response);
     if (!response.body) return;
-    for await (const line of ndjsonObjects(bodyChunks(response.body))) {
+    let chunks = 0;
+    let dropped: string | undefined;
+    const onDropped = (line: string) => {
+      dropped ??= line;
+      // Before any chunk of Ollama's: the body is something else (HTML, text), said at once.
+      if (chunks === 0)
+        throw new NotOllamaStreamError(this.host, {
+          contentType: response.headers.get('content-type'),
+          firstBytes: firstBytes(line),
+        });
+    };
+    for await (const line of ndjsonObjects(bodyChunks(response.body), onDropped)) {
       if ('error' in line) throw new Error(String(line.error));
+      if (chunks === 0 && typeof line.done !== 'boolean' && !('message' in line))
+        throw new NotOllamaStreamError(this.host, {
+          contentType: response.headers.get('content-type'),
+          firstBytes: firstBytes(JSON.stringify(line)),
+        });
+      chunks++;
       yield line as unknown as ChatChunk;
     }
+    // Ended without `done` (else the caller stopped reading) after lines that were not Ollama's.
+    if (dropped !== undefined)
+      throw new NotOllamaStreamError(this.host, {
+        contentType: response.headers.get('content-type'),
+        firstBytes: firstBytes(dropped),
+      });
   }
 
   private async call<T>(

@@ -140,6 +140,41 @@ export class IncompleteStreamError extends OllamaError {
   }
 }
 
+/**
+ * A status-200 body that is not Ollama's NDJSON stream (an HTML page, plain text: a proxy, a web
+ * server, another service on that port): said once, with what it was, instead of "ended early".
+ */
+export class NotOllamaStreamError extends OllamaError {
+  constructor(
+    host: string,
+    what: { contentType: string | null; firstBytes: string },
+    options: OllamaErrorOptions = {},
+  ) {
+    const type = what.contentType ? `content type ${what.contentType}` : 'no content type';
+    super(
+      'unexpected',
+      `The server at ${host} answered with something that is not Ollama's stream (${type}, starting "${what.firstBytes}"). Is it an Ollama server? Check --host / OLLAMA_HOST.`,
+      'Check --host / OLLAMA_HOST.',
+      options,
+    );
+    this.name = 'NotOllamaStreamError';
+  }
+}
+
+/** The reply grew past the most ochat keeps: the rest was discarded and the request stopped. */
+export class ReplyTooLongError extends OllamaError {
+  constructor(maxChars: number, options: OllamaErrorOptions = {}) {
+    const size = `${(maxChars / 1024 / 1024).toFixed(0)} M characters`;
+    super(
+      'stream',
+      `The reply grew past ${size}, the most ochat keeps of one reply: the rest was discarded and the request stopped.`,
+      undefined,
+      options,
+    );
+    this.name = 'ReplyTooLongError';
+  }
+}
+
 /** The caller cancelled the request. */
 export class AbortedError extends OllamaError {
   constructor(options: OllamaErrorOptions = {}) {

@@ -22,24 +22,44 @@ export interface ChatChunk {
   eval_duration?: number;
 }
 
+/**
+ * The most of one reply (content and thinking) kept in memory and in the session: a model that
+ * loops, or a server that streams without end (a 2 GB reply took 3.6 GB), is stopped there.
+ */
+export const MAX_REPLY_CHARS = 4 * 1024 * 1024;
+
 /** Builds a `ChatReply` from streamed chunks, reporting what each chunk added. */
 export class ReplyAccumulator {
   private content = '';
   private thinking = '';
   private readonly toolCalls: ReceivedToolCall[] = [];
+  /** The reply reached `maxChars`: what came after was discarded. */
+  capped = false;
+
+  constructor(readonly maxChars = MAX_REPLY_CHARS) {}
+
+  /** As much of `piece` as fits under the cap (all of it while there is room). */
+  private fit(piece: string): string {
+    const room = this.maxChars - this.content.length - this.thinking.length;
+    if (piece.length <= room) return piece;
+    this.capped = true;
+    return piece.slice(0, Math.max(0, room));
+  }
 
   /** Adds one chunk; returns what it contributed, or undefined if it carried nothing new. */
   add(chunk: ChatChunk): ChatDelta | undefined {
     const message = chunk.message;
     if (!message) return undefined;
     const delta: ChatDelta = {};
-    if (typeof message.content === 'string' && message.content) {
-      this.content += message.content;
-      delta.content = message.content;
+    const thinking = typeof message.thinking === 'string' ? this.fit(message.thinking) : '';
+    if (thinking) {
+      this.thinking += thinking;
+      delta.thinking = thinking;
     }
-    if (typeof message.thinking === 'string' && message.thinking) {
-      this.thinking += message.thinking;
-      delta.thinking = message.thinking;
+    const content = typeof message.content === 'string' ? this.fit(message.content) : '';
+    if (content) {
+      this.content += content;
+      delta.content = content;
     }
     const toolCalls = readToolCalls(message.tool_calls);
     if (toolCalls.length > 0) {

@@ -2,6 +2,7 @@ import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
 import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
 import type { OpenedSession, SessionStore } from './session-store.js';
+import type { WriterListener } from './session-writer.js';
 
 /** The settings a new session file's header starts from. */
 export interface HeaderSettings {
@@ -17,8 +18,13 @@ export interface SessionRecorderDeps {
   now: () => Date;
   /** The settings in force, read when the file is created. */
   headerSettings: () => HeaderSettings;
-  /** Told once when the file cannot be created or written; the chat goes on unsaved. */
+  /**
+   * Told once when the file cannot be created or written; the chat goes on, and what it appends
+   * is kept in memory and written when writing works again.
+   */
   onError: (error: Error) => void;
+  /** Writing works again: the kept lines (how many) were written. */
+  onRecovered?: (lines: number) => void;
 }
 
 /**
@@ -30,7 +36,13 @@ export interface SessionRecorderDeps {
 export class SessionRecorder {
   private session: OpenedSession | undefined;
   private pending: SessionEntry[] = [];
-  private failed = false;
+  /** Writing failed and has not worked since (said once). */
+  private failing = false;
+  /** Told by the writer (and by creation) when writing fails and when it works again. */
+  readonly listener: WriterListener = {
+    onError: (error) => this.failed(error),
+    onRecovered: (lines) => this.recovered(lines),
+  };
 
   constructor(
     private readonly deps: SessionRecorderDeps,
@@ -38,6 +50,7 @@ export class SessionRecorder {
     resumed?: OpenedSession,
   ) {
     this.session = resumed;
+    resumed?.writer?.listen(this.listener);
   }
 
   /** The session's id, once there is a file. */
@@ -97,18 +110,33 @@ export class SessionRecorder {
       return;
     }
     this.pending.push(entry);
-    if (entry.type !== 'message' || this.failed) return;
+    if (entry.type !== 'message') return;
+    // Tried again with each message until it works: the lines wait in `pending` meanwhile.
+    const waiting = this.pending.length;
     try {
       const header: Omit<SessionHeader, 'type' | 'version' | 'id'> = {
         created: this.at(),
         cwd: this.deps.cwd,
         ...this.deps.headerSettings(),
       };
-      this.session = this.deps.store.create(header, this.deps.now(), this.pending);
+      this.session = this.deps.store.create(header, this.deps.now(), this.pending, this.listener);
       this.pending = [];
     } catch (error) {
-      this.failed = true;
-      this.deps.onError(error instanceof Error ? error : new Error(String(error)));
+      this.failed(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
+    if (this.failing && !this.session.writer?.unsavedLines) this.recovered(waiting + 1);
+  }
+
+  private failed(error: Error): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.deps.onError(error);
+  }
+
+  private recovered(lines: number): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.deps.onRecovered?.(lines);
   }
 }

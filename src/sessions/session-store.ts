@@ -1,38 +1,20 @@
 import type * as Crypto from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { errnoCode, fileErrorReason } from '../platform/errno.js';
+import { LockFile, processAlive } from '../platform/lock-file.js';
+import { makeDirectory } from '../platform/make-directory.js';
 import { nodeBuiltin } from '../platform/node-builtin.js';
 import { dataDir } from '../platform/xdg-paths.js';
-import {
-  entryProblem,
-  headerProblem,
-  SESSION_FORMAT_VERSION,
-  type SessionEntry,
-  type SessionHeader,
-} from './session-format.js';
-import { processAlive, SessionLock } from './session-lock.js';
-import { type ParsedSession, parseSession, SessionFileError } from './session-reader.js';
-import { SessionWriter } from './session-writer.js';
+import { readSessionFile } from './session-file.js';
+import { SESSION_FORMAT_VERSION, type SessionEntry, type SessionHeader } from './session-format.js';
+import { indexSessions, type SessionIndex, type SessionSummary } from './session-index.js';
+import { type ParsedSession, SessionFileError } from './session-reader.js';
+import { SessionSaveError, SessionWriter, type WriterListener } from './session-writer.js';
 
 /** Where session files live: `$XDG_DATA_HOME/ochat/sessions` (default `~/.local/share/ochat/sessions`). */
 export function sessionsDir(env: NodeJS.ProcessEnv): string {
   return join(dataDir(env), 'sessions');
-}
-
-/** One session as `--list-sessions` and `/sessions` show it. */
-export interface SessionSummary {
-  id: string;
-  name: string | undefined;
-  model: string | undefined;
-  cwd: string;
-  created: string;
-  /** Messages in the transcript (replaced replies included). */
-  messages: number;
-  /** The file's last write. */
-  lastActivity: Date;
-  /** The first line of the first user message. */
-  firstUserLine: string | undefined;
-  path: string;
 }
 
 /** A session opened for the chat: what it holds and, unless read-only, a writer that owns it. */
@@ -48,10 +30,6 @@ export interface OpenedSession {
   /** Releases the lock and closes the file. */
   close(): void;
 }
-
-/** How the writer starts a message line and a setting line (`JSON.stringify` keeps key order). */
-const MESSAGE_LINE = '{"type":"message",';
-const SETTING_LINE = '{"type":"setting",';
 
 /** Session ids sort by creation time: `20261203-061422-3fa9`. */
 export function newSessionId(now: Date): string {
@@ -77,8 +55,8 @@ export class SessionStore {
     return join(this.dir, `${id}.jsonl`);
   }
 
-  private lockOf(id: string): SessionLock {
-    return new SessionLock(join(this.dir, `${id}.lock`), this.pid, this.alive);
+  private lockOf(id: string): LockFile {
+    return new LockFile(join(this.dir, `${id}.lock`), this.pid, this.alive);
   }
 
   /** Creates a new session file (header written) and takes its lock. */
@@ -86,14 +64,25 @@ export class SessionStore {
     header: Omit<SessionHeader, 'type' | 'version' | 'id'>,
     now: Date,
     entries: SessionEntry[] = [],
+    listener: WriterListener = {},
   ): OpenedSession {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      makeDirectory(this.dir);
+    } catch (error) {
+      throw new SessionSaveError(fileErrorReason(error), this.dir, { cause: error });
+    }
     const id = newSessionId(now);
     const full: SessionHeader = { type: 'session', version: SESSION_FORMAT_VERSION, id, ...header };
     const lock = this.lockOf(id);
-    lock.acquire();
     const path = this.pathOf(id);
-    const writer = new SessionWriter(path);
+    let writer: SessionWriter;
+    try {
+      lock.acquire();
+      writer = new SessionWriter(path, listener);
+    } catch (error) {
+      lock.release();
+      throw new SessionSaveError(fileErrorReason(error), path, { cause: error });
+    }
     writer.append(full);
     for (const entry of entries) writer.append(entry);
     return {
@@ -111,20 +100,22 @@ export class SessionStore {
   /** Reads a session without locking it (listing, export, `/history` of another session). */
   read(id: string): ParsedSession {
     const path = this.pathOf(id);
-    let text: string;
     try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      throw new SessionNotFoundError(`No session "${id}".`);
+      return readSessionFile(path, `session ${id}`);
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') throw new SessionNotFoundError(`No session "${id}".`);
+      if (error instanceof SessionFileError) throw error;
+      throw new SessionFileError(`session ${id}: cannot be read: ${fileErrorReason(error)}.`, {
+        cause: error,
+      });
     }
-    return parseSession(text, `session ${id}`);
   }
 
   /**
    * Opens a session to continue it: read, locked, and a writer at its end. Read-only (no writer)
    * when the file is damaged, from a newer format, or held by a live process (`holder`).
    */
-  open(id: string, onWriteError?: (error: Error) => void): OpenedSession {
+  open(id: string): OpenedSession {
     const parsed = this.read(id);
     const path = this.pathOf(id);
     const lock = this.lockOf(id);
@@ -135,10 +126,14 @@ export class SessionStore {
       holder = taken.holder.pid;
       readOnly ??= `another ochat (pid ${holder}) has it open`;
     }
-    const writer =
-      readOnly === undefined
-        ? new SessionWriter(path, { validBytes: parsed.validBytes, onError: onWriteError })
-        : undefined;
+    let writer: SessionWriter | undefined;
+    if (readOnly === undefined) {
+      try {
+        writer = new SessionWriter(path, { validBytes: parsed.validBytes });
+      } catch (error) {
+        readOnly = `it cannot be written: ${fileErrorReason(error)}`;
+      }
+    }
     return {
       parsed,
       path,
@@ -152,80 +147,14 @@ export class SessionStore {
     };
   }
 
-  /** Every session, newest activity first. Unreadable files are skipped. */
+  /** Every session, newest activity first. */
   list(): SessionSummary[] {
-    let names: string[];
-    try {
-      names = readdirSync(this.dir);
-    } catch {
-      return [];
-    }
-    const summaries: SessionSummary[] = [];
-    for (const file of names) {
-      if (!file.endsWith('.jsonl')) continue;
-      const id = file.slice(0, -'.jsonl'.length);
-      try {
-        summaries.push(this.summarize(id));
-      } catch {
-        // A stray or broken file is not a session: listing goes on.
-      }
-    }
-    return summaries.sort(
-      (a, b) => b.lastActivity.getTime() - a.lastActivity.getTime() || b.id.localeCompare(a.id),
-    );
+    return indexSessions(this.dir).sessions;
   }
 
-  /**
-   * One session's listing. Only the lines a listing needs are parsed (the header, the first user
-   * message, name and model settings): every line starts with its type, as the writer wrote it, so
-   * `--resume` and `/sessions` scan a directory of long sessions instead of parsing all of it.
-   */
-  private summarize(id: string): SessionSummary {
-    const path = this.pathOf(id);
-    const text = readFileSync(path, 'utf8');
-    const lines = text.split('\n');
-    const header = JSON.parse(lines[0]) as SessionHeader;
-    const problem = headerProblem(header);
-    if (problem) throw new SessionFileError(`session ${id}: not a session file (${problem}).`);
-    let name: string | undefined;
-    let model = header.model;
-    let messages = 0;
-    let firstUserLine: string | undefined;
-    const parse = (line: string): SessionEntry | undefined => {
-      try {
-        const value: unknown = JSON.parse(line);
-        return entryProblem(value) ? undefined : (value as SessionEntry);
-      } catch {
-        return undefined;
-      }
-    };
-    for (let i = 1; i < lines.length; i++) {
-      const line = lines[i];
-      if (line.startsWith(MESSAGE_LINE)) {
-        messages++;
-        if (firstUserLine !== undefined || !line.includes('"role":"user"')) continue;
-        const entry = parse(line);
-        if (entry?.type === 'message' && entry.message.role === 'user')
-          firstUserLine = entry.message.content.trim().split('\n')[0];
-      } else if (line.startsWith(SETTING_LINE) && /"key":"(name|model)"/.test(line)) {
-        const entry = parse(line);
-        if (entry?.type !== 'setting') continue;
-        if (entry.key === 'name')
-          name = typeof entry.value === 'string' && entry.value ? entry.value : undefined;
-        if (entry.key === 'model' && typeof entry.value === 'string') model = entry.value;
-      }
-    }
-    return {
-      id,
-      name,
-      model,
-      cwd: header.cwd,
-      created: header.created,
-      messages,
-      lastActivity: statSync(path).mtime,
-      firstUserLine,
-      path,
-    };
+  /** Every session, and the `*.jsonl` files that cannot be opened as one (with why). */
+  index(): SessionIndex {
+    return indexSessions(this.dir);
   }
 
   /**
@@ -233,7 +162,9 @@ export class SessionStore {
    * {@link SessionNotFoundError} saying what was not found or what was ambiguous.
    */
   find(query: string): SessionSummary {
-    const all = this.list();
+    const { sessions: all, unreadable } = this.index();
+    const broken = unreadable.find((file) => file.id === query);
+    if (broken) throw new SessionFileError(`Session ${query} exists but cannot be opened: ${broken.reason}.`);
     const exact = all.filter((s) => s.id === query || s.name === query);
     if (exact.length >= 1) return exact[0];
     const prefixed = all.filter((s) => s.id.startsWith(query));
@@ -269,4 +200,4 @@ export class SessionStore {
   }
 }
 
-export { SessionFileError };
+export { SessionFileError, type SessionSummary };

@@ -74,12 +74,14 @@ function unfinishedSequenceStart(text: string): number {
 }
 
 // Characters that change how the rest of a line looks without printing anything themselves:
-// bidirectional overrides and isolates, zero-width characters, the byte-order mark.
-const INVISIBLE_FORMAT = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+// bidirectional overrides and isolates, zero-width characters, the byte-order mark, and the
+// line and paragraph separators (U+2028, U+2029) that break a line without a newline.
+const INVISIBLE_FORMAT = /[\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const CONTROL_OR_INVISIBLE = new RegExp(`[\\x00-\\x1f\\x7f-\\x9f]|${INVISIBLE_FORMAT.source}`, 'g');
 
 /**
- * For text a person must judge before it runs (a tool confirmation): every control character
+ * The one visible form of text a person must judge (a tool confirmation, and every later showing
+ * of the same call: its transcript line, the tool log, the session's summary): every control character
  * and invisible format character is shown as a visible symbol instead of removed, so nothing in
  * it can hide, move or rewrite what is shown. C0 controls become their Unicode control pictures
  * (`␛`, `␇`, `␊`), DEL `␡`, the rest `<U+XXXX>`.

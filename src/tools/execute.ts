@@ -94,6 +94,9 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
   const args = check.args;
   const keyArgument = keyArgumentOf(tool, args);
 
+  const refused = refusalOf(tool, args, deps.ctx);
+  if (refused) return finish(args, keyArgument, refused);
+
   if (deps.needsConfirmation(name, args, deps.ctx)) {
     const approval = approvalOf(tool, name, args, deps.ctx);
     const preview = await previewOf(tool, args, deps.ctx);
@@ -134,6 +137,29 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
   }
 }
 
+/** What the model receives for a call that never ran: ochat ended (was killed) while it waited. */
+export const NOT_RUN_OUTPUT =
+  'Error: this tool call was not run: the session was closed before it ran. Call it again if it is still needed.';
+
+/**
+ * The result of a call left without one when the session was closed (a kill while its question
+ * was open): every call gets a result, so the next request is valid for every server and model.
+ */
+export function notRunToolCall(registry: ToolRegistry, call: ReceivedToolCall): ToolExecution {
+  const name = String(call.function?.name ?? '');
+  const raw = parseArguments(call.function?.arguments);
+  const args = isRecord(raw) ? raw : {};
+  const tool = registry.get(name);
+  const outcome = skipped(NOT_RUN_OUTPUT, 'closed');
+  return {
+    name,
+    args,
+    keyArgument: tool ? keyArgumentOf(tool, args) : '',
+    outcome,
+    summary: toolSummaryLine(registry, name, args, outcome),
+  };
+}
+
 /** Some models send arguments as a JSON string rather than an object. */
 function parseArguments(raw: unknown): unknown {
   if (raw === undefined || raw === null || raw === '') return {};
@@ -158,6 +184,19 @@ function approvalOf(
     return scope && { tool: name, scope: scope.scope, covers: scope.covers };
   } catch {
     return null;
+  }
+}
+
+/** The tool's refusal of the call before it is asked about; a check that throws refuses nothing. */
+function refusalOf(
+  tool: Pick<Tool, 'refusal'>,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): ToolOutcome | undefined {
+  try {
+    return tool.refusal?.(args, ctx);
+  } catch {
+    return undefined;
   }
 }
 

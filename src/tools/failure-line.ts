@@ -9,7 +9,8 @@ export type SkipKind =
   | 'malformed'
   | 'unknown-tool'
   | 'disabled'
-  | 'cancelled';
+  | 'cancelled'
+  | 'closed';
 
 /** A short reason for a failed or skipped call, for summary lines. */
 export function failureReason(outcome: ToolOutcome): string {
@@ -29,6 +30,8 @@ export function failureReason(outcome: ToolOutcome): string {
       return 'tool disabled';
     case 'cancelled':
       return 'cancelled';
+    case 'closed':
+      return 'not run: the session was closed';
   }
   if (typeof details.error === 'string') return oneLine(details.error, 80);
   return oneLine(outcome.output.split('\n', 1)[0] ?? '', 80) || 'failed';

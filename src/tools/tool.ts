@@ -61,6 +61,11 @@ export interface Tool<A = Record<string, unknown>> {
    * Without this method, "always" approves every call of the tool.
    */
   approvalScope?(args: A, ctx: ToolContext): ApprovalScope<A> | null;
+  /**
+   * Why the call would be refused without running (a path the sandbox refuses), checked before
+   * the user is asked: approving a call that cannot run is a question for nothing.
+   */
+  refusal?(args: A, ctx: ToolContext): ToolOutcome | undefined;
   /** What the call will do, for its confirmation question (read-only: nothing changes yet). */
   preview?(args: A, ctx: ToolContext): Promise<ToolPreview | undefined>;
   /** Deterministic one-line summary of a run, kept out-of-band through compaction. */

@@ -3,7 +3,7 @@
  * diff (jsdiff's `structuredPatch`, 3 lines of context) of a changed one.
  */
 import { structuredPatch } from 'diff';
-import { looksBinary } from './binary-content.js';
+import { looksBinary } from '../files/binary-content.js';
 import { plural, splitLines } from './text-lines.js';
 import type { PreviewLine, ToolPreview } from './tool.js';
 
@@ -29,6 +29,14 @@ export function existingFileOf(content: Uint8Array): ExistingFile {
   return { kind: 'text', text: Buffer.from(content).toString('utf8') };
 }
 
+/** The lines of a text as the preview shows them: split at `\n` only, so a CRLF line shows its CR. */
+function shownLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
 /** The preview of writing `next` over `existing`. */
 export function previewWrite(
   existing: ExistingFile,
@@ -46,7 +54,7 @@ export function previewWrite(
           : `replaces a file of ${plural(existing.bytes, 'byte')} (too large to compare) with ${size}`;
     return capped(
       title,
-      nextLines.map((text) => ({ kind: 'add', text })),
+      shownLines(next).map((text) => ({ kind: 'add', text })),
     );
   }
   if (existing.text === next)
@@ -55,7 +63,7 @@ export function previewWrite(
   if (!patch) {
     return capped(
       `rewrites most of the file (${plural(splitLines(existing.text).length, 'line')} now); its new content, ${size}`,
-      nextLines.map((text) => ({ kind: 'add', text })),
+      shownLines(next).map((text) => ({ kind: 'add', text })),
     );
   }
   const lines: PreviewLine[] = [];

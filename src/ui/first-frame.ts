@@ -2,11 +2,13 @@
  * The first frame, drawn before Ink, React and yoga are loaded (loading them is most of the
  * start-up): the empty prompt and the status line, as the chat screen renders its initial state.
  * Ink's first render replaces it in one synchronized update. Keys typed meanwhile wait in the
- * terminal (raw mode: no echo over the frame) and reach the app once it reads its input.
+ * terminal (raw mode: no echo over the frame, no Ctrl+C signal) and reach the app once it reads
+ * its input; pastes come bracketed.
  */
 import chalk from 'chalk';
 import { sanitizeTerminalText } from '../text/sanitize.js';
 import { cursorCell } from './cursor-cell.js';
+import { disableBracketedPaste, enableBracketedPaste } from './input/bracketed-paste.js';
 
 /** The empty prompt's hint (the prompt component shows it too). */
 export const PROMPT_PLACEHOLDER = 'Type a message · / for commands · \\ + enter for a new line';
@@ -55,11 +57,15 @@ export function drawFirstFrame(
   if (!stdin.isTTY || !stdin.setRawMode || (stdout.columns ?? 0) <= widest) return undefined;
   stdin.setRawMode(true);
   const lines = firstFrameLines(model);
+  // Bracketed paste from the first frame on: a paste that arrives before the UI reads its input
+  // waits in the terminal wrapped in its markers, so a 0x03 or CR inside it is text, not a key.
+  enableBracketedPaste(stdout);
   stdout.write(`${HIDE_CURSOR}${lines.join('\n')}\n`);
   // If ochat ends before the UI takes over, leave the terminal as it was found.
   const restore = () => {
     stdin.setRawMode?.(false);
     stdout.write(SHOW_CURSOR);
+    disableBracketedPaste(stdout);
   };
   process.once('exit', restore);
   return {

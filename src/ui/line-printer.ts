@@ -168,7 +168,9 @@ export class LinePrinter {
       case 'tool':
         this.endReply();
         this.line(
-          `${item.ok ? '⚙' : '✗'} ${item.name}${item.keyArgument ? ` ${item.keyArgument}` : ''} — ${item.summary}`,
+          showControlCharacters(
+            `${item.ok ? '⚙' : '✗'} ${item.name}${item.keyArgument ? ` ${item.keyArgument}` : ''} — ${item.summary}`,
+          ),
         );
         return;
       case 'shell':

@@ -22,6 +22,7 @@ const LAYERS = [
   'attachments',
   'commands',
   'tools',
+  'files',
   'ollama',
   'config',
   'compaction',

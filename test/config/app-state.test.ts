@@ -25,6 +25,32 @@ async function openState(options: AppStateOptions): Promise<AppState> {
 }
 
 describe('AppState', () => {
+  it('an append while another live process trims waits for its lock without blocking the event loop, in order', async () => {
+    const cwd = tempDir();
+    const state = await openState({ cwd });
+    state.pushHistory('before');
+    // The parent process is alive and not this one: its lock is held.
+    const lock = join(cwd, 'history.jsonl.lock');
+    writeFileSync(lock, `${process.ppid}\n`);
+    const started = Date.now();
+    state.pushHistory('during one');
+    state.pushHistory('during two');
+    expect(Date.now() - started).toBeLessThan(50);
+    // Offered for recall at once, written only once the trim is over.
+    expect(state.inputHistory).toEqual(['before', 'during one', 'during two']);
+    const history = () => readFileSync(join(cwd, 'history.jsonl'), 'utf8');
+    let ticks = 0;
+    await new Promise<void>((resolve) => {
+      const tick = () => (++ticks === 5 ? resolve() : setTimeout(tick, 5));
+      tick();
+    });
+    expect(history()).toBe('"before"\n');
+    rmSync(lock);
+    for (let i = 0; i < 100 && !history().includes('two'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(history()).toBe('"before"\n"during one"\n"during two"\n');
+    expect(state.inputHistory).toEqual(['before', 'during one', 'during two']);
+  });
+
   it('starts empty', async () => {
     const state = await openState({ cwd: tempDir() });
     expect(state.lastModel).toBeUndefined();

@@ -25,3 +25,21 @@ test('a message typed as soon as the prompt shows is sent once the chat is ready
   // Once as the user's message and once in the reply: no terminal echo of the typing.
   expect(pty.screen().match(/early bird/g)).toHaveLength(2);
 });
+
+test('a paste just after the first frame, holding a 0x03 and line breaks, is pasted text: ochat lives, nothing is sent', async () => {
+  emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+  pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: emu.url } });
+  await pty.waitFor('›', 10_000, { settle: false });
+  // As a terminal pastes: wrapped in the markers only once the program has asked for them.
+  const text = 'pasted one\x03\rpasted two\r';
+  const bracketed = pty.raw().includes('\x1b[?2004h');
+  pty.write(bracketed ? `\x1b[200~${text}\x1b[201~` : text);
+  await pty.waitFor('pasted two');
+  const early = await Promise.race([
+    pty.exited,
+    new Promise((resolve) => setTimeout(() => resolve('alive'), 1_000)),
+  ]);
+  expect(early).toBe('alive');
+  expect(emu.chats).toHaveLength(0);
+  expect(bracketed).toBe(true);
+});

@@ -99,7 +99,7 @@ describe('ollama run habits', () => {
     await pty.waitFor('Switched to m1:latest (num_ctx 4k)');
     pty.write('/load ./saved-chat.json\r');
     // A path is a session export to import, not a model: this one does not exist.
-    await pty.waitFor('Not loaded: cannot read ./saved-chat.json: ENOENT.');
+    await pty.waitFor('Not loaded: cannot read ./saved-chat.json: no such file or folder.');
     pty.write('three\r');
     await pty.waitFor('Echo: three');
     await waitForChats(emu, 3);

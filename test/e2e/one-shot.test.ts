@@ -28,6 +28,21 @@ beforeEach(() => {
 });
 
 describe('ochat -p', () => {
+  test('piped input is capped: < /dev/zero is a clear error naming the limit, exit 2, nothing sent', async () => {
+    const started = Date.now();
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hello'], {
+      env,
+      stdinFrom: '/dev/zero',
+      timeoutMs: 10_000,
+    });
+    expect(result.stderr).toBe(
+      'ochat: piped input is over 8 MB, the most a one-shot reads; send less (e.g. head -c 1M file | ochat -p "…").\n',
+    );
+    expect(result.code).toBe(2);
+    expect(emu.chats).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   test('prints the reply on stdout as plain text and exits 0', async () => {
     emu.enqueue({ content: 'The answer is **42**.' });
     const result = await runOchat(['-m', 'llama3.2', '-p', 'What is the answer?'], { env });

@@ -194,3 +194,18 @@ describe('the write_file question shows what will be written', () => {
     expect(existsSync(join(cwd, 'fresh.md'))).toBe(false);
   });
 });
+
+describe('one visible form of a command', () => {
+  test('the question and the transcript line show a \\r, a zero-width character and U+2028 alike, nothing hidden', async () => {
+    run = await startToolRun();
+    const { emu, pty } = run;
+    const command = 'echo safe\rtouch HIDDEN-PWNED\u200b\u2028x';
+    const shown = 'echo safe␍touch HIDDEN-PWNED<U+200B><U+2028>x';
+    emu.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command } }] }, { content: 'Ran.' });
+    pty.write('run it\r');
+    await pty.waitFor(`? Allow run_command ${shown}?`);
+    await pty.answer('y');
+    await pty.waitFor('Ran.');
+    expect(pty.screen()).toContain(`run_command ${shown} — ✅ ${shown} (exit 0)`);
+  });
+});

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parseSession, SessionFileError } from '../../src/sessions/session-reader.js';
+import {
+  bufferLines,
+  parseSession,
+  parseSessionLines,
+  SessionFileError,
+} from '../../src/sessions/session-reader.js';
 import { HEADER, message, record, sessionText } from './fixtures.js';
 
 const ENTRIES = [
@@ -64,6 +69,31 @@ describe('parseSession', () => {
     expect(parsed.readOnly).toContain('newer ochat (format 2; this one reads 1)');
     expect(parsed.entries).toEqual(ENTRIES);
     expect(parsed.notices).toHaveLength(1);
+  });
+
+  test('invalid UTF-8 bytes: every offset is in bytes, the file is not one byte longer for them', () => {
+    const text = Buffer.from(sessionText(HEADER, ENTRIES));
+    const at = text.indexOf('hello');
+    text[at] = 0xff;
+    text[at + 1] = 0xc3;
+    const parsed = parseSession(text);
+    expect(parsed.validBytes).toBe(text.length);
+    expect(parsed.readOnly).toBeUndefined();
+    expect(parsed.entries[0]).toEqual(message(1, 'user', '\uFFFD\uFFFDllo'));
+  });
+
+  test('a UTF-8 BOM before the header (an editor) is read past', () => {
+    const text = `\uFEFF${sessionText(HEADER, ENTRIES)}`;
+    const parsed = parseSession(text);
+    expect(parsed.header).toEqual(HEADER);
+    expect(parsed.validBytes).toBe(Buffer.byteLength(text));
+  });
+
+  test('a line over the size limit is skipped as it streams past and makes the session read-only', () => {
+    const lines = bufferLines(Buffer.from(sessionText(HEADER, ENTRIES)), 200);
+    const parsed = parseSessionLines(lines, 's');
+    expect(parsed.notices[0]).toMatch(/^s: line \d+ is longer than/);
+    expect(parsed.readOnly).toMatch(/too long/);
   });
 
   test('a file without a session header is not a session', () => {

@@ -3,7 +3,7 @@
  * piped, XDG dirs isolated. For one-shot mode and the errors that end a run.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -22,6 +22,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Written to stdin, which is then closed; stdin is an empty pipe without it. */
   input?: string;
+  /** A file to be stdin instead (e.g. `/dev/zero`, which never ends). */
+  stdinFrom?: string;
   /** Working directory; default a fresh temporary home. */
   cwd?: string;
   /** Kill the run after this long (a hang is a failure, not a stuck suite). */
@@ -42,14 +44,14 @@ export async function runOchat(args: string[], options: RunOptions = {}): Promis
           XDG_DATA_HOME: join(home, 'data'),
           ...options.env,
         },
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: [options.stdinFrom ? openSync(options.stdinFrom, 'r') : 'pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
       });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
         stderr += chunk;
       });
       const timer = setTimeout(() => {
@@ -61,7 +63,7 @@ export async function runOchat(args: string[], options: RunOptions = {}): Promis
         clearTimeout(timer);
         resolveRun({ code, stdout, stderr });
       });
-      child.stdin.end(options.input ?? '');
+      child.stdin?.end(options.input ?? '');
     });
   } finally {
     rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { showControlCharacters } from '../../src/text/sanitize.js';
 import { existingFileOf, PREVIEW_MAX_LINES, previewWrite } from '../../src/tools/write-preview.js';
 
 describe('previewWrite', () => {
@@ -71,5 +72,13 @@ describe('previewWrite', () => {
       'replaces a file of 5,000,000 bytes (too large to compare) with 1 line, 2 bytes',
     );
     expect(existingFileOf(Buffer.from('héllo'))).toEqual({ kind: 'text', text: 'héllo' });
+  });
+});
+
+describe('the preview of CRLF text', () => {
+  it('keeps the CR of each line, which the prompt shows as ␍', () => {
+    const preview = previewWrite({ kind: 'none' }, 'one\r\ntwo\r\n');
+    expect(preview.title).toBe('new file, 2 lines, 10 bytes');
+    expect(preview.lines.map((line) => showControlCharacters(line.text))).toEqual(['one␍', 'two␍']);
   });
 });

@@ -1,7 +1,8 @@
 import { readdir } from 'node:fs/promises';
+import { resolveSandboxedPath } from '../../files/sandbox.js';
+import { errnoCode } from '../../platform/errno.js';
 import { asDirectory } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
-import { resolveSandboxedPath } from '../sandbox.js';
 import { plural } from '../text-lines.js';
 import type { Tool } from '../tool.js';
 
@@ -34,7 +35,7 @@ export const listDirectoryTool: Tool<ListDirectoryArgs> = {
       const entries = await readdir(resolved.path, { withFileTypes: true });
       names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`Directory not found: ${requested}`, 'not found');
       if (code === 'ENOTDIR')
         return toolFailure(`${requested} is a file, not a directory; use read_file.`, 'not a directory');

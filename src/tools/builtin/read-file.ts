@@ -1,7 +1,8 @@
-import { looksBinary } from '../binary-content.js';
+import { looksBinary } from '../../files/binary-content.js';
+import { readRegularFile } from '../../files/regular-file.js';
+import { resolveSandboxedPath } from '../../files/sandbox.js';
+import { errnoCode } from '../../platform/errno.js';
 import { failureLine, toolFailure } from '../failure-line.js';
-import { readRegularFile } from '../regular-file.js';
-import { resolveSandboxedPath } from '../sandbox.js';
 import { splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
 
@@ -55,7 +56,7 @@ export const readFileTool: Tool<ReadFileArgs> = {
       }
       content = read.content;
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`File not found: ${args.path}`, 'file not found');
       return toolFailure(`Cannot read ${args.path}: ${(error as Error).message}`, code ?? 'read error');
     }

@@ -1,3 +1,4 @@
+import { showControlCharacters } from '../../text/sanitize.js';
 import { oneLine } from '../../text/shorten.js';
 import { commandApprovalPrefix, commandHasPrefix, describeCommandPrefix } from '../command-prefix.js';
 import { failureLine } from '../failure-line.js';
@@ -42,7 +43,8 @@ export const runCommandTool: Tool<RunCommandArgs> = {
     return { ok: shellSucceeded(end), output, details: { ...end } };
   },
   summaryLine(args, outcome) {
-    const command = oneLine(args.command, 80);
+    // The form the question showed: nothing of the command hidden (a \r, a zero-width character).
+    const command = oneLine(showControlCharacters(args.command), 160);
     const details = outcome.details ?? {};
     if (!('exitCode' in details) || typeof details.error === 'string') return failureLine(command, outcome);
     return `${outcome.ok ? '✅' : '❌'} ${command} (${shellEndShort(details as unknown as ShellEnd)})`;

@@ -1,12 +1,13 @@
 import { basename, relative, sep } from 'node:path';
+import { looksBinary } from '../../files/binary-content.js';
+import { readRegularFile } from '../../files/regular-file.js';
+import { hardLinkRefusal, resolveSandboxedPath } from '../../files/sandbox.js';
+import { errnoCode } from '../../platform/errno.js';
 import { oneLine } from '../../text/shorten.js';
-import { looksBinary } from '../binary-content.js';
 import { asDirectory, displayPath } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { globToRegExp } from '../glob-pattern.js';
 import { LineMatcher, MatchingStopped } from '../line-matcher.js';
-import { readRegularFile } from '../regular-file.js';
-import { resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
 import { walkFiles } from '../walk-files.js';
@@ -62,6 +63,8 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
     const lines: string[] = [];
     const filesWithMatches = new Set<string>();
     let filesSearched = 0;
+    /** Files skipped for having other hard links (see hardLinkRefusal). */
+    let linked = 0;
     const matcher = new LineMatcher(regex, ctx.commandTimeoutMs, ctx.signal);
     let batch: { file: string; lines: string[] }[] = [];
     let batchChars = 0;
@@ -83,6 +86,10 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
     try {
       for await (const file of walkFiles(root, ctx.signal)) {
         if (fileFilter && !matchesGlob(fileFilter, args.glob!, relative(root, file))) continue;
+        if (hardLinkRefusal(file, file, ctx, 'read')) {
+          linked++;
+          continue;
+        }
         const content = await readSearchable(file);
         if (content === undefined) continue;
         filesSearched++;
@@ -101,7 +108,7 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
         );
       }
       if (error instanceof MatchingStopped) return toolFailure('The search was cancelled.', 'cancelled');
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`Not found: ${requested}`, 'not found');
       return toolFailure(`Search failed: ${(error as Error).message}`, code ?? 'search error');
     } finally {
@@ -109,14 +116,21 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
     }
     if (ctx.signal?.aborted) return toolFailure('The search was cancelled.', 'cancelled');
     const capped = lines.length >= MAX_SEARCH_MATCHES;
-    const details = { matches: lines.length, files: filesWithMatches.size, filesSearched, capped };
+    const details = { matches: lines.length, files: filesWithMatches.size, filesSearched, capped, linked };
+    const linkedNote = linked
+      ? `\n[${plural(linked, 'file')} with more than one hard link not searched: the same file may also be outside the working directory; tools.allowed_paths lists where such files may be read]`
+      : '';
     if (lines.length === 0) {
-      return { ok: true, output: `No matches (searched ${plural(filesSearched, 'file')}).`, details };
+      return {
+        ok: true,
+        output: `No matches (searched ${plural(filesSearched, 'file')}).${linkedNote}`,
+        details,
+      };
     }
     const note = capped
       ? `\n[stopped at ${MAX_SEARCH_MATCHES} matches; narrow the pattern, path or glob]`
       : '';
-    return { ok: true, output: lines.join('\n') + note, details };
+    return { ok: true, output: lines.join('\n') + note + linkedNote, details };
   },
   summaryLine(args, outcome) {
     const where = `"${args.pattern}" in ${asDirectory(args.path ?? '.')}`;

@@ -1,9 +1,10 @@
-import { constants } from 'node:fs';
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { constants, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { nonRegularKind, readRegularFile } from '../../files/regular-file.js';
+import { resolveSandboxedPath } from '../../files/sandbox.js';
+import { errnoCode } from '../../platform/errno.js';
 import { failureLine, toolFailure } from '../failure-line.js';
-import { nonRegularKind, readRegularFile } from '../regular-file.js';
-import { resolveSandboxedPath } from '../sandbox.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
 import { type ExistingFile, existingFileOf, previewWrite } from '../write-preview.js';
@@ -12,6 +13,15 @@ import { type ExistingFile, existingFileOf, previewWrite } from '../write-previe
 const PREVIEW_MAX_BYTES = 1024 * 1024;
 
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
+
+/** What is at `path`: null when nothing, undefined for a regular file, else what it is. */
+function existingKind(path: string): string | undefined | null {
+  try {
+    return nonRegularKind(statSync(path));
+  } catch {
+    return null;
+  }
+}
 
 /** Arguments of `write_file`. */
 export type WriteFileArgs = { path: string; content: string };
@@ -32,18 +42,31 @@ export const writeFileTool: Tool<WriteFileArgs> = {
   keyArgument: (args) => args.path,
   approvalScope(args, ctx) {
     // The same file however the path is spelled (`./a.md`, `a.md`); a refused path is never remembered.
-    const resolved = resolveSandboxedPath(args.path, ctx);
+    const resolved = resolveSandboxedPath(args.path, ctx, 'write');
     if (!resolved.ok) return null;
     return {
       scope: args.path,
       covers: (later, laterCtx) => {
-        const target = resolveSandboxedPath(later.path, laterCtx);
+        const target = resolveSandboxedPath(later.path, laterCtx, 'write');
         return target.ok && target.path === resolved.path;
       },
     };
   },
+  refusal(args, ctx) {
+    const resolved = resolveSandboxedPath(args.path, ctx, 'write');
+    if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
+    const existing = existingKind(resolved.path);
+    if (existing === 'a directory') return toolFailure(`${args.path} is a directory.`, 'is a directory');
+    // Opening a FIFO for writing blocks until someone reads it; a device is never what was meant.
+    if (existing)
+      return toolFailure(
+        `${args.path} is ${existing}, not a regular file; it was not written.`,
+        'not a regular file',
+      );
+    return undefined;
+  },
   async preview(args, ctx) {
-    const resolved = resolveSandboxedPath(args.path, ctx);
+    const resolved = resolveSandboxedPath(args.path, ctx, 'write');
     // A path the run will refuse gets no preview: the refusal is what the user will see.
     if (!resolved.ok) return undefined;
     let existing: ExistingFile;
@@ -52,30 +75,24 @@ export const writeFileTool: Tool<WriteFileArgs> = {
       if (read.kind === 'not-regular') return undefined;
       existing = read.kind === 'ok' ? existingFileOf(read.content) : { kind: 'too-large', bytes: read.size };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+      if (errnoCode(error) !== 'ENOENT') return undefined;
       existing = { kind: 'none' };
     }
     return previewWrite(existing, args.content);
   },
   async run(args, ctx) {
-    const resolved = resolveSandboxedPath(args.path, ctx);
+    // Checked again: the file may have changed while the user was asked.
+    const refused = writeFileTool.refusal?.(args, ctx);
+    if (refused) return refused;
+    const resolved = resolveSandboxedPath(args.path, ctx, 'write');
     if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
-    const existing = await stat(resolved.path).then(nonRegularKind, () => null);
-    const existed = existing !== null;
-    if (existing === 'a directory') return toolFailure(`${args.path} is a directory.`, 'is a directory');
-    // Opening a FIFO for writing blocks until someone reads it; a device is never what was meant.
-    if (existing) {
-      return toolFailure(
-        `${args.path} is ${existing}, not a regular file; it was not written.`,
-        'not a regular file',
-      );
-    }
+    const existed = existingKind(resolved.path) !== null;
     try {
       await mkdir(dirname(resolved.path), { recursive: true });
       // Non-blocking: should a FIFO appear after the check, the open fails instead of waiting for a reader.
       await writeFile(resolved.path, args.content, { encoding: 'utf8', flag: WRITE_FLAGS });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       return toolFailure(`Cannot write ${args.path}: ${(error as Error).message}`, code ?? 'write error');
     }
     const lines = splitLines(args.content).length;

@@ -3,7 +3,7 @@ import { memo, type ReactNode, useMemo } from 'react';
 import { attachmentChip } from '../../attachments/attachment-chip.js';
 import type { DisplayItem } from '../../chat/display-items.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
-import { sanitizeTerminalText } from '../../text/sanitize.js';
+import { sanitizeTerminalText, showControlCharacters } from '../../text/sanitize.js';
 import { headAndTail } from '../../text/shorten.js';
 import { expandTabs } from '../../text/terminal-rows.js';
 import { COLLAPSE_CHARS, COLLAPSE_LINES, shouldCollapse } from '../input/paste-chips.js';
@@ -182,11 +182,11 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
       return (
         <Prefixed marker={item.ok ? '⚙' : '✗'} color={item.ok ? 'magenta' : 'red'}>
           <Text>
-            <Text bold>{clean(item.name)}</Text>
-            {item.keyArgument ? ` ${clean(item.keyArgument)}` : ''}
+            <Text bold>{showControlCharacters(item.name)}</Text>
+            {item.keyArgument ? ` ${showControlCharacters(item.keyArgument)}` : ''}
             <Text color={item.ok ? undefined : 'red'} dimColor={item.ok}>
               {' — '}
-              {clean(item.summary)}
+              {showControlCharacters(item.summary)}
             </Text>
           </Text>
         </Prefixed>

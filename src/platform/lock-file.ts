@@ -1,6 +1,7 @@
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { errnoCode } from './errno.js';
 
-/** Someone else holds the session: which process. */
+/** Someone else holds the lock: which process. */
 export interface LockHolder {
   pid: number;
 }
@@ -12,7 +13,7 @@ export function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(error) === 'EPERM';
   }
 }
 
@@ -57,7 +58,7 @@ function createExclusive(path: string, pid: number): boolean {
   try {
     fd = openSync(path, 'wx');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   }
   try {
@@ -73,11 +74,12 @@ function createExclusive(path: string, pid: number): boolean {
 const STALE_GUARD_MS = 10_000;
 
 /**
- * An O_EXCL lock file holding the owner's pid. A lock whose process is dead is taken over; taking
- * over is itself guarded by a second O_EXCL file, so two processes cannot both remove a dead lock
- * and each believe they created the new one.
+ * ochat's one lock: an O_EXCL lock file holding the owner's pid (and start time). A lock whose
+ * process is dead is taken over; taking over is itself guarded by a second O_EXCL file, so two
+ * processes cannot both remove a dead lock and each believe they created the new one. Sessions
+ * (one ochat per session file) and the input history's trim (one trimmer at a time) use it.
  */
-export class SessionLock {
+export class LockFile {
   private held = false;
 
   constructor(
@@ -146,6 +148,20 @@ export class SessionLock {
       unlinkSync(path);
     } catch {
       // already gone
+    }
+  }
+
+  /**
+   * Waits, without blocking the event loop, while a live process holds the lock, at most
+   * `timeoutMs`; resolves whether it was freed (or never held).
+   */
+  async waitWhileHeld(timeoutMs: number, pollMs = 5): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const holder = readHolder(this.path);
+      if (holder === undefined ? !existsSync(this.path) : !this.holderAlive(holder)) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
 

@@ -1,7 +1,13 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ToolContext } from './tool.js';
+import { errnoCode } from '../platform/errno.js';
+
+/** Where files may be used: the working directory and the configured `allowed_paths`. */
+export interface SandboxScope {
+  cwd: string;
+  allowedPaths: string[];
+}
 
 /** A requested path resolved inside the sandbox (real path), or why it was refused. */
 export type SandboxedPath = { ok: true; path: string } | { ok: false; error: string };
@@ -12,14 +18,19 @@ interface SandboxRoot {
   real: string;
 }
 
+/** What a path is resolved for: a file with other hard links may be read in fewer places than written. */
+export type SandboxAccess = 'read' | 'write';
+
 /**
  * Resolves a path a model asked for and confines it to `cwd` and `allowedPaths`. Refuses `..`
- * escapes, absolute paths outside, and symlinks whose real path escapes (for a file yet to be
- * written, the real path of its nearest existing parent), with an error the model can act on.
+ * escapes, absolute paths outside, symlinks whose real path escapes (for a file yet to be
+ * written, the real path of its nearest existing parent), and files with other hard links (see
+ * {@link hardLinkRefusal}), with an error the model can act on.
  */
 export function resolveSandboxedPath(
   requested: string,
-  ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>,
+  ctx: SandboxScope,
+  access: SandboxAccess = 'read',
 ): SandboxedPath {
   if (typeof requested !== 'string' || requested.trim() === '') {
     return { ok: false, error: 'The path is empty; give a path relative to the working directory.' };
@@ -38,11 +49,41 @@ export function resolveSandboxedPath(
       error: `Access denied: "${requested}" leads through a symbolic link to ${real.path}, which is outside ${describeRoots(roots)}.`,
     };
   }
-  return real;
+  const linked = hardLinkRefusal(requested, real.path, ctx, access);
+  return linked ? { ok: false, error: linked } : real;
+}
+
+/**
+ * Why a regular file with more than one hard link must not be used, else undefined. Its other
+ * names may be anywhere on the same file system (a link in the working directory to ~/.bashrc),
+ * and the link count cannot tell where: such a file is never written (the write would change
+ * every name of it), and read only inside a directory the user listed in `allowed_paths`.
+ */
+export function hardLinkRefusal(
+  requested: string,
+  real: string,
+  ctx: SandboxScope,
+  access: SandboxAccess,
+): string | undefined {
+  let links: number;
+  try {
+    const stats = statSync(real);
+    if (!stats.isFile()) return undefined;
+    links = stats.nlink;
+  } catch {
+    return undefined;
+  }
+  if (links <= 1) return undefined;
+  const why = `"${requested}" has ${links} hard links: the same file may also be outside the working directory`;
+  if (access === 'write')
+    return `Refused: ${why}, and writing to it would change it there too. It was not written; write a new file instead.`;
+  const allowed = ctx.allowedPaths.map((entry) => realPathOf(resolve(ctx.cwd, expandHome(entry))));
+  if (allowed.some((root) => root.ok && isWithin(root.path, real))) return undefined;
+  return `Access denied: ${why}. Such a file is read only inside a directory listed in tools.allowed_paths.`;
 }
 
 /** The directories of the sandbox: `cwd` first, then the allowed paths. */
-function sandboxRoots(ctx: Pick<ToolContext, 'cwd' | 'allowedPaths'>): SandboxRoot[] {
+function sandboxRoots(ctx: SandboxScope): SandboxRoot[] {
   return [ctx.cwd, ...ctx.allowedPaths].map((entry) => {
     const lexical = resolve(ctx.cwd, expandHome(entry));
     const real = realPathOf(lexical);
@@ -80,7 +121,7 @@ function realPathOf(target: string): SandboxedPath {
     try {
       return { ok: true, path: join(realpathSync.native(current), ...rest) };
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errnoCode(error);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
         return { ok: false, error: (error as Error).message };
       }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { processAlive, processStartTime, SessionLock } from '../../src/sessions/session-lock.js';
+import { LockFile, processAlive, processStartTime } from '../../src/platform/lock-file.js';
 
 let dir: string;
 beforeEach(() => {
@@ -12,13 +12,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const alive = (pids: number[]) => (pid: number) => pids.includes(pid);
 
-describe('SessionLock', () => {
+describe('LockFile', () => {
   test('the first process takes the lock and writes its pid; the second is told which pid holds it', () => {
     const path = join(dir, 's.lock');
-    const first = new SessionLock(path, 100, alive([100, 200]));
+    const first = new LockFile(path, 100, alive([100, 200]));
     expect(first.acquire()).toEqual({ ok: true });
     expect(readFileSync(path, 'utf8')).toBe('100\n');
-    const second = new SessionLock(path, 200, alive([100, 200]));
+    const second = new LockFile(path, 200, alive([100, 200]));
     expect(second.acquire()).toEqual({ ok: false, holder: { pid: 100 } });
     first.release();
     expect(second.acquire()).toEqual({ ok: true });
@@ -28,14 +28,14 @@ describe('SessionLock', () => {
   test('a lock whose process is dead is taken over', () => {
     const path = join(dir, 's.lock');
     writeFileSync(path, '4242\n');
-    const lock = new SessionLock(path, 300, alive([300]));
+    const lock = new LockFile(path, 300, alive([300]));
     expect(lock.acquire()).toEqual({ ok: true });
     expect(readFileSync(path, 'utf8')).toBe('300\n');
   });
 
   test('release leaves a lock alone that is no longer ours', () => {
     const path = join(dir, 's.lock');
-    const lock = new SessionLock(path, 100, alive([100]));
+    const lock = new LockFile(path, 100, alive([100]));
     lock.acquire();
     writeFileSync(path, '999\n');
     lock.release();
@@ -54,7 +54,7 @@ describe('SessionLock', () => {
 
     test('this process writes its pid and start time', () => {
       const path = join(dir, 's.lock');
-      expect(new SessionLock(path).acquire()).toEqual({ ok: true });
+      expect(new LockFile(path).acquire()).toEqual({ ok: true });
       expect(readFileSync(path, 'utf8')).toBe(`${process.pid} ${start}\n`);
     });
 
@@ -62,7 +62,7 @@ describe('SessionLock', () => {
       const path = join(dir, 's.lock');
       // This test's own pid stands in for the reused one: alive, but started at another time.
       writeFileSync(path, `${process.pid} ${Number(start) - 1}\n`);
-      const lock = new SessionLock(path, 300, processAlive);
+      const lock = new LockFile(path, 300, processAlive);
       expect(lock.acquire()).toEqual({ ok: true });
       expect(readFileSync(path, 'utf8')).toBe('300\n');
     });
@@ -71,7 +71,7 @@ describe('SessionLock', () => {
       const path = join(dir, 's.lock');
       for (const content of [`${process.pid} ${start}\n`, `${process.pid}\n`]) {
         writeFileSync(path, content);
-        expect(new SessionLock(path, 300, processAlive).acquire()).toEqual({
+        expect(new LockFile(path, 300, processAlive).acquire()).toEqual({
           ok: false,
           holder: { pid: process.pid },
         });

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readRegularFile, readRegularFileHead } from '../../src/tools/regular-file.js';
-import { makeFifo, makeTempDir, writeTree } from './temp-sandbox.js';
+import { readRegularFile, readRegularFileHead } from '../../src/files/regular-file.js';
+import { makeFifo, makeTempDir, writeTree } from '../tools/temp-sandbox.js';
 
 const servers: net.Server[] = [];
 afterEach(() => {

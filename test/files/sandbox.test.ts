@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveSandboxedPath } from '../../src/files/sandbox.js';
 import { listDirectoryTool } from '../../src/tools/builtin/list-directory.js';
 import { readFileTool } from '../../src/tools/builtin/read-file.js';
 import { searchFilesTool } from '../../src/tools/builtin/search-files.js';
 import { writeFileTool } from '../../src/tools/builtin/write-file.js';
-import { resolveSandboxedPath } from '../../src/tools/sandbox.js';
-import { makeContext, makeTempDir, writeTree } from './temp-sandbox.js';
+import { makeContext, makeTempDir, writeTree } from '../tools/temp-sandbox.js';
 
 describe('resolveSandboxedPath', () => {
   it('resolves relative paths inside cwd, existing or not', () => {
@@ -22,6 +22,22 @@ describe('resolveSandboxedPath', () => {
     });
     expect(resolveSandboxedPath('.', { cwd, allowedPaths: [] })).toEqual({ ok: true, path: cwd });
     expect(resolveSandboxedPath(path.join(cwd, 'src'), { cwd, allowedPaths: [] }).ok).toBe(true);
+  });
+
+  it('refuses a file with other hard links: never for writing, for reading only outside allowed_paths', () => {
+    const cwd = makeTempDir();
+    const elsewhere = makeTempDir();
+    fs.writeFileSync(path.join(elsewhere, 'secret'), 's');
+    fs.linkSync(path.join(elsewhere, 'secret'), path.join(cwd, 'link'));
+    fs.writeFileSync(path.join(cwd, 'single'), 'x');
+    const inCwd = { cwd, allowedPaths: [] };
+    expect(resolveSandboxedPath('single', inCwd, 'write').ok).toBe(true);
+    const read = resolveSandboxedPath('link', inCwd, 'read');
+    expect(read.ok || read.error).toMatch(/"link" has 2 hard links.*tools\.allowed_paths/);
+    const allowed = { cwd, allowedPaths: [cwd] };
+    expect(resolveSandboxedPath('link', allowed, 'read')).toEqual({ ok: true, path: path.join(cwd, 'link') });
+    const write = resolveSandboxedPath('link', allowed, 'write');
+    expect(write.ok || write.error).toMatch(/^Refused: "link" has 2 hard links/);
   });
 
   it('refuses .. escapes with an actionable error', () => {
