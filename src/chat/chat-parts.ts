@@ -175,6 +175,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     config: config.tools,
     cwd: deps.cwd,
     conversation,
+    shortenedForModel: (message) => requests.shortenedForModel(message),
     screen,
     ask,
     autoConfirm: deps.autoConfirm,

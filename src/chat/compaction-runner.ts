@@ -85,6 +85,14 @@ export class CompactionRunner implements CompactionCommands {
     });
   }
 
+  /**
+   * The budget gate every request to the model passes: compacts first when the request would
+   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently.
+   */
+  async makeRoom(): Promise<void> {
+    if (this.due()) await this.run('auto', undefined);
+  }
+
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
 
   /** `/compact`: called from a command, which already runs inside the work queue. */

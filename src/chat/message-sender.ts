@@ -22,7 +22,7 @@ export interface MessageSenderDeps {
   settings: ModelSettings;
   requests: RequestBuilder;
   connector: Pick<ModelConnector, 'connect'>;
-  compactions: Pick<CompactionRunner, 'due' | 'run'>;
+  compactions: Pick<CompactionRunner, 'makeRoom'>;
   turns: Pick<TurnRunner, 'run' | 'retryable' | 'forgetFailure'>;
   screen: ScreenLog;
   ask: AskDialog;
@@ -79,9 +79,10 @@ export class MessageSender implements ConversationCommands {
     conversation.startTurn();
     conversation.append({ role: 'user', ...user.message });
     turns.forgetFailure();
-    // Pre-flight: make room before sending, so Ollama never has to drop anything silently. The
-    // message is appended first so the plan keeps it as the newest turn and may summarize the one before.
-    if (compactions.due()) await compactions.run('auto', undefined);
+    // The gate the turn's every request passes, run here first so that the report of a
+    // compaction comes on screen before the message it made room for. The message is appended
+    // first so the plan keeps it as the newest turn and may summarize the one before.
+    await compactions.makeRoom();
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
@@ -119,7 +120,7 @@ export class MessageSender implements ConversationCommands {
         ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
         : `Asking again for a reply to "${quoted}".`,
     );
-    if (compactions.due()) await compactions.run('auto', undefined);
+    await compactions.makeRoom();
     await turns.run(connected);
   }
 

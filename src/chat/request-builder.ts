@@ -64,7 +64,7 @@ export class RequestBuilder {
    * What the next request sends: tool outputs capped at `tools.max_output_chars`, and the newest
    * turn's old tool outputs shortened when that turn alone would not leave the reserve free.
    */
-  modelView(): WireMessage[] {
+  modelView(onShortened?: (source: Message, headChars: number) => void): WireMessage[] {
     const connected = this.settings.connected;
     const budgets = connected ? this.budgets(connected) : undefined;
     const view = buildModelView({
@@ -77,10 +77,23 @@ export class RequestBuilder {
         numCtx: budgets.numCtx - this.toolDefinitionTokens(),
         reserve: budgets.reserve,
         charsPerToken: this.meter.charsPerToken,
+        onShortened,
       },
     });
     // Images attached for an earlier (vision) model of this chat.
     return connected && !supportsVision(connected.info) ? withoutImages(view) : view;
+  }
+
+  /**
+   * How many chars of its head the next request gives the model of `message`'s output, when the
+   * window makes it shorten that output to fit; undefined when it goes as it is.
+   */
+  shortenedForModel(message: Message): number | undefined {
+    let kept: number | undefined;
+    this.modelView((source, headChars) => {
+      if (source === message) kept = headChars;
+    });
+    return kept;
   }
 
   /** The compaction budgets for `model`'s window (room left for the tool definitions). */
@@ -212,11 +225,12 @@ export class RequestBuilder {
    */
   used(): number {
     const { transcript, records } = this.conversation;
-    return this.meter.used(
-      () => estimateMessagesTokens(this.modelView(), this.meter.charsPerToken) + this.toolDefinitionTokens(),
-      transcript,
-      records.length,
-    );
+    return this.meter.used(() => this.estimateRequest(), transcript, records.length);
+  }
+
+  /** An estimate of the whole next request: its messages as they would be sent and the tool definitions. */
+  estimateRequest(): number {
+    return estimateMessagesTokens(this.modelView(), this.meter.charsPerToken) + this.toolDefinitionTokens();
   }
 
   /** Shows the current `used` (once connected). */

@@ -1,7 +1,7 @@
 import type { McpCommands, ToolApproval, ToolCommands, ToolState } from '../commands/command-host.js';
 import type { Config } from '../config/schema.js';
 import type { Conversation } from '../conversation/conversation.js';
-import type { ReceivedToolCall } from '../conversation/message.js';
+import type { Message, ReceivedToolCall } from '../conversation/message.js';
 import {
   type Approval,
   type ConfirmAnswer,
@@ -23,6 +23,8 @@ export interface ToolRunnerDeps {
   /** The directory the tools are confined to. */
   cwd: string;
   conversation: Conversation;
+  /** The chars of its head the next request gives the model of a tool output it shortens to fit (request-builder.ts). */
+  shortenedForModel: (message: Message) => number | undefined;
   screen: ScreenLog;
   ask: AskDialog;
   /** Answers confirmations without asking (one-shot mode: decline, or approve with --yes). */
@@ -113,7 +115,7 @@ export class ToolRunner implements ToolCommands {
       approve: this.confirmation.approve,
       confirm: (request) => this.confirm(request),
     });
-    this.deps.conversation.append({
+    const result = this.deps.conversation.append({
       role: 'tool',
       content: execution.outcome.output,
       tool_name: execution.name,
@@ -127,7 +129,7 @@ export class ToolRunner implements ToolCommands {
       id: screen.itemId(),
       name: execution.name,
       keyArgument: execution.keyArgument,
-      summary: execution.summary,
+      summary: withModelShare(execution.summary, this.deps.shortenedForModel(result)),
       ok: execution.outcome.ok,
     });
   }
@@ -159,6 +161,19 @@ export class ToolRunner implements ToolCommands {
         return { kind: 'no' };
     }
   }
+}
+
+/**
+ * A tool's one-line summary saying how much of the output the model gets when the window made
+ * the request shorten it: what the screen says was sent is what was sent.
+ */
+export function withModelShare(summary: string, headChars: number | undefined): string {
+  if (headChars === undefined) return summary;
+  const share =
+    headChars > 0
+      ? `the model got the first ${headChars.toLocaleString('en')} chars`
+      : 'the model got only this line';
+  return summary.endsWith(')') ? `${summary.slice(0, -1)}; ${share})` : `${summary} (${share})`;
 }
 
 /** The answers offered, saying what "always" would cover, or why it is not offered. */

@@ -29,7 +29,7 @@ export interface TurnRunnerDeps {
   requests: RequestBuilder;
   screen: ScreenLog;
   tools: ToolRunner;
-  compaction: Pick<CompactionRunner, 'due' | 'run' | 'automatic'>;
+  compaction: Pick<CompactionRunner, 'makeRoom' | 'run' | 'automatic'>;
   abort: AbortSlot;
   /** Watches each request for the model's load (`loading m1… 12 s`, `loaded in 14.2 s`, spills). */
   load?: Pick<LocalModel, 'watchReply'>;
@@ -97,7 +97,8 @@ export class TurnRunner {
       screen.store.update({ busy: undefined, live: undefined });
     }
     requests.refreshUsed();
-    if (compaction.due()) await compaction.run('auto', undefined);
+    // After the reply: compacted while the user reads and types, the next send need not wait.
+    await compaction.makeRoom();
   }
 
   /**
@@ -116,9 +117,15 @@ export class TurnRunner {
     }
   }
 
-  /** One request for the reply, and what became of it. */
+  /**
+   * One request for the reply, and what became of it. Every request passes the budget gate
+   * first (each tool round, the first after a tool loop, a retry): when it would not leave the
+   * reserve free, the older turns are compacted before it is sent, so Ollama never refuses or cuts it.
+   */
   private async requestReply(turn: { model: ConnectedModel }, signal: AbortSignal): Promise<ReplyAttempt> {
-    const { requests, screen } = this.deps;
+    const { requests, screen, compaction } = this.deps;
+    await compaction.makeRoom();
+    if (signal.aborted) return { kind: 'stopped' };
     const { model } = turn;
     const view = requests.modelView();
     const request = requests.chatRequest(model, view);
@@ -254,6 +261,7 @@ export class TurnRunner {
         evalCount: m.evalCount,
         transcriptLength: conversation.transcript.length,
         recordCount: conversation.records.length,
+        estimateNext: () => requests.estimateRequest(),
       },
       model.numCtx,
     );

@@ -20,9 +20,16 @@ export function fitNewestTurn(input: {
   room: number;
   charsPerToken: number;
   headChars?: number;
+  /** Told, once the tail is final, of each tool output shortened and how many chars of its head it kept. */
+  onShortened?: (source: Message, headChars: number) => void;
 }): WireMessage[] {
   const { head, sources, charsPerToken } = input;
   const tail = [...input.tail];
+  const kept = new Map<Message, number>();
+  const told = () => {
+    for (const [source, headChars] of kept) input.onShortened?.(source, headChars);
+    return tail;
+  };
   let start = -1;
   for (let i = tail.length - 1; i >= 0; i--) {
     if (tail[i].role === 'user') {
@@ -39,11 +46,12 @@ export function fitNewestTurn(input: {
       if (tail[i].role !== 'tool') continue;
       const shortened = shortenToolOutput(tail[i].content, toolEntryLine(sources[i]), headChars);
       if (shortened.length >= tail[i].content.length) continue;
+      kept.set(sources[i], Math.min(headChars, tail[i].content.length));
       tail[i] = { ...tail[i], content: shortened };
-      if (newestTokens() <= room) return tail;
+      if (newestTokens() <= room) return told();
     }
   }
-  return tail;
+  return told();
 }
 
 /** A tool output cut to its head, with a note saying so and the call's one-line summary. */

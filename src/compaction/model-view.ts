@@ -12,7 +12,14 @@ export interface ModelViewInput {
   /** A tool result's content as sent (the app caps long output here); default: `content`. */
   toolContent?: (message: Message) => string;
   /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
-  fit?: { numCtx: number; reserve: number; charsPerToken: number; headChars?: number };
+  fit?: {
+    numCtx: number;
+    reserve: number;
+    charsPerToken: number;
+    headChars?: number;
+    /** Told of each tool output shortened to fit, and the chars of its head the model gets. */
+    onShortened?: (source: Message, headChars: number) => void;
+  };
 }
 
 /**
@@ -60,10 +67,10 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     ? [{ role: 'system', content: systemParts.join(SECTION_SEPARATOR) }]
     : [];
   if (!input.fit) return [...head, ...tail];
-  const { numCtx, reserve, charsPerToken, headChars } = input.fit;
+  const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
   return [
     ...head,
-    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars }),
+    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
   ];
 }
 

@@ -13,6 +13,13 @@ export interface ReplyCounts {
   transcriptLength: number;
   /** Compaction records in force when sent: a new one invalidates the server's count. */
   recordCount: number;
+  /**
+   * The estimate of the next request as the chat stands with this reply appended, taken after
+   * calibration: later requests are counted as the server's count plus how far their estimate
+   * moved from it, so a view that changed, not only grew (a tool output no longer shortened once
+   * its turn is not the newest), is counted as sent.
+   */
+  estimateNext?: () => number;
 }
 
 /** Ollama dropped part of the prompt: it saw fewer tokens than ochat sent. */
@@ -28,6 +35,8 @@ export interface MeterAnchor {
   transcriptLength: number;
   /** Compaction records in force when sent: a different count invalidates the anchor. */
   recordCount: number;
+  /** The estimate of the next request when the count was taken (absent in older sessions: then only appended messages are added). */
+  estimated?: number;
 }
 
 /** Everything the meter knows: saved with the session, so a resume measures as the original did. */
@@ -93,18 +102,22 @@ export class ContextMeter {
       const sample = calibrationSampleFor(counts.view, counts.promptEvalCount, counts.tools);
       this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, sample);
     }
+    if (counts.estimateNext) this.anchor.estimated = counts.estimateNext();
     this.onChange?.(this.state);
     return truncated ? { sentTokens, evaluatedTokens: counts.promptEvalCount } : undefined;
   }
 
   /**
-   * Tokens the next request will take: the server's count plus an estimate of the messages
-   * appended since, or (after a compaction changed the view) `estimateRequest()`: an estimate of
-   * the whole request (messages and tool definitions).
+   * Tokens the next request will take: the server's count plus how far the request's estimate
+   * moved since (or, for an anchor without one, an estimate of the messages appended since), or
+   * (after a compaction changed the view) `estimateRequest()`: an estimate of the whole request
+   * (messages and tool definitions).
    */
   used(estimateRequest: () => number, transcript: readonly WireMessage[], recordCount: number): number {
     const anchor = this.anchor;
     if (anchor && anchor.recordCount === recordCount && anchor.transcriptLength <= transcript.length) {
+      if (anchor.estimated !== undefined)
+        return Math.max(0, anchor.tokens + estimateRequest() - anchor.estimated);
       return (
         anchor.tokens + estimateMessagesTokens(transcript.slice(anchor.transcriptLength), this.charsPerToken)
       );

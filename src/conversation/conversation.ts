@@ -64,7 +64,7 @@ export class Conversation {
   }
 
   /** Appends a message to the current turn. */
-  append(message: NewMessage): void {
+  append(message: NewMessage): Message {
     const full: Message = {
       ...message,
       id: this.nextMessageId++,
@@ -73,6 +73,7 @@ export class Conversation {
     };
     this.messages.push(full);
     this.listener?.messageAppended(full);
+    return full;
   }
 
   /**

@@ -51,9 +51,12 @@ function meterState(value: unknown): MeterState | undefined {
   const a = anchor as Record<string, unknown> | null;
   if (!a || !isCount(a.tokens) || !isCount(a.transcriptLength) || !isCount(a.recordCount))
     return { charsPerToken };
+  const { tokens, transcriptLength, recordCount } = a;
   return {
     charsPerToken,
-    anchor: { tokens: a.tokens, transcriptLength: a.transcriptLength, recordCount: a.recordCount },
+    anchor: isCount(a.estimated)
+      ? { tokens, transcriptLength, recordCount, estimated: a.estimated }
+      : { tokens, transcriptLength, recordCount },
   };
 }
 

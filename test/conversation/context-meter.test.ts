@@ -202,3 +202,23 @@ describe('ContextMeter.used', () => {
     });
   });
 });
+
+describe('ContextMeter.used after a view that changed, not only grew', () => {
+  it('adds how far the request estimate moved since the count, so an output no longer shortened is counted in full', () => {
+    const meter = new ContextMeter(4);
+    const shortened = [user('read it'), { role: 'tool', content: 'x'.repeat(1000) } as WireMessage];
+    const whole = [user('read it'), { role: 'tool', content: 'x'.repeat(20_000) } as WireMessage];
+    let next = shortened;
+    const estimate = () => estimateMessagesTokens(next, meter.charsPerToken);
+    const exact = estimateMessagesTokens(shortened, 4);
+    meter.recordReply(counts(shortened, exact, { estimateNext: estimate }), NUM_CTX);
+    const counted = exact + 50;
+    expect(meter.used(estimate, shortened, 0)).toBe(counted);
+    next = whole;
+    // The transcript did not grow: only the estimate's move says the next request is larger.
+    expect(meter.used(estimate, shortened, 0)).toBe(
+      counted + estimate() - estimateMessagesTokens(shortened, meter.charsPerToken),
+    );
+    expect(meter.used(estimate, shortened, 0)).toBeGreaterThan(counted + 4000);
+  });
+});
