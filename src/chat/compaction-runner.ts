@@ -74,10 +74,14 @@ export class CompactionRunner implements CompactionCommands {
     this.setPaused(paused, false);
   }
 
-  /** Whether automatic compaction should run now (DESIGN §3). */
+  /**
+   * Whether automatic compaction should run now (DESIGN §3). Not for a turn the user sent anyway
+   * over the window: nothing can make it fit, and trying would fail and pause automatic mode.
+   */
   due(): boolean {
     const connected = this.deps.settings.connected;
     if (!connected || !this.deps.config.auto || this.autoPaused) return false;
+    if (this.deps.conversation.lastUserMessage()?.oversized) return false;
     return isCompactionDue({
       used: this.deps.requests.used(),
       reserve: this.budgets(connected).reserve,

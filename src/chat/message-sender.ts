@@ -75,9 +75,10 @@ export class MessageSender implements ConversationCommands {
     const user = await this.withAttachments(connected, text);
     if (!user) return;
     const { content, images } = user.message;
-    if (!(await this.fitsOrSendAnyway(connected, { role: 'user', content, images }))) return;
+    const fits = await this.fitsOrSendAnyway(connected, { role: 'user', content, images });
+    if (fits === 'not-sent') return;
     conversation.startTurn();
-    conversation.append({ role: 'user', ...user.message });
+    conversation.append({ role: 'user', ...user.message, ...(fits === 'anyway' ? { oversized: true } : {}) });
     turns.forgetFailure();
     // The gate the turn's every request passes, run here first so that the report of a
     // compaction comes on screen before the message it made room for. The message is appended
@@ -86,6 +87,7 @@ export class MessageSender implements ConversationCommands {
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
+    if (fits === 'anyway') this.tellWhatIsCut(connected);
     await turns.run(connected);
   }
 
@@ -129,18 +131,23 @@ export class MessageSender implements ConversationCommands {
   /**
    * A message that cannot fit the window even after compaction is never sent silently to be cut
    * by Ollama: the user is told the numbers and chooses to send it anyway, edit it or grow the window.
+   * Sending it anyway is a decision about this one message: nothing else changes (no compaction
+   * is run for its turn, none counts as failed); on the next turn it is compacted like any other.
    */
-  private async fitsOrSendAnyway(connected: ConnectedModel, user: WireMessage): Promise<boolean> {
+  private async fitsOrSendAnyway(
+    connected: ConnectedModel,
+    user: WireMessage,
+  ): Promise<'fits' | 'anyway' | 'not-sent'> {
     const { requests, screen, ask, interactive } = this.deps;
     const smallest = requests.smallestRequestWith(user);
-    if (smallest <= connected.numCtx) return true;
+    if (smallest <= connected.numCtx) return 'fits';
     const message = estimateMessageTokens(user, requests.meter.charsPerToken);
     screen.notice(
       interactive ? 'warning' : 'error',
       `This message is about ${formatTokens(message)} tokens; even after compaction the request carrying it would be about ${formatTokens(smallest)} tokens, more than num_ctx ${formatTokens(connected.numCtx)}. Sent as it is, Ollama would cut it without notice.`,
     );
     const key = await ask({ kind: 'send-oversized', question: 'Send it anyway?', choices: 'y/n' });
-    if (key.toLowerCase() === 'y') return true;
+    if (key.toLowerCase() === 'y') return 'anyway';
     const trained = connected.info.trainedContext;
     const most = trained ? ` (${connected.name} takes up to ${formatTokens(trained)})` : '';
     screen.notice(
@@ -149,7 +156,18 @@ export class MessageSender implements ConversationCommands {
         ? `Not sent. Shorten it (↑ brings it back), or give the model a larger window with /set num_ctx <tokens>${most}.`
         : `Not sent. Shorten the prompt, or give the model a larger window with --num-ctx <tokens>${most}.`,
     );
-    return false;
+    return 'not-sent';
+  }
+
+  /** Says once, plainly, what the model will not see of a request sent over its window. */
+  private tellWhatIsCut(connected: ConnectedModel): void {
+    const { requests, screen } = this.deps;
+    const request = requests.estimateRequest();
+    const over = Math.max(0, request - connected.numCtx);
+    screen.notice(
+      'warning',
+      `Sent anyway: the request is about ${formatTokens(request)} tokens and num_ctx is ${formatTokens(connected.numCtx)}, so Ollama cuts it: the model will not see the earlier messages of this chat (the system prompt and summary stay) nor about ${formatTokens(over)} tokens of this message. On the next turn it is compacted like any other message.`,
+    );
   }
 
   /** The message with the files its `@path`s name; undefined, each reason shown, when one cannot go. */

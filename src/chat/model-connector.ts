@@ -121,6 +121,23 @@ export class ModelConnector implements ModelCommands {
       signal,
     );
     settings.connect(connected);
+    const asked = connected.numCtxSource === 'flag' ? '--num-ctx' : 'options.num_ctx';
+    const refusal =
+      connected.numCtxSource === 'flag' || connected.numCtxSource === 'config'
+        ? this.tooSmall(connected.numCtx, `${asked} ${connected.numCtx}`)
+        : undefined;
+    if (refusal) {
+      // Refused, not obeyed: the window the model would have without it (its Modelfile's, or ochat's default).
+      const fallback = resolveNumCtx({
+        modelfile: connected.info.numCtxParam,
+        trained: connected.info.trainedContext,
+      });
+      settings.connect({ ...connected, numCtx: fallback.numCtx, numCtxSource: fallback.source });
+      screen.notice(
+        'error',
+        `${refusal} Using ${fallback.numCtx} (the ${fallback.source === 'modelfile' ? "Modelfile's" : 'default'}).`,
+      );
+    }
     this.deps.compaction.modelChanged();
     const meter = this.resumedMeter;
     this.resumedMeter = undefined;
@@ -129,9 +146,18 @@ export class ModelConnector implements ModelCommands {
       requests.meter.restore(meter);
     else requests.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
     appState.lastModel = name;
-    screen.store.update({ model: name, numCtx: connected.numCtx });
+    const inForce = settings.connected ?? connected;
+    screen.store.update({ model: name, numCtx: inForce.numCtx });
     requests.refreshUsed();
-    return connected;
+    return inForce;
+  }
+
+  /** Why `numCtx` is too small for ochat with the model connected, or undefined when it is not. */
+  private tooSmall(numCtx: number, what: string): string | undefined {
+    const smallest = this.deps.requests.smallestNumCtx();
+    if (numCtx >= smallest.numCtx) return undefined;
+    const tools = smallest.toolTokens ? `, the tool definitions about ${smallest.toolTokens}` : '';
+    return `${what} is too small: the system message takes about ${smallest.systemTokens} tokens${tools}, and compaction needs room to work; the smallest that works is ${smallest.numCtx}.`;
   }
 
   /**
@@ -161,13 +187,21 @@ export class ModelConnector implements ModelCommands {
     this.resize(resolved.numCtx, resolved.source);
   }
 
-  /** `/set num_ctx`: the new window, capped to what the model was trained on; returns the one in force. */
+  /**
+   * `/set num_ctx`: the new window, capped to what the model was trained on; returns the one in
+   * force. A window smaller than ochat itself needs is refused, naming the smallest that works.
+   */
   resize(value: unknown, source = '/set'): number | undefined {
     const { settings, requests, screen } = this.deps;
     const connected = settings.connected;
     if (!connected) return undefined;
     const trained = connected.info.trainedContext;
     const numCtx = trained ? Math.min(Number(value), trained) : Number(value);
+    const refusal = this.tooSmall(numCtx, `num_ctx ${numCtx}`);
+    if (refusal) {
+      screen.notice('error', `${refusal} num_ctx stays ${connected.numCtx}.`);
+      return connected.numCtx;
+    }
     if (trained && Number(value) > trained) {
       screen.notice(
         'warning',

@@ -2,7 +2,7 @@ import { withoutImages } from '../attachments/without-images.js';
 import { supportsThinking, supportsTools, supportsVision } from '../backend/capabilities.js';
 import type { ChatRequest, ToolSchema } from '../backend/interfaces.js';
 import type { LoadRequest } from '../backend/model-lifecycle.js';
-import { type Budgets, resolveBudgets } from '../compaction/budgets.js';
+import { type Budgets, resolveBudgets, smallestNumCtx } from '../compaction/budgets.js';
 import { buildModelView } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import { ContextMeter } from '../conversation/context-meter.js';
@@ -117,6 +117,17 @@ export class RequestBuilder {
   }
 
   /**
+   * The smallest window ochat can work in with the model connected: its system message and tool
+   * definitions, plus the least room compaction needs (budgets.ts).
+   */
+  smallestNumCtx(): { numCtx: number; systemTokens: number; toolTokens: number } {
+    const system = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
+    const systemTokens = estimateMessagesTokens(system, this.meter.charsPerToken);
+    const toolTokens = this.toolDefinitionTokens();
+    return { numCtx: smallestNumCtx(toolTokens, systemTokens), systemTokens, toolTokens };
+  }
+
+  /**
    * Which tool definitions the next request carries: all of them, or, when MCP servers add tools
    * and all would take more than `tools.max_definitions_share` of the window, the most recently
    * used that fit beside `find_tools` (none for a model without tool support).
@@ -195,7 +206,9 @@ export class RequestBuilder {
 
   /**
    * The `/api/chat` request for `view`, with tools and thinking only where the model supports
-   * them; `truncate: false`, so a prompt over num_ctx is refused, never cut silently.
+   * them; `truncate: false`, so a prompt over num_ctx is refused, never cut silently — except
+   * for a message the user chose to send anyway ("Send it anyway?" → y): they were told what the
+   * server will cut of it, and a refusal would make the choice void.
    */
   chatRequest(model: ConnectedModel, view: WireMessage[]): ChatRequest {
     const tools = this.toolSchemas();
@@ -205,7 +218,7 @@ export class RequestBuilder {
       messages: view,
       ...(supportsThinking(model.info) && think !== undefined ? { think } : {}),
       ...(tools.length ? { tools } : {}),
-      truncate: false,
+      truncate: this.conversation.lastUserMessage()?.oversized === true,
     };
   }
 

@@ -265,7 +265,8 @@ export class TurnRunner {
       },
       model.numCtx,
     );
-    if (truncation) {
+    // A message sent anyway over the window: what the server cuts was said when it was sent.
+    if (truncation && !conversation.lastUserMessage()?.oversized) {
       screen.notice(
         'warning',
         `Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(model.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,

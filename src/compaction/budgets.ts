@@ -61,3 +61,23 @@ export function resolveBudgets(numCtx: number, specs: BudgetSpecs, fixedTokens =
 function resolve(numCtx: number, spec: BudgetSpec): number {
   return Math.floor(Math.max(spec.ratio * numCtx, spec.min_tokens));
 }
+
+/**
+ * The least room the three budgets may be scaled down to: below it a summary, the newest turn
+ * and the reply have no room left to work in.
+ */
+export const MIN_WORKING_TOKENS = 256;
+
+/**
+ * The smallest `num_ctx` ochat can work in: what every request carries (the tool definitions,
+ * `fixedTokens`, and the system message, `systemTokens`) plus `MIN_WORKING_TOKENS`, with the
+ * share `resolveBudgets` keeps for the system prompt.
+ */
+export function smallestNumCtx(fixedTokens: number, systemTokens: number): number {
+  let numCtx = Math.max(
+    Math.ceil((fixedTokens + MIN_WORKING_TOKENS) / (1 - SYSTEM_PROMPT_ROOM_RATIO)),
+    fixedTokens + systemTokens + MIN_WORKING_TOKENS,
+  );
+  while (Math.floor(numCtx * (1 - SYSTEM_PROMPT_ROOM_RATIO)) - fixedTokens < MIN_WORKING_TOKENS) numCtx++;
+  return numCtx;
+}

@@ -156,11 +156,13 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   if (cut) record.cut = cut;
   record.tokensAfter = viewTokens(record);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
-  if (record.tokensAfter > estimatedBefore * (1 - MIN_SHRINK_RATIO)) {
+  const needed = Math.floor(estimatedBefore * (1 - MIN_SHRINK_RATIO));
+  if (record.tokensAfter > needed) {
+    const figure = (tokens: number) => tokens.toLocaleString('en');
     return {
       ok: false,
       reason: 'failed',
-      message: `the summary would not make the context smaller (${estimatedBefore} → ${record.tokensAfter} tokens)`,
+      message: `the summary would not make the context smaller by ${MIN_SHRINK_RATIO * 100}% (needed ≤ ${figure(needed)} tokens, got ${figure(record.tokensAfter)})`,
       // The newest turn is kept whole, so another summary cannot free its room.
       retryable: false,
     };

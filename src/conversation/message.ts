@@ -74,6 +74,11 @@ export interface Message {
   /** The reply was cut short (Ctrl+C or a stream error); its text is what arrived. */
   interrupted?: boolean;
   /**
+   * For `role: 'user'`: the user sent it although it does not fit the window ("Send it anyway?"):
+   * its turn is not compacted for (it cannot fit) and the server's cut is not reported twice.
+   */
+  oversized?: boolean;
+  /**
    * `/retry` replaced this reply (or tool call or result) with a new one: kept for the history,
    * never sent. Set in memory only; the session file records it as a separate `replaced` line.
    */

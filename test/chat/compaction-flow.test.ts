@@ -341,17 +341,28 @@ describe('a message too large for the window even after compaction', () => {
     const sent = chatSending('Huge:');
     expect(sent.truncated).toBe(true);
     expect(noticeTexts(h).some((t) => t.startsWith('This message is about'))).toBe(true);
-    expect(noticeTexts(h).some((t) => t.startsWith('Ollama truncated the prompt'))).toBe(true);
+    expect(noticeTexts(h).filter((t) => t.startsWith('Sent anyway: the request is about'))).toHaveLength(1);
+    // Said once, when it was sent: not again when the server's count comes back.
+    expect(noticeTexts(h).some((t) => t.startsWith('Ollama truncated the prompt'))).toBe(false);
+    expect(noticeTexts(h).some((t) => t.startsWith('Compaction failed'))).toBe(false);
+    expect(h.transcript().find((m) => m.role === 'user')?.oversized).toBe(true);
   });
 
-  it('"y" sends it anyway: a current Ollama refuses it (truncate: false), and the message is kept', async () => {
+  it('"y" sends it anyway to a current Ollama too: that one request lets the server cut it (truncate: true), the next is refused rather than cut again', async () => {
     emu.respondWith(compactionResponder({ chat: numberedReplies }));
     const h = await open({ numCtx: 2048 });
     await sayAnswering(h, `Huge: ${filler(3000)}`, 'y');
     const sent = chatSending('Huge:');
-    expect(sent).toMatchObject({ truncated: false, error: { status: 400 } });
-    expect(noticeTexts(h)).toContainEqual(expect.stringMatching(/^The prompt still does not fit num_ctx 2k/));
-    expect(h.transcript().at(-1)).toMatchObject({ role: 'user' });
+    expect(sent.body.truncate).toBe(true);
+    expect(sent).toMatchObject({ truncated: true });
+    expect(sent.error).toBeUndefined();
+    expect(noticeTexts(h).filter((t) => t.startsWith('Sent anyway:'))).toHaveLength(1);
+    expect(noticeTexts(h).some((t) => /still does not fit|Compaction failed|paused/.test(t))).toBe(false);
+    await h.say('and now?');
+    const next = chatSending('and now?');
+    expect(next.body.truncate).toBe(false);
+    expect(next).toMatchObject({ truncated: false });
+    expect(next.error).toBeUndefined();
   });
 
   it('is an error, sending nothing, when nobody can answer (one-shot behaviour)', async () => {

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BudgetSpecs, resolveBudgets, SYSTEM_PROMPT_ROOM_RATIO } from '../../src/compaction/budgets.js';
+import {
+  type BudgetSpecs,
+  MIN_WORKING_TOKENS,
+  resolveBudgets,
+  SYSTEM_PROMPT_ROOM_RATIO,
+  smallestNumCtx,
+} from '../../src/compaction/budgets.js';
 
 const specs: BudgetSpecs = {
   reserve: { ratio: 0.2, min_tokens: 1024 },
@@ -100,5 +106,21 @@ describe('resolveBudgets at the edges', () => {
       resolveBudgets(10_000, { reserve: exact, keep_recent: exact, summary: { ratio: 0, min_tokens: 3001 } })
         .scaled,
     ).toBe(true);
+  });
+});
+
+describe('smallestNumCtx', () => {
+  it('leaves MIN_WORKING_TOKENS to the budgets besides what every request carries, and no less', () => {
+    for (const [fixed, system] of [
+      [0, 0],
+      [566, 40],
+      [2000, 900],
+    ]) {
+      const smallest = smallestNumCtx(fixed, system);
+      const room = (n: number) =>
+        Math.min(Math.floor(n * (1 - SYSTEM_PROMPT_ROOM_RATIO)) - fixed, n - fixed - system);
+      expect(room(smallest)).toBeGreaterThanOrEqual(MIN_WORKING_TOKENS);
+      expect(room(smallest - 1)).toBeLessThan(MIN_WORKING_TOKENS);
+    }
   });
 });

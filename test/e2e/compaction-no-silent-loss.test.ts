@@ -77,3 +77,85 @@ describe('1. a big tool output', () => {
     expect(flat(pty.screen())).not.toContain('Ollama truncated the prompt');
   });
 });
+
+/** A 2,000-line log of about 71 kB; line 1,000 holds `fact`. */
+function bigLog(fact: string): string[] {
+  return Array.from({ length: 2000 }, (_, i) =>
+    i === 999 ? fact : `2026-12-03 12:00:00 INFO worker ${i + 1} finished its batch`,
+  );
+}
+
+/** Pastes `lines` as a terminal does (bracketed), after `before`. */
+async function paste(r: ToolRun, before: string, lines: string[]): Promise<void> {
+  r.pty.write(before);
+  await r.pty.writeInPieces(`\x1b[200~${lines.join('\r')}\x1b[201~`);
+  await r.pty.waitFor(`[pasted ${lines.length.toLocaleString('en')} lines]`);
+}
+
+/** Chats `Question <n>, FACT-q<n>` until the meter shows at least `percent`% of the window; returns the turns sent. */
+async function fillTo(r: ToolRun, percent: number): Promise<number> {
+  let n = 0;
+  for (;;) {
+    const shown = /toolbot · \S+\/2k \((\d+)%\)/.exec(
+      r.pty
+        .screen()
+        .split('\n')
+        .findLast((l) => l.includes('toolbot · ')) ?? '',
+    );
+    if (shown && Number(shown[1]) >= percent) return n;
+    n += 1;
+    r.pty.write(`Question ${n}, FACT-q${n}: ${'lorem ipsum '.repeat(10).trim()}\r`);
+    await r.pty.waitFor(`Reply ${n} done.`);
+  }
+}
+
+describe('2. "Send it anyway?" → y', () => {
+  test('sends that one message, says once what the model will not see, pauses nothing; the next turn compacts it and fits', async () => {
+    run = await startToolRun({ args: ['--num-ctx', '2048'] });
+    const { emu, pty } = run;
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n} done.` }) }));
+    const turns = await fillTo(run, 60);
+    await paste(run, 'look at this log: ', bigLog('FACT-P1 the paste secret is kiwi'));
+    pty.write('\r');
+    await pty.waitFor('Send it anyway? (y/n)');
+    await pty.answer('y');
+    await pty.waitFor(`Reply ${turns + 1} done.`);
+    pty.write('what next?\r');
+    await pty.waitFor(`Reply ${turns + 2} done.`);
+
+    const screen = flat(pty.screen());
+    expect(
+      screen.match(/Sent anyway: the request is about \S+ tokens and num_ctx is 2k, so Ollama cuts it/g),
+    ).toHaveLength(1);
+    expect(screen).not.toContain('Compaction failed');
+    expect(screen).not.toContain('paused');
+    expect(screen).not.toContain('Ollama truncated the prompt');
+    expect(screen).toMatch(/Compacted \d+ messages/);
+    const chats = conversationChats(emu);
+    // Only the message sent anyway was cut (as the user was told); the next one fits.
+    expect(chats.filter((c) => c.truncated)).toHaveLength(1);
+    expect(chats.at(-2)!.truncated).toBe(true);
+    expect(chats.at(-1)!.truncated).toBe(false);
+  });
+});
+
+describe('a window smaller than ochat itself needs', () => {
+  test('--num-ctx 10 and /set num_ctx 100 are refused, naming the smallest that works; that one is taken', async () => {
+    run = await startToolRun({ args: ['--num-ctx', '10'] });
+    const { pty } = run;
+    await pty.waitFor(/Using 8192 \(the\s+default\)/);
+    const refused =
+      /--num-ctx 10 is too small: the system message takes about \d+ tokens, the tool definitions about (\d+), and compaction needs room to work; the smallest that works is (\d+)\./.exec(
+        flat(pty.screen()),
+      );
+    expect(refused).not.toBeNull();
+    const [, tools, smallest] = refused!;
+    expect(Number(tools)).toBeGreaterThan(400);
+    pty.write('/set num_ctx 100\r');
+    await pty.waitFor(/num_ctx stays\s+8192\./);
+    expect(flat(pty.screen())).toContain(`num_ctx 100 is too small`);
+    expect(flat(pty.screen())).toContain(`the smallest that works is ${smallest}.`);
+    pty.write(`/set num_ctx ${smallest}\r`);
+    await pty.waitFor(`✓ num_ctx = ${smallest}`);
+  });
+});
