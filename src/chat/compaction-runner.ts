@@ -227,6 +227,7 @@ export class CompactionRunner implements CompactionCommands {
         summarizerNumCtx: this.summarizer.numCtx,
         model: this.summarizer.model,
         maxMessageChars: config.max_message_chars,
+        cutLongMessages: config.cut_long_messages,
         rules: config.prompt ?? undefined,
         focus,
         charsPerToken: requests.meter.charsPerToken,

@@ -1,5 +1,4 @@
 import { MESSAGE_OVERHEAD_TOKENS, weightedLength } from '../conversation/token-estimate.js';
-import { capText } from '../text/shorten.js';
 import type { Ask, SummarizerReply } from './ask.js';
 import { cutNarrative } from './narrative-cut.js';
 import { buildCondenseRequest, buildSummarizerRequest, summaryCharLimit } from './summarizer-prompt.js';
@@ -28,8 +27,8 @@ export class CompactionLimitError extends Error {
 
 /**
  * Splits lines into consecutive chunks whose lines (each costing `estimate(line + '\n')`) fit
- * `maxChunkTokens`. Every line lands in exactly one chunk, in order; a line too long for any
- * chunk is cut to fit, with a marker saying how much was cut.
+ * `maxChunkTokens`. Every line lands in a chunk, in order; a line too long for any chunk is
+ * split into consecutive pieces that each fit, so every part of it reaches the summarizer.
  */
 export function chunkLines(
   lines: readonly string[],
@@ -40,19 +39,16 @@ export function chunkLines(
   let current: string[] = [];
   let used = 0;
   for (const original of lines) {
-    let line = original;
-    let cost = estimate(`${line}\n`);
-    if (cost > maxChunkTokens) {
-      line = fitLine(original, maxChunkTokens, estimate);
-      cost = estimate(`${line}\n`);
+    for (const line of splitToFit(original, maxChunkTokens, estimate)) {
+      const cost = estimate(`${line}\n`);
+      if (current.length && used + cost > maxChunkTokens) {
+        chunks.push(current);
+        current = [];
+        used = 0;
+      }
+      current.push(line);
+      used += cost;
     }
-    if (current.length && used + cost > maxChunkTokens) {
-      chunks.push(current);
-      current = [];
-      used = 0;
-    }
-    current.push(line);
-    used += cost;
   }
   if (current.length) chunks.push(current);
   return chunks;
@@ -104,7 +100,7 @@ export interface SummaryCut {
  * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
  * (the previous narrative is always the first input). A reply over `targetTokens` is sent back
  * once to be condensed; only if it is still over is it cut (see narrative-cut.ts), and the cut is
- * returned so the caller can report and record it. Throws when the summarizer returns an empty
+ * returned so the caller can report and record it, with the number of chunks (`parts`). Throws when the summarizer returns an empty
  * summary or its window cannot hold a useful chunk.
  */
 export async function summarizeLines(input: {
@@ -122,7 +118,7 @@ export async function summarizeLines(input: {
   summarizerNumCtx: number;
   estimate: (text: string) => number;
   signal?: AbortSignal;
-}): Promise<{ narrative: string; cut: SummaryCut | undefined }> {
+}): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
   const { estimate, summaryTokens } = input;
   const capacity = chunkCapacity(input);
   if (capacity < MIN_CHUNK_TOKENS) {
@@ -145,7 +141,8 @@ export async function summarizeLines(input: {
   const removed: string[] = [];
   let removedTokens = 0;
   let endsLost = 0;
-  for (const chunk of chunkLines(input.lines, capacity, estimate)) {
+  const chunks = chunkLines(input.lines, capacity, estimate);
+  for (const chunk of chunks) {
     const summarize = (wasCutOff: boolean) =>
       ask(
         buildSummarizerRequest({
@@ -181,7 +178,7 @@ export async function summarizeLines(input: {
   const cut: SummaryCut | undefined =
     removed.length || endsLost ? { text: removed.join('\n'), tokens: removedTokens } : undefined;
   if (cut && endsLost) cut.endsLost = endsLost;
-  return { narrative, cut };
+  return { narrative, cut, parts: chunks.length };
 }
 
 /**
@@ -202,14 +199,27 @@ function bytesPerChar(input: { lines: readonly string[]; previousNarrative?: str
 /** Share of non-ASCII characters from which a conversation counts as written in a wider script. */
 const WIDE_SCRIPT_SHARE = 0.1;
 
-/** Cuts a line (with its newline) to fit `maxTokens`, keeping the longest prefix that does. */
-function fitLine(line: string, maxTokens: number, estimate: (text: string) => number): string {
-  let lo = 0;
-  let hi = line.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (estimate(`${capText(line, mid)}\n`) <= maxTokens) lo = mid;
-    else hi = mid - 1;
+/** A line as consecutive pieces that each fit `maxTokens` (with its newline); never splits a surrogate pair. */
+function splitToFit(line: string, maxTokens: number, estimate: (text: string) => number): string[] {
+  const pieces: string[] = [];
+  let rest = line;
+  while (rest && estimate(`${rest}\n`) > maxTokens) {
+    // The longest prefix that fits, at least one character (or one surrogate pair).
+    let lo = 1;
+    let hi = rest.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (estimate(`${rest.slice(0, mid)}\n`) <= maxTokens) lo = mid;
+      else hi = mid - 1;
+    }
+    const end = !isHighSurrogate(rest.charCodeAt(lo - 1)) ? lo : lo > 1 ? lo - 1 : Math.min(2, rest.length);
+    pieces.push(rest.slice(0, end));
+    rest = rest.slice(end);
   }
-  return capText(line, lo);
+  if (rest || !pieces.length) pieces.push(rest);
+  return pieces;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -9,6 +9,12 @@ import { describeError } from '../text/describe-error.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
 import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunking.js';
+import {
+  type CondensedMessage,
+  type CutMessage,
+  condenseLongMessages,
+  type LongMessages,
+} from './long-messages.js';
 import { buildModelView, toWireMessage } from './model-view.js';
 import { planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
@@ -32,8 +38,10 @@ export interface CompactionInput {
   summarizerNumCtx: number;
   /** The summarizer model's name, recorded on the result. */
   model: string;
-  /** Cap of each message's text in the summarizer input. */
+  /** Messages (and tool outputs) over this many chars are condensed on their own first (long-messages.ts). */
   maxMessageChars: number;
+  /** `compaction.cut_long_messages`: such messages are cut to their head instead, and the report names each. */
+  cutLongMessages?: boolean;
   /** `compaction.prompt`: replaces the default summarizer rules. */
   rules?: string;
   /** `/compact <instructions>`: focus for this run. */
@@ -63,6 +71,10 @@ export interface CompactionResult {
   cutTokens: number;
   /** Summarizer replies the server cut off at their length limit, their ends lost (0: none). */
   endsLost: number;
+  /** Long messages condensed on their own first, and in how many parts (empty: none). */
+  condensed?: CondensedMessage[];
+  /** Long messages cut to their head for the summarizer (`cut_long_messages`; empty: none). */
+  cutMessages?: CutMessage[];
 }
 
 /** A compaction's outcome: the record to append, or why there is none. */
@@ -105,10 +117,9 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   const budget = narrativeBudget(budgets.summary, sharedEntries, estimateText);
   let narrative: string;
   let cut: SummaryCut | undefined;
+  let long: LongMessages;
   try {
-    const summarized = await summarizeLines({
-      lines: renderSliceLines(plan.slice, { maxMessageChars: input.maxMessageChars, firstIndex: plan.from }),
-      previousNarrative: previous?.narrative,
+    const summarizer = {
       rules: input.rules,
       focus: input.focus,
       ask: input.ask,
@@ -118,9 +129,26 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       summarizerNumCtx: input.summarizerNumCtx,
       estimate: estimateText,
       signal: input.signal,
+    };
+    long = await condenseLongMessages({
+      ...summarizer,
+      slice: plan.slice,
+      firstIndex: plan.from,
+      maxMessageChars: input.maxMessageChars,
+      cutLongMessages: input.cutLongMessages ?? false,
+      toolContent,
+    });
+    const summarized = await summarizeLines({
+      ...summarizer,
+      lines: renderSliceLines(plan.slice, {
+        maxMessageChars: input.maxMessageChars,
+        firstIndex: plan.from,
+        condensed: long.condensed,
+      }),
+      previousNarrative: previous?.narrative,
     });
     narrative = summarized.narrative;
-    cut = summarized.cut;
+    cut = joinCuts(long.summaryCut, summarized.cut);
   } catch (error) {
     return {
       ok: false,
@@ -178,6 +206,20 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       model: input.model,
       cutTokens: cut?.tokens ?? 0,
       endsLost: cut?.endsLost ?? 0,
+      condensed: long.report,
+      cutMessages: long.cut,
     },
   };
+}
+
+/** The cuts of the condensed long messages and of the fold, as one. */
+function joinCuts(a: SummaryCut | undefined, b: SummaryCut | undefined): SummaryCut | undefined {
+  if (!a || !b) return a ?? b;
+  const joined: SummaryCut = {
+    text: [a.text, b.text].filter(Boolean).join('\n'),
+    tokens: a.tokens + b.tokens,
+  };
+  const endsLost = (a.endsLost ?? 0) + (b.endsLost ?? 0);
+  if (endsLost) joined.endsLost = endsLost;
+  return joined;
 }

@@ -10,10 +10,29 @@ export function formatCompactionReport(result: CompactionResult): string {
   const { messagesSummarized: n, tokensBefore, tokensAfter, numCtx } = result;
   const percent = (tokens: number) => `${numCtx > 0 ? Math.round((tokens / numCtx) * 100) : 0}%`;
   return (
-    `Compacted ${n} message${n === 1 ? '' : 's'}: ${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens ` +
+    `Compacted ${n} message${n === 1 ? '' : 's'}${condensed(result)}: ${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens ` +
     `(${percent(tokensBefore)} → ${percent(tokensAfter)} of ${formatTokens(numCtx)})` +
-    summaryCut(result)
+    summaryCut(result) +
+    cutMessages(result)
   );
+}
+
+/** ` (a 71 kB paste condensed in 12 parts, a 20 kB read_file output in 4)`: the extra summarizer calls. */
+function condensed({ condensed }: Pick<CompactionResult, 'condensed'>): string {
+  if (!condensed?.length) return '';
+  const parts = (n: number) => `${n} part${n === 1 ? '' : 's'}`;
+  const [first, ...rest] = condensed;
+  return ` (${[`${first.label} condensed in ${parts(first.parts)}`, ...rest.map((m) => `${m.label} in ${parts(m.parts)}`)].join(', ')})`;
+}
+
+/** `; cut for the summarizer (cut_long_messages): [12] a 71 kB paste, 70,357 of 71,357 chars unseen`. */
+function cutMessages({ cutMessages }: Pick<CompactionResult, 'cutMessages'>): string {
+  if (!cutMessages?.length) return '';
+  const each = cutMessages.map(
+    (m) =>
+      `[${m.index}] ${m.label}, ${m.unseen.toLocaleString('en')} of ${m.chars.toLocaleString('en')} chars unseen`,
+  );
+  return `; cut to their head for the summarizer (compaction.cut_long_messages): ${each.join('; ')}`;
 }
 
 function summaryCut(result: CompactionResult): string {

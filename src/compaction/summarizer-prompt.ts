@@ -105,33 +105,42 @@ function systemOf(rules: string | undefined): string {
 /**
  * The slice as summarizer input, one line per message: `[i] role: text` with `i` the transcript
  * index (`firstIndex` is the slice's start), whitespace collapsed, each message capped at
- * `maxMessageChars` with a marker; tool-call-only assistant messages as `(tool calls: a, b)`;
+ * `maxMessageChars` with a marker (or, when given, by its condensed form); tool-call-only assistant messages as `(tool calls: a, b)`;
  * tool results by their one-line summary then the head of their output (capped like any
  * message), so facts that exist only in a tool's output can be summarized; thinking and replies
  * replaced by `/retry` omitted.
  */
 export function renderSliceLines(
   slice: readonly Message[],
-  options: { maxMessageChars: number; firstIndex?: number },
+  options: {
+    maxMessageChars: number;
+    firstIndex?: number;
+    /** Messages over `maxMessageChars` already condensed on their own: their condensed text stands for them, uncapped. */
+    condensed?: ReadonlyMap<Message, string>;
+  },
 ): string[] {
   const first = options.firstIndex ?? 0;
   // A reply `/retry` replaced was rejected: its text is not the conversation's (its tool calls ran,
   // and the tool log keeps them).
   return slice.flatMap((message, k) =>
-    message.replaced ? [] : [`[${first + k}] ${message.role}: ${lineText(message, options.maxMessageChars)}`],
+    message.replaced
+      ? []
+      : [
+          `[${first + k}] ${message.role}: ${lineText(message, options.maxMessageChars, options.condensed?.get(message))}`,
+        ],
   );
 }
 
-function lineText(message: Message, maxChars: number): string {
+function lineText(message: Message, maxChars: number, condensed: string | undefined): string {
+  const shown = (text: string) =>
+    condensed !== undefined ? collapseWhitespace(condensed) : capText(text, maxChars);
   if (message.role === 'tool') {
     const output = collapseWhitespace(message.content);
-    return output
-      ? `${toolEntryLine(message)} — output: ${capText(output, maxChars)}`
-      : toolEntryLine(message);
+    return output ? `${toolEntryLine(message)} — output: ${shown(output)}` : toolEntryLine(message);
   }
   const parts: string[] = [];
   const text = collapseWhitespace(message.content);
-  if (text) parts.push(capText(text, maxChars));
+  if (text) parts.push(shown(text));
   if (message.tool_calls?.length) {
     parts.push(`(tool calls: ${message.tool_calls.map((call) => call.function.name).join(', ')})`);
   }

@@ -30,6 +30,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     summary: { ratio: 0.15, min_tokens: 512 },
     max_message_chars: 1000,
     unload_after: false,
+    cut_long_messages: false,
   },
   tools: {
     enabled: [...TOOL_NAMES],

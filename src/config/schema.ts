@@ -76,6 +76,7 @@ const compactionSchema = section({
   keep_recent: budget({ ratio: 0.3, min_tokens: 1024 }),
   summary: budget({ ratio: 0.15, min_tokens: 512 }),
   max_message_chars: z._default(positiveInt(), 1000),
+  cut_long_messages: z._default(z.boolean(mustBe('true or false')), false),
   prompt: unset(nonEmptyText('a prompt text or null')),
   // Free the summarizer model (when it is not the chat model) after each compaction.
   unload_after: z._default(z.boolean(mustBe('true or false')), false),

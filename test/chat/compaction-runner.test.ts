@@ -106,10 +106,15 @@ async function openWithTurns(turns: number, interactive = true): Promise<FakeCha
   return fake;
 }
 
+/**
+ * `turns` turns; the newest one long (about 2.2k tokens), the older ones within max_message_chars
+ * and small enough together for one summarizer request: each compaction here asks once.
+ */
 function addTurns({ parts, userSays }: FakeChat, turns: number): void {
   for (let i = 0; i < turns; i++) {
-    userSays(`Question ${i}: ${'q'.repeat(2500)}`);
-    parts.conversation.append({ role: 'assistant', content: `Answer ${i}: ${'a'.repeat(2500)}` });
+    const size = i === turns - 1 ? 4400 : 980;
+    userSays(`Question ${i}: ${'q'.repeat(size)}`);
+    parts.conversation.append({ role: 'assistant', content: `Answer ${i}: ${'a'.repeat(size)}` });
   }
 }
 

@@ -30,10 +30,12 @@ describe('chunkLines', () => {
     expect(chunkLines([], 10, length)).toEqual([]);
   });
 
-  it('cuts a line too long for any chunk, with a marker', () => {
-    const [[line]] = chunkLines(['x'.repeat(100)], 20, length);
-    expect(line).toMatch(/^x+… \[\+\d+ chars\]$/);
-    expect(line.length + 1).toBeLessThanOrEqual(20);
+  it('splits a line too long for any chunk into pieces that each fit, losing nothing', () => {
+    const line = `${'x'.repeat(50)}FACT-middle${'y'.repeat(50)}`;
+    const chunks = chunkLines([line], 20, length);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) for (const piece of chunk) expect(piece.length + 1).toBeLessThanOrEqual(20);
+    expect(chunks.flat().join('')).toBe(line);
   });
 
   it('puts every line in exactly one chunk, in order, each chunk within its size', () => {
@@ -218,7 +220,7 @@ describe('summarizeLines over budget', () => {
     };
     const result = await summarizeLines({ ...base, ask });
     expect(limit).toBe(200);
-    expect(result).toEqual({ narrative: 'y'.repeat(200), cut: undefined });
+    expect(result).toEqual({ narrative: 'y'.repeat(200), cut: undefined, parts: 1 });
   });
 
   it('states a limit a reply in Cyrillic or CJK can meet too: one written up to it is never cut', async () => {
@@ -264,7 +266,7 @@ describe('summarizeLines over budget', () => {
     expect(prompts).toHaveLength(2);
     expect(prompts[1]).toContain(`${CONDENSE_OPENING} ${long.length} characters, and the limit is 200.`);
     expect(prompts[1]).toContain(`<summary>\n${long}\n</summary>`);
-    expect(result).toEqual({ narrative: 'FACT-k1 condensed.', cut: undefined });
+    expect(result).toEqual({ narrative: 'FACT-k1 condensed.', cut: undefined, parts: 1 });
   });
 
   it('cuts only when the condensed reply is still over, keeping the exact words and returning what was cut', async () => {
@@ -366,7 +368,7 @@ describe('summarizeLines when the server cuts a reply off at num_predict', () =>
       return prompts.length === 1 ? cutOff('FACT-k1 and then') : finished('FACT-k1 FACT-k2.');
     };
     const result = await summarizeLines({ ...base, ask });
-    expect(result).toEqual({ narrative: 'FACT-k1 FACT-k2.', cut: undefined });
+    expect(result).toEqual({ narrative: 'FACT-k1 FACT-k2.', cut: undefined, parts: 1 });
     expect(prompts).toHaveLength(2);
     // The second request carries the whole slice again (the facts the cut reply lost are in it).
     expect(promptLines(prompts[1])).toEqual(lines);
@@ -386,7 +388,7 @@ describe('summarizeLines when the server cuts a reply off at num_predict', () =>
     expect(prompts).toHaveLength(3);
     expect(prompts[2].startsWith(CONDENSE_OPENING)).toBe(true);
     expect(prompts[2]).toContain('FACT-k1 wordy wordy');
-    expect(result).toEqual({ narrative: 'FACT-k1.', cut: { text: '', tokens: 0, endsLost: 1 } });
+    expect(result).toEqual({ narrative: 'FACT-k1.', cut: { text: '', tokens: 0, endsLost: 1 }, parts: 1 });
   });
 
   it('does not take a condensed reply the server cut off: cuts the summary itself and says what it dropped', async () => {

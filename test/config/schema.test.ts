@@ -19,6 +19,7 @@ describe('DEFAULT_CONFIG', () => {
         summary: { ratio: 0.15, min_tokens: 512 },
         max_message_chars: 1000,
         unload_after: false,
+        cut_long_messages: false,
       },
       tools: {
         enabled: ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'],

@@ -81,7 +81,7 @@ describe('1. a big tool output', () => {
 /** A 2,000-line log of about 71 kB; line 1,000 holds `fact`. */
 function bigLog(fact: string): string[] {
   return Array.from({ length: 2000 }, (_, i) =>
-    i === 999 ? fact : `2026-12-03 12:00:00 INFO worker ${i + 1} finished its batch`,
+    i === 999 ? fact : `12:00 INFO worker ${i + 1} finished ok.`,
   );
 }
 
@@ -136,6 +136,62 @@ describe('2. "Send it anyway?" → y', () => {
     expect(chats.filter((c) => c.truncated)).toHaveLength(1);
     expect(chats.at(-2)!.truncated).toBe(true);
     expect(chats.at(-1)!.truncated).toBe(false);
+    // Compacted in parts on the next turn: the fact in the paste's middle reaches the model.
+    expect(screen).toMatch(/Compacted \d+ messages \(a 7\d kB paste condensed in (\d+) parts\)/);
+    expect(Number(/condensed in (\d+) parts/.exec(screen)![1])).toBeGreaterThan(5);
+    expect(factsIn(seenBy(chats.at(-1)!))).toEqual(expect.arrayContaining(['FACT-P1', 'FACT-q1']));
+  });
+});
+
+describe('3. a fact in the middle of a big paste', () => {
+  test('reaches the summary: the paste is condensed on its own and the report says so; /summary and later requests keep FACT-P1', async () => {
+    run = await startToolRun({ args: ['--num-ctx', '32768'] });
+    const { emu, pty } = run;
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n} done.` }) }));
+    pty.write('remember FACT-U1 my name is Ada\r');
+    await pty.waitFor('Reply 1 done.');
+    await paste(run, 'look at this log: ', bigLog('FACT-P1 the paste secret is kiwi'));
+    pty.write('\r');
+    await pty.waitFor('Reply 2 done.');
+    pty.write('thanks\r');
+    await pty.waitFor('Reply 3 done.');
+    pty.write('/compact\r');
+    await pty.waitFor('condensed in');
+    expect(flat(pty.screen())).toMatch(/Compacted \d+ messages \(a 7\d kB paste condensed in \d+ parts?\): /);
+    pty.write('/summary\r');
+    await pty.waitFor('FACT-P1');
+    pty.write('what was the secret?\r');
+    await pty.waitFor('Reply 4 done.');
+
+    const last = conversationChats(emu).at(-1)!;
+    expect(last.truncated).toBe(false);
+    expect(factsIn(String(last.keptMessages[0].content))).toEqual(
+      expect.arrayContaining(['FACT-U1', 'FACT-P1']),
+    );
+    // Every line of the paste was in some summarizer request.
+    const shown = summarizerChats(emu)
+      .map((c) => String(c.body.messages[1].content))
+      .join('\n');
+    for (const line of bigLog('FACT-P1 the paste secret is kiwi')) expect(shown).toContain(line);
+  });
+
+  test('with compaction.cut_long_messages: true, the report names the cut paste and how much the summarizer never saw', async () => {
+    run = await startToolRun({
+      args: ['--num-ctx', '32768'],
+      config: 'compaction:\n  cut_long_messages: true\n',
+    });
+    const { emu, pty } = run;
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n} done.` }) }));
+    await paste(run, 'look at this log: ', bigLog('FACT-P1 the paste secret is kiwi'));
+    pty.write('\r');
+    await pty.waitFor('Reply 1 done.');
+    pty.write('thanks\r');
+    await pty.waitFor('Reply 2 done.');
+    pty.write('/compact\r');
+    await pty.waitFor('chars unseen');
+    expect(flat(pty.screen())).toMatch(
+      /Compacted 2 messages: .*; cut to their head for the summarizer \(compaction\.cut_long_messages\): \[0\] a 7\d kB paste, [\d,]+ of [\d,]+ chars unseen/,
+    );
   });
 });
 
