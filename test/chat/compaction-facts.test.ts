@@ -1,0 +1,116 @@
+/**
+ * The core promise, as a property: over random chats with tools and pastes in a small window,
+ * Ollama never cuts a request, and every fact planted (in a user message, in the middle of a
+ * paste, in the middle of a file a tool read) is still in what the model sees after ten and more
+ * compactions. A ChatController against the emulator, whose summarizer keeps what it is shown.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type ChatHarness, startChat } from '../support/compaction-harness.js';
+import { compactionResponder, conversationChats, factsIn } from '../support/compaction-summarizer.js';
+import { type ChatRequestRecord, type Emulator, startEmulator } from '../support/emulator.js';
+
+let emu: Emulator;
+let chat: ChatHarness | undefined;
+
+beforeEach(async () => {
+  emu = await startEmulator({
+    models: [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }],
+    tokensPerSecond: Number.POSITIVE_INFINITY,
+  });
+});
+
+afterEach(async () => {
+  chat?.dispose();
+  chat = undefined;
+  await emu.close();
+});
+
+/** One thing the user does; each plants a fact. */
+type Step =
+  | { kind: 'say'; words: number }
+  | { kind: 'paste'; lines: number }
+  | { kind: 'read'; lines: number };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('say' as const), words: fc.integer({ min: 5, max: 120 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('paste' as const), lines: fc.integer({ min: 20, max: 90 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('read' as const), lines: fc.integer({ min: 20, max: 400 }) }),
+  },
+);
+
+/** `count` lines of a log or file with `fact` in the middle one. */
+function linesAround(fact: string, count: number): string {
+  return Array.from({ length: count }, (_, i) =>
+    i === Math.floor(count / 2) ? `${fact} sits here` : `12:00 INFO line ${i + 1} of the batch ok`,
+  ).join('\n');
+}
+
+/** The model: reads the file a message names (`read fN.txt`), else a short reply. */
+const model = (req: ChatRequestRecord, n: number) => {
+  const last = req.body.messages.at(-1);
+  const file = /^read (f\d+\.txt)$/.exec(String(last.content))?.[1];
+  if (last.role === 'user' && file) return { toolCalls: [{ name: 'read_file', arguments: { path: file } }] };
+  return { content: `Reply ${n}.` };
+};
+
+/** Runs the steps; returns the facts planted. */
+async function play(h: ChatHarness, steps: readonly Step[]): Promise<string[]> {
+  const planted: string[] = [];
+  for (const [n, step] of steps.entries()) {
+    if (step.kind === 'say') {
+      planted.push(`FACT-u${n}`);
+      await h.say(`Note FACT-u${n}: ${'lorem ipsum dolor '.repeat(step.words).trim()}`);
+    } else if (step.kind === 'paste') {
+      planted.push(`FACT-p${n}`);
+      await h.say(`Look at this log:\n${linesAround(`FACT-p${n}`, step.lines)}`);
+    } else {
+      planted.push(`FACT-t${n}`);
+      writeFileSync(join(h.cwd, `f${n}.txt`), `${linesAround(`FACT-t${n}`, step.lines)}\n`);
+      await h.say(`read f${n}.txt`);
+    }
+    // A dialog would mean a message that does not fit or a failed compaction: neither may happen here.
+    expect(h.controller.store.get().dialog).toBeUndefined();
+  }
+  return planted;
+}
+
+describe('over random chats with tools and pastes', () => {
+  for (const numCtx of [2048, 4096]) {
+    it(`at num_ctx ${numCtx}: no request is truncated, and every planted fact reaches the model after ≥ 10 compactions`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(stepArb, { minLength: numCtx === 2048 ? 30 : 50, maxLength: 60 }),
+          async (steps) => {
+            emu.chats.length = 0;
+            emu.respondWith(compactionResponder({ chat: model }));
+            chat?.dispose();
+            chat = await startChat(emu, { model: 'chat', numCtx });
+            const planted = await play(chat, steps);
+            await chat.say('Anything else?');
+
+            const chats = conversationChats(emu);
+            expect(chats.filter((c) => c.truncated)).toEqual([]);
+            expect(chat.records().length).toBeGreaterThanOrEqual(10);
+            const seen = factsIn(
+              chats[chats.length - 1].keptMessages.map((m) => String(m.content)).join('\n'),
+            );
+            expect(planted.filter((fact) => !seen.includes(fact))).toEqual([]);
+            expect(chat.notices().filter((n) => /failed|truncated|paused/.test(n.text))).toEqual([]);
+          },
+        ),
+        { numRuns: 4 },
+      );
+    }, 120_000);
+  }
+});
