@@ -38,17 +38,19 @@ export function chunkLines(
   const chunks: string[][] = [];
   let current: string[] = [];
   let used = 0;
-  for (const original of lines) {
-    for (const line of splitToFit(original, maxChunkTokens, estimate)) {
-      const cost = estimate(`${line}\n`);
-      if (current.length && used + cost > maxChunkTokens) {
-        chunks.push(current);
-        current = [];
-        used = 0;
-      }
-      current.push(line);
-      used += cost;
+  const add = (line: string, cost: number) => {
+    if (current.length && used + cost > maxChunkTokens) {
+      chunks.push(current);
+      current = [];
+      used = 0;
     }
+    current.push(line);
+    used += cost;
+  };
+  for (const line of lines) {
+    const cost = estimate(`${line}\n`);
+    if (cost <= maxChunkTokens) add(line, cost);
+    else for (const piece of splitToFit(line, maxChunkTokens, estimate)) add(piece, estimate(`${piece}\n`));
   }
   if (current.length) chunks.push(current);
   return chunks;

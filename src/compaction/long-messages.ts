@@ -71,6 +71,8 @@ export async function condenseLongMessages(input: {
   let endsLost = 0;
   for (const [k, message] of input.slice.entries()) {
     if (message.replaced) continue;
+    // Collapsing whitespace only shortens: most messages are ruled out without it.
+    if (message.content.length <= input.maxMessageChars) continue;
     const text = message.role === 'tool' && input.toolContent ? input.toolContent(message) : message.content;
     const chars = collapseWhitespace(text).length;
     if (chars <= input.maxMessageChars) continue;
