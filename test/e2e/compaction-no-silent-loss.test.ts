@@ -71,7 +71,9 @@ describe('1. a big tool output', () => {
     await pty.waitFor('Reply 7 done.');
 
     const chats = conversationChats(emu);
+    // Neither cut (an older server) nor refused (truncate: false): every request fitted.
     expect(chats.map((c) => c.truncated)).toEqual(chats.map(() => false));
+    expect(chats.filter((c) => c.error)).toEqual([]);
     expect(summarizerChats(emu).length).toBeGreaterThan(0);
     expect(factsIn(seenBy(chats.at(-1)!))).toContain('FACT-G1');
     expect(flat(pty.screen())).not.toContain('Ollama truncated the prompt');
@@ -136,6 +138,7 @@ describe('2. "Send it anyway?" → y', () => {
     expect(chats.filter((c) => c.truncated)).toHaveLength(1);
     expect(chats.at(-2)!.truncated).toBe(true);
     expect(chats.at(-1)!.truncated).toBe(false);
+    expect(chats.filter((c) => c.error)).toEqual([]);
     // Compacted in parts on the next turn: the fact in the paste's middle reaches the model.
     expect(screen).toMatch(/Compacted \d+ messages \(a 7\d kB paste condensed in (\d+) parts\)/);
     expect(Number(/condensed in (\d+) parts/.exec(screen)![1])).toBeGreaterThan(5);
@@ -165,6 +168,7 @@ describe('3. a fact in the middle of a big paste', () => {
 
     const last = conversationChats(emu).at(-1)!;
     expect(last.truncated).toBe(false);
+    expect(conversationChats(emu).filter((c) => c.error)).toEqual([]);
     expect(factsIn(String(last.keptMessages[0].content))).toEqual(
       expect.arrayContaining(['FACT-U1', 'FACT-P1']),
     );
