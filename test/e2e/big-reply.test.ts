@@ -48,7 +48,13 @@ describe('a huge reply', () => {
   test('Ctrl+C while a fast reply streams takes effect within a second', async () => {
     run = await startChat();
     const { emu, pty } = run;
-    emu.enqueue({ content: 'lorem ipsum dolor sit amet\n\n'.repeat(140_000), pieceChars: 256 });
+    // Sent as fast as the socket takes it, and then never finished: a reply that fits the kernel's
+    // socket buffers can be read whole before the key arrives, leaving nothing to cancel.
+    emu.enqueue({
+      content: 'lorem ipsum dolor sit amet\n\n'.repeat(140_000),
+      pieceChars: 256,
+      fault: { kind: 'hang', afterChunks: Number.MAX_SAFE_INTEGER },
+    });
     pty.write('say a lot\r');
     await pty.waitFor('lorem ipsum', 10_000, { settle: false });
     const pressed = Date.now();
