@@ -75,6 +75,11 @@ export class ChatController {
     this.parts.router.retry();
   }
 
+  /** Esc on an empty prompt: takes the newest queued input back (unsent) to edit; undefined when none waits. */
+  takeBackQueued(): string | undefined {
+    return this.parts.router.takeBack();
+  }
+
   /** Ctrl+C: cancels the reply, tool run or compaction in progress. Returns false when idle. */
   interrupt(): boolean {
     const dialog = this.store.get().dialog;

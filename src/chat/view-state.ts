@@ -1,6 +1,7 @@
 import type { ToolPreview } from '../tools/tool.js';
 import type { DisplayItem } from './display-items.js';
 import type { PullState } from './pull-tracker.js';
+import type { QueuedInput } from './work-queue.js';
 
 /** The reply being streamed: the part not yet committed to the finished conversation. */
 export interface LiveReply {
@@ -47,8 +48,8 @@ export interface ChatViewState {
   /** Speed of the last reply, e.g. "42 tokens · 38.5 tok/s". */
   lastStats: string | undefined;
   dialog: Dialog | undefined;
-  /** Messages typed while busy, sent in order when ochat is free. */
-  queued: number;
+  /** What was typed while busy, sent in order when ochat is free (each removable until then). */
+  queued: readonly QueuedInput[];
   /** Automatic compaction failed and waits for a successful `/compact` (shown in the status line). */
   autoCompactPaused: boolean;
   /** Whether the thinking of all replies is shown expanded (Ctrl+T), else one line each. */
@@ -73,7 +74,7 @@ export function initialViewState(model: string | undefined): ChatViewState {
     busy: undefined,
     lastStats: undefined,
     dialog: undefined,
-    queued: 0,
+    queued: [],
     autoCompactPaused: false,
     showThinking: false,
     loading: undefined,

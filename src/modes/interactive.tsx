@@ -34,6 +34,7 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
     submit: (text) => whenReady((c) => c.submit(text)),
     retry: () => whenReady((c) => c.retry()),
     interrupt: () => controller?.interrupt() ?? false,
+    takeBackQueued: () => controller?.takeBackQueued(),
     answerDialog: (key) => whenReady((c) => c.answerDialog(key)),
     toggleThinking: () => whenReady((c) => c.toggleThinking()),
     exit: () => (controller ? controller.exit() : quit()),

@@ -20,6 +20,8 @@ export interface ChatAppModel {
   retry?(): void;
   /** Cancels work in progress; false when there was nothing to cancel. */
   interrupt(): boolean;
+  /** Removes the newest input still waiting its turn and returns its text (undefined: none waits). */
+  takeBackQueued?(): string | undefined;
   answerDialog(key: string): void;
   toggleThinking(): void;
   exit(): void;
@@ -113,7 +115,12 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
     onExit: () => model.exit(),
     onEscape: () => {
       if (state.dialog?.kind === 'tool-instruction') model.answerDialog('');
-      else editor.dispatch({ type: 'set-text', text: '' });
+      else if (editor.state.text !== '') editor.dispatch({ type: 'set-text', text: '' });
+      else {
+        // An empty prompt: the newest queued message comes back to be edited or dropped, unsent.
+        const text = model.takeBackQueued?.();
+        if (text !== undefined) editor.dispatch({ type: 'set-text', text });
+      }
     },
     // While a y/n dialog is open, only a deliberate key answers it; other keys are typing.
     intercept: (input, key, pasting) => {
@@ -165,8 +172,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
   const streaming = Boolean(state.live?.text) && !state.live?.shell;
   // A model loading at the server says so, with the seconds waited, in place of "waiting for…".
   const loadingLabel = state.loading && !streaming ? `loading ${state.loading.model}…` : undefined;
-  const busyLabel = streaming ? undefined : (loadingLabel ?? state.busy);
-  const busy = busyLabel && state.queued > 0 ? `${busyLabel} (${state.queued} queued)` : busyLabel;
+  const busy = streaming ? undefined : (loadingLabel ?? state.busy);
   const busyHint = streaming ? 'streaming · ctrl+c to cancel' : 'ctrl+c to cancel';
   const pasteHint = hasChip(editor.state.text) ? 'ctrl+o to expand the paste' : undefined;
   return (
@@ -174,6 +180,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       items={state.items}
       live={state.live}
       progress={state.pull ? pullLines(state.pull.state, Math.max(1, width - 1)) : undefined}
+      queued={queuedTexts(state.queued)}
       status={{
         model: state.model ?? NO_MODEL_LABEL,
         numCtx: state.numCtx,
@@ -205,6 +212,11 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       redrawKey={redrawKey}
     />
   );
+}
+
+/** The queued inputs the user typed (a retry has no text to show). */
+function queuedTexts(queued: ChatViewState['queued']): { id: number; text: string }[] {
+  return queued.flatMap(({ id, text }) => (text === undefined ? [] : [{ id, text }]));
 }
 
 /** Shown under a dialog once keys typed while it is open went to the prompt. */

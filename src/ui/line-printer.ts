@@ -14,7 +14,7 @@ const PROMPT_SETTLE_MS = 40;
 
 /** Nothing running, nothing asked, and something on screen (the banner, or why there is none). */
 function isIdle(state: ChatViewState): boolean {
-  return !state.busy && !state.live && !state.dialog && state.queued === 0 && state.items.length > 0;
+  return !state.busy && !state.live && !state.dialog && state.queued.length === 0 && state.items.length > 0;
 }
 
 /**

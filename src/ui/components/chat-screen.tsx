@@ -8,6 +8,7 @@ import { ConfirmPrompt, type ConfirmPromptProps } from './confirm-prompt.js';
 import { LiveReply, type LiveReplyProps } from './live-reply.js';
 import { MessageItem } from './message-item.js';
 import { PromptInput } from './prompt-input.js';
+import { QueuedInputs, type QueuedInputsProps, queuedRows } from './queued-inputs.js';
 import { StatusLine, type StatusLineProps } from './status-line.js';
 import { toolPreviewRows } from './tool-preview.js';
 
@@ -20,6 +21,8 @@ export interface ChatScreenProps {
   items: readonly DisplayItem[];
   /** The reply being streamed, if any. */
   live?: LiveReplyState;
+  /** What was typed while busy and waits its turn, shown dimmed under the live reply. */
+  queued?: QueuedInputsProps['inputs'];
   /** The status line's content. */
   status: StatusLineProps;
   /** The prompt's editor state; the prompt is hidden when undefined. */
@@ -59,7 +62,9 @@ function previewLineBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'wi
 }
 
 /** Rows left for the live reply once the prompt, dialog and status line have theirs. */
-export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'width' | 'height'>): number {
+export function liveRowBudget(
+  props: Pick<ChatScreenProps, 'input' | 'dialog' | 'queued' | 'width' | 'height'>,
+): number {
   const prompt = props.input ? promptRows(props.input, props.width) + 1 : 0; // + its top margin
   const preview = props.dialog?.preview;
   const dialog = props.dialog
@@ -67,7 +72,8 @@ export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 
     : 0;
   // Status line, the live area's own top margin, and one spare row: Ink clears the whole screen
   // whenever its output is as tall as the terminal.
-  const reserved = prompt + dialog + 3;
+  const queued = props.queued?.length ? queuedRows(props.queued.length) + 1 : 0;
+  const reserved = prompt + dialog + queued + 3;
   return Math.max(3, props.height - reserved);
 }
 
@@ -78,6 +84,7 @@ export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 
 export function ChatScreen({
   items,
   live,
+  queued = [],
   status,
   input,
   inputActive = true,
@@ -96,7 +103,16 @@ export function ChatScreen({
       <Box flexDirection="column" width={width}>
         {live && (
           <Box marginTop={1}>
-            <LiveReply {...live} width={width} maxRows={liveRowBudget({ input, dialog, width, height })} />
+            <LiveReply
+              {...live}
+              width={width}
+              maxRows={liveRowBudget({ input, dialog, queued, width, height })}
+            />
+          </Box>
+        )}
+        {queued.length > 0 && (
+          <Box marginTop={1}>
+            <QueuedInputs inputs={queued} />
           </Box>
         )}
         {progress && progress.length > 0 && (
