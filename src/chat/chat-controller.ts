@@ -33,8 +33,13 @@ export class ChatController {
     // In the background: a slow or broken MCP server never holds up connecting or a reply.
     void this.parts.mcp.start();
     return this.parts.queue.enqueue(async () => {
-      // The resumed session's settings (model, num_ctx) decide what connecting opens.
-      if (this.deps.resume !== undefined) await this.parts.sessions.resume(this.deps.resume);
+      if (this.deps.resume !== undefined) {
+        // Its replies go to the screen once, rendered: the renderer must be there first, or
+        // they would stay raw markdown in the scrollback (live replies wait for it the same way).
+        await ready;
+        // The resumed session's settings (model, num_ctx) decide what connecting opens.
+        await this.parts.sessions.resume(this.deps.resume);
+      }
       const [connected] = await Promise.all([this.parts.sender.connect(), ready]);
       // Tab completes `/model <name>` from this list; nobody types in one-shot mode.
       // In the background, outside the abort slot: Ctrl+C is for the user's own work.

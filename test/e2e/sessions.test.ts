@@ -123,6 +123,49 @@ async function chatTurns(run: ChatRun, from: number, to: number) {
 }
 
 describe('sessions', () => {
+  test('a resumed session shows its replies rendered exactly as they were live (fences, tables, lists)', async () => {
+    const where = place();
+    const markdown = [
+      'Here is code:',
+      '',
+      '```python',
+      'def answer():',
+      '    return 42',
+      '```',
+      '',
+      '| name | size |',
+      '|---|---|',
+      '| alpha | 10 |',
+      '',
+      '- item `X`',
+      '- **bold** item',
+      '',
+      'END-MD',
+    ].join('\n');
+    /** The rows of the reply to `show markdown`, from the row after the question to END-MD. */
+    const replyRows = (screen: string) => {
+      const rows = screen.split('\n');
+      const from = rows.findIndex((row) => row.startsWith('› show markdown'));
+      const to = rows.findIndex((row, i) => i > from && row.includes('END-MD'));
+      expect(from).toBeGreaterThan(-1);
+      expect(to).toBeGreaterThan(from);
+      return rows.slice(from + 1, to + 1);
+    };
+    const first = await start(where, ['-m', 'chat']);
+    first.emu.respondWith(() => ({ content: markdown }));
+    first.pty.write('show markdown\r');
+    await first.pty.waitFor('END-MD');
+    const live = replyRows(first.pty.screen());
+    expect(live.join('\n')).not.toContain('```');
+    await quit(first);
+
+    const second = await start(where, ['-r'], 'Resumed session');
+    await second.pty.waitFor('END-MD');
+    const resumed = replyRows(second.pty.screen());
+    expect(resumed.join('\n')).not.toMatch(/```|\|---|`X`|\*\*bold\*\*/);
+    expect(resumed).toEqual(live);
+  });
+
   test('a resumed session sends the byte-identical request: system, options, /tools, tool results, tail, num_ctx', async () => {
     const { original, resumed, second } = await probeBeforeAndAfterResume(
       async (run) => {
