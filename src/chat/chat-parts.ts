@@ -46,7 +46,7 @@ export interface ChatControllerDeps {
   onExit: () => void;
   /** Sees every streamed chunk (one-shot mode prints them as they come). */
   onReplyDelta?: (delta: ChatDelta) => void;
-  /** Answers tool confirmations without asking (one-shot mode: decline, or approve with --yes). */
+  /** Answers tool confirmations without asking (one-shot mode: approve with --yes, else run none that needs one). */
   autoConfirm?: 'yes' | 'no';
   /**
    * False in one-shot mode: nobody can answer a dialog or press Enter to retry, so a failed

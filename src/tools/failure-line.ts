@@ -4,6 +4,8 @@ import type { ToolOutcome } from './tool.js';
 /** Why a call was not run, recorded as `details.skipped` by executeToolCall. */
 export type SkipKind =
   | 'declined'
+  /** Needed a confirmation nobody could give (one-shot mode without -y). */
+  | 'unconfirmed'
   | 'instructed'
   | 'invalid-arguments'
   | 'malformed'
@@ -18,6 +20,8 @@ export function failureReason(outcome: ToolOutcome): string {
   switch (details.skipped as SkipKind | undefined) {
     case 'declined':
       return 'declined by the user';
+    case 'unconfirmed':
+      return 'needs confirmation; -y allows it';
     case 'instructed':
       return `not run, the user said: ${oneLine(String(details.instruction ?? ''), 60)}`;
     case 'invalid-arguments':

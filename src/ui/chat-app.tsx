@@ -189,7 +189,8 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
         spill: state.spill,
         busy,
         busySince: loadingLabel ? state.loading?.since : undefined,
-        hint: hint ?? (state.busy ? busyHint : (pasteHint ?? state.lastStats)),
+        waiting: dialog && waitingLabel(dialog, keyDialog?.keys ?? DIALOG_KEYS[dialog.kind]),
+        hint: hint ?? (dialog ? dialogHint(dialog) : state.busy ? busyHint : (pasteHint ?? state.lastStats)),
       }}
       input={editor.state}
       inputActive={!keyDialog}
@@ -212,6 +213,17 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       redrawKey={redrawKey}
     />
   );
+}
+
+/** The status line while a question waits for the user (not the work it interrupted, e.g. `running write_file…`). */
+function waitingLabel(dialog: NonNullable<ChatViewState['dialog']>, keys: readonly string[] = []): string {
+  if (dialog.kind === 'tool-instruction') return 'waiting for your instruction · enter to send';
+  return `waiting for your answer · ${keys.join('/')}`;
+}
+
+/** What Esc does to an open question (to a held session's, it picks read-only: no "decline" there). */
+function dialogHint(dialog: NonNullable<ChatViewState['dialog']>): string | undefined {
+  return dialog.kind === 'held-session' ? undefined : 'esc to decline';
 }
 
 /** The queued inputs the user typed (a retry has no text to show). */
