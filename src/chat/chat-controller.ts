@@ -89,8 +89,9 @@ export class ChatController {
   interrupt(): boolean {
     const dialog = this.store.get().dialog;
     if (dialog) {
-      // Declines: an instruction dialog would otherwise send the letter "n" as the instruction.
-      this.parts.dialogs.answer(dialog.kind === 'tool-instruction' ? '' : 'n');
+      // Declines: an instruction dialog would otherwise send the letter "n" as the instruction,
+      // and a pick dialog would pick nothing by that name.
+      this.parts.dialogs.answer(dialog.kind === 'tool-instruction' || dialog.options ? '' : 'n');
       return true;
     }
     return this.parts.abort.cancel();

@@ -24,7 +24,13 @@ export interface Dialog {
     /** The model named is not installed: download it now (y) or not (n). */
     | 'pull-model'
     /** The directory's `.mcp.json` would start programs: use it (y) or not (n). */
-    | 'approve-mcp';
+    | 'approve-mcp'
+    /** Several models are installed and none was named: pick one from `options`. */
+    | 'pick-model'
+    /** `ochat -r` on a terminal: pick one of this directory's sessions from `options`. */
+    | 'pick-session';
+  /** For a pick dialog: what may be picked (↑/↓, Enter); the answer is the value, '' when none was. */
+  options?: readonly DialogOption[];
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;
@@ -32,6 +38,16 @@ export interface Dialog {
   keys?: readonly string[];
   /** What the call asked about will do, e.g. the diff of a write. */
   preview?: ToolPreview;
+}
+
+/** One entry of a pick dialog. */
+export interface DialogOption {
+  /** What the dialog answers when this entry is picked. */
+  value: string;
+  /** The entry as listed (untrusted text: model names, first messages). */
+  label: string;
+  /** Dimmed after the label, e.g. a model's size or a session's age. */
+  detail?: string;
 }
 
 /** Everything the chat screen shows; the controller owns it, components only render it. */

@@ -22,7 +22,7 @@ function buildProgram(): Command {
     .version(VERSION, '-v, --version', 'print the version')
     .option(
       '-m, --model <name>',
-      'model to chat with (default: config `model`, the last used, or the only installed)',
+      'model to chat with (default: config `model`, the last used, or the only installed; the chat offers a choice of several)',
     )
     .option('--host <url>', 'Ollama server (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)')
     .option(

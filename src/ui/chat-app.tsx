@@ -77,7 +77,13 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
   const [hint, setHint] = useState<string | undefined>();
   const lastCtrlC = useRef(0);
   const dialog = state.dialog;
-  const keyDialog = dialog && dialog.kind !== 'tool-instruction' ? dialog : undefined;
+  const pickDialog = dialog?.options ? dialog : undefined;
+  const keyDialog = dialog && dialog.kind !== 'tool-instruction' && !pickDialog ? dialog : undefined;
+  // The highlighted entry of an open pick dialog.
+  const [picked, setPicked] = useState(0);
+  useEffect(() => {
+    if (pickDialog) setPicked(0);
+  }, [pickDialog]);
   const [gate] = useState(() => createDialogKeyGate(now));
   // Keys typed while the dialog is open went to the prompt: say so, and how to answer.
   const [typedAhead, setTypedAhead] = useState(false);
@@ -124,6 +130,16 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
     },
     // While a y/n dialog is open, only a deliberate key answers it; other keys are typing.
     intercept: (input, key, pasting) => {
+      if (pickDialog && !pasting) {
+        const options = pickDialog.options ?? [];
+        if (key.upArrow) setPicked((at) => Math.max(0, at - 1));
+        else if (key.downArrow) setPicked((at) => Math.min(options.length - 1, at + 1));
+        else if (key.return) model.answerDialog(options[picked]?.value ?? '');
+        else if (key.escape) model.answerDialog('');
+        // Other keys are typing: they wait in the prompt, as with any open question.
+        else return false;
+        return true;
+      }
       if (!keyDialog) {
         gate.typed();
         return false;
@@ -136,7 +152,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       else if (outcome.kind === 'type') setTypedAhead(true);
       return outcome.kind !== 'type';
     },
-    holdSubmit: Boolean(keyDialog),
+    holdSubmit: Boolean(keyDialog || pickDialog),
     commands,
     completePath,
   });
@@ -194,8 +210,18 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       }}
       input={editor.state}
       inputActive={!keyDialog}
+      pick={
+        pickDialog
+          ? {
+              question: pickDialog.question,
+              choices: pickDialog.choices,
+              options: pickDialog.options ?? [],
+              selected: picked,
+            }
+          : undefined
+      }
       dialog={
-        dialog
+        dialog && !pickDialog
           ? {
               question: dialog.question,
               choices: dialog.choices,
@@ -218,6 +244,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
 /** The status line while a question waits for the user (not the work it interrupted, e.g. `running write_file…`). */
 function waitingLabel(dialog: NonNullable<ChatViewState['dialog']>, keys: readonly string[] = []): string {
   if (dialog.kind === 'tool-instruction') return 'waiting for your instruction · enter to send';
+  if (dialog.options) return 'waiting for your choice · ↑/↓ enter';
   return `waiting for your answer · ${keys.join('/')}`;
 }
 
