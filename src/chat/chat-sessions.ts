@@ -227,7 +227,8 @@ export class ChatSessions implements SessionCommands {
   history(): void {
     const { keeper, screen } = this.deps;
     try {
-      screen.notice('info', keeper.history());
+      // `[12] assistant: …` rows continue under the text, not under the number.
+      screen.notice('info', keeper.history(), 4);
     } catch (error) {
       screen.notice('error', describeError(error));
     }
