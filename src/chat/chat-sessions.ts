@@ -3,6 +3,7 @@ import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import { unansweredToolCalls } from '../conversation/turns.js';
 import { formatSessionList } from '../sessions/format-session-list.js';
+import { SessionNotFoundError } from '../sessions/session-store.js';
 import { describeError } from '../text/describe-error.js';
 import { notRunToolCall } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -56,7 +57,12 @@ export class ChatSessions implements SessionCommands {
       }
       id = found.id;
     } catch (error) {
-      screen.notice('error', describeError(error));
+      // Inside the chat the list is a command away (the error's own hint is the command line's).
+      const unmatched = error instanceof SessionNotFoundError ? error.unmatched : undefined;
+      screen.notice(
+        'error',
+        unmatched === undefined ? describeError(error) : `No session "${unmatched}". /sessions lists them.`,
+      );
       return;
     }
     if (id === keeper.id) {

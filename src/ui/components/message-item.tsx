@@ -190,7 +190,11 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
             parts={[
               { text: showControlCharacters(item.name), bold: true },
               { text: item.keyArgument ? ` ${showControlCharacters(item.keyArgument)}` : '' },
-              { text: ` — ${showControlCharacters(item.summary)}`, color: item.ok ? undefined : 'red', dimColor: item.ok },
+              {
+                text: ` — ${showControlCharacters(item.summary)}`,
+                color: item.ok ? undefined : 'red',
+                dimColor: item.ok,
+              },
             ]}
             width={width - MARKER_COLUMNS}
             hang={2}
