@@ -38,7 +38,7 @@ export class ChatController {
         // they would stay raw markdown in the scrollback (live replies wait for it the same way).
         await ready;
         // The resumed session's settings (model, num_ctx) decide what connecting opens.
-        await this.parts.sessions.resume(this.deps.resume);
+        await this.parts.sessions.resume(this.deps.resume, this.deps.pickSession);
       }
       const [connected] = await Promise.all([this.parts.sender.connect(), ready]);
       // Tab completes `/model <name>` from this list; nobody types in one-shot mode.
@@ -128,6 +128,11 @@ export class ChatController {
   /** Quits: cancels what runs, closes the session file, and tells the app. */
   exit(): void {
     this.parts.host.screen.exit();
+  }
+
+  /** After quitting: how to come back to the session from the shell (`ochat -r <name-or-id>`), if it was saved. */
+  resumeCommand(): string | undefined {
+    return this.parts.comeBack();
   }
 
   /** Every message of the conversation, oldest first (read-only). */

@@ -62,6 +62,8 @@ export interface ChatControllerDeps {
   env?: Readonly<Record<string, string | undefined>>;
   /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */
   resume?: string | true;
+  /** `-r` alone on a terminal: the user picks which of this directory's sessions (`--continue`: the newest). */
+  pickSession?: boolean;
 }
 
 /** The parts of one chat, each owning one concern, wired to each other and to one screen state. */
@@ -91,6 +93,8 @@ export interface ChatParts {
   router: InputRouter;
   /** The MCP servers whose tools the model may call. */
   mcp: McpConnections;
+  /** After quitting: how to continue the session that was closed (`ochat -r <name-or-id>`). */
+  comeBack: () => string | undefined;
 }
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
@@ -245,6 +249,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       store.update({ used: 0, lastStats: undefined });
     },
   });
+  let comeBack: string | undefined;
   const screenCommands: ScreenCommands = {
     notice: (level, text) => screen.notice(level, text),
     show: (text) => screen.notice('info', text),
@@ -253,6 +258,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     },
     exit: () => {
       abort.cancel();
+      // Read before the session file closes: the quit line says how to come back to it.
+      comeBack = sessions.resumeCommand();
       keeper.close();
       store.update({ exiting: true });
       deps.onExit();
@@ -299,5 +306,6 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     sender,
     host,
     router,
+    comeBack: () => comeBack,
   };
 }

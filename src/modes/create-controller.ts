@@ -12,7 +12,7 @@ export async function createChatController(
   settings: RunSettings,
   extra: Pick<
     ChatControllerDeps,
-    'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store' | 'columns'
+    'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store' | 'columns' | 'pickSession'
   >,
 ): Promise<ChatController> {
   const { config, flags, host } = settings;

@@ -82,8 +82,12 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   const { createChatController } = await import('./create-controller.js');
   controller = await createChatController(settings, {
     store,
-    onExit: quit,
+    // The app ends itself once it has drawn its last frame (no prompt, no completion list left);
+    // unmounting here at once would keep the frame before it. This is the fallback.
+    onExit: () => setTimeout(quit, 200),
     columns: () => (process.stdout.columns || 80) - MARKER_COLUMNS,
+    // `-r` alone: a choice of this directory's sessions; `--continue`: the newest, unasked.
+    pickSession: settings.flags.resume === true && !settings.flags.continue,
   });
   instance.rerender(app(controller.history()));
   // Load the markdown renderer while connecting, so it is there before the first reply.
@@ -96,6 +100,8 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   restoreTerminal();
   // MCP servers' stdio children end with ochat: closed, then killed if they linger (≤ 1 s).
   await controller.shutdown();
+  const comeBack = controller.resumeCommand();
+  if (comeBack) process.stdout.write(`To continue this session: ${comeBack}\n`);
   // Keep-alive sockets to the server would hold the process open.
   process.exit(0);
 }

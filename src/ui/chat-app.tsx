@@ -208,7 +208,8 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
         waiting: dialog && waitingLabel(dialog, keyDialog?.keys ?? DIALOG_KEYS[dialog.kind]),
         hint: hint ?? (dialog ? dialogHint(dialog) : state.busy ? busyHint : (pasteHint ?? state.lastStats)),
       }}
-      input={editor.state}
+      // Quitting: the last frame has no prompt (nor its completion list) left on the screen.
+      input={state.exiting ? undefined : editor.state}
       inputActive={!keyDialog}
       pick={
         pickDialog

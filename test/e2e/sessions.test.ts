@@ -123,6 +123,43 @@ async function chatTurns(run: ChatRun, from: number, to: number) {
 }
 
 describe('sessions', () => {
+  test("on quit ochat says how to come back; -r alone offers this directory's sessions; --continue takes the newest", async () => {
+    const where = place();
+    const first = await start(where, ['-m', 'chat']);
+    first.pty.write('First session FACT-one\r');
+    await first.pty.waitFor('Reply 1 done.');
+    // Typed in full, /quit shows its completion entry; the last frame must not keep it.
+    first.pty.write('/quit');
+    await first.pty.waitFor('Quit ochat');
+    first.pty.write('\r');
+    expect(await exitCode(first.pty)).toBe(0);
+    const [file] = sessionFiles(where.sessions);
+    const id = file.replace(/\.jsonl$/, '');
+    expect(first.pty.screen()).toContain(`To continue this session: ochat -r ${id}`);
+    expect(first.pty.screen()).not.toContain('Quit ochat');
+
+    const second = await start(where, ['-m', 'chat']);
+    second.pty.write('Second session FACT-two\r');
+    await second.pty.waitFor('Reply 1 done.');
+    await quit(second);
+
+    // -r alone: a choice, newest first, with first message and age; ↓ Enter picks the older.
+    const picking = await start(where, ['-r'], 'Continue which session?');
+    await picking.pty.waitFor(/› Second session FACT-two\s+just now · 2 messages/);
+    expect(picking.pty.screen()).toMatch(/ {2}First session FACT-one\s+just now · 2 messages/);
+    picking.pty.write('\x1b[B');
+    await picking.pty.waitFor('› First session FACT-one');
+    picking.pty.write('\r');
+    await picking.pty.waitFor(`Resumed session ${id}`);
+    expect(picking.pty.screen()).toContain('› First session FACT-one');
+    await quit(picking);
+
+    // The newest is the one used last: the first session, just continued.
+    const continuing = await start(where, ['--continue'], 'Resumed session');
+    expect(continuing.pty.screen()).toContain(`Resumed session ${id}`);
+    expect(continuing.pty.screen()).not.toContain('Continue which session?');
+  });
+
   test('a resumed session shows its replies rendered exactly as they were live (fences, tables, lists)', async () => {
     const where = place();
     const markdown = [
