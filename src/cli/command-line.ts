@@ -27,7 +27,7 @@ function buildProgram(): Command {
     .option('--host <url>', 'Ollama server (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)')
     .option(
       '-c, --config <file>',
-      'config file (default: $OCHAT_CONFIG or ~/.config/ochat/config.yml)',
+      'config file (default: $OCHAT_CONFIG, else $XDG_CONFIG_HOME/ochat/config.yml)',
       nonEmptyPath,
     )
     .option('-s, --system <text>', 'system prompt')

@@ -41,9 +41,12 @@ export function failureReason(outcome: ToolOutcome): string {
   return oneLine(outcome.output.split('\n', 1)[0] ?? '', 80) || 'failed';
 }
 
+/** How the summary line of a failed (or refused, or declined) call starts. */
+export const FAILURE_MARK = '❌';
+
 /** The summary line of a failed call: `❌ <action> (<reason>)`, e.g. `❌ read a.ts (file not found)`. */
 export function failureLine(action: string, outcome: ToolOutcome): string {
-  return `❌ ${action} (${failureReason(outcome)})`;
+  return `${FAILURE_MARK} ${action} (${failureReason(outcome)})`;
 }
 
 /** A failed outcome: `output` tells the model what went wrong, `error` is the short reason for the summary. */

@@ -119,6 +119,11 @@ export class LinePrinter {
     this.promptShown = true;
   }
 
+  /** The chat ended (Ctrl+D on the prompt, /quit): the shell's prompt starts on a line of its own. */
+  end(): void {
+    this.lineStart();
+  }
+
   /** Prints the open question again (the line typed did not answer it). */
   askAgain(state: ChatViewState): void {
     this.dialog = undefined;

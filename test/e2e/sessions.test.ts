@@ -287,7 +287,7 @@ describe('session commands in the terminal', () => {
     run.pty.write('/compact\r');
     await run.pty.waitFor(/Compacted \d+ messages/);
     run.pty.write('/history\r');
-    await run.pty.waitFor('── compacted at');
+    await run.pty.waitFor('── compacted just now');
     expect(run.pty.screen()).toContain('[1] (summarized) user: Question 1, FACT-q1?');
     expect(run.pty.screen()).toMatch(/\[8\] assistant: lorem ipsum/);
 
@@ -336,6 +336,10 @@ describe('session commands in the terminal', () => {
     );
 
     const readOnly = await start(where, ['-r'], question);
+    // Its second row goes under the question's text, not under the `?`.
+    const rows = readOnly.pty.screen().split('\n');
+    const asked = rows.findLastIndex((row) => row.startsWith('? Session '));
+    expect(rows[asked + 1]).toMatch(/^ {2}\S/);
     await readOnly.pty.answer('n');
     await readOnly.pty.waitFor(/Read-only: another ochat \(pid \d+\) has it open/);
     expect(readOnly.pty.screen()).toContain('Question 1, FACT-q1?');
@@ -383,7 +387,7 @@ describe('/retry', () => {
     const retried = conversationChats(first.emu)[1].body.messages;
     expect(retried).toEqual([{ role: 'user', content: 'Question 1, FACT-q1?' }]);
     first.pty.write('/history\r');
-    await first.pty.waitFor('── /retry at');
+    await first.pty.waitFor('── /retry just now');
     expect(first.pty.screen()).toMatch(/\[2\] \(replaced\) assistant: lorem ipsum/);
     expect(first.pty.screen()).toMatch(/\[3\] assistant: lorem ipsum/);
     await quit(first);

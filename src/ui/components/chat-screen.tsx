@@ -139,6 +139,7 @@ export function ChatScreen({
             <ConfirmPrompt
               {...dialog}
               maxPreviewLines={previewLineBudget({ input, dialog, width, height })}
+              width={width}
             />
           </Box>
         )}
