@@ -48,6 +48,9 @@ describe('in the chat', () => {
     writeFileSync(join(pty.home, 'notes.md'), 'hello\n');
 
     pty.write('/model m11\r');
+    // Offered the download first; declined, the nearest installed name is suggested.
+    await pty.waitFor('Pull m11? (y/n)');
+    await pty.answer('n');
     await pty.waitFor("Model 'm11' is not installed. Did you mean 'm1:latest'?");
 
     pty.write('read @notse.md\r');
