@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ChatRun, startChat, waitForChats } from '../support/e2e-chat.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
 
@@ -42,15 +43,22 @@ describe('queued messages', () => {
     expect(pty.raw()).toMatch(/\x1b\[2m› second message/);
     expect(pty.screen()).not.toContain('END-OF-FIRST');
 
-    // Esc on the empty prompt: the newest comes back into the prompt, out of the queue.
+    // Esc on the empty prompt: the newest comes back into the prompt (the row above the status
+    // line), out of the queue.
+    const promptRow = () => pty.screen().split('\n').at(-2) ?? '';
     pty.write('\x1b');
-    await pty.waitFor(/^› third message\s*$/m);
+    await waitUntil('the third message back in the prompt', () => /^› third message/.test(promptRow()), {
+      describe: () => pty.screen(),
+    });
     const after = rowsFrom(pty.screen(), 'slowly streaming');
     expect(after.filter((row) => row.startsWith('› third message'))).toHaveLength(1);
     expect(after.some((row) => row.startsWith('› second message'))).toBe(true);
     // Esc again clears the prompt: the third message is gone without being sent.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     pty.write('\x1b');
-    await pty.waitFor('Type a message');
+    await waitUntil('an empty prompt', () => promptRow().includes('Type a message'), {
+      describe: () => pty.screen(),
+    });
 
     await pty.waitFor('Echo: second message');
     await waitForChats(emu, 2);
