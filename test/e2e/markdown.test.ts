@@ -85,3 +85,24 @@ describe('markdown in the built app (colours on)', () => {
     await exchange(run, 'still there?', 'Yes, still here.', 'Yes, still here.');
   });
 });
+
+describe('code blocks', () => {
+  test.each([
+    ['colours on', {}],
+    ['NO_COLOR', { NO_COLOR: '1' }],
+  ])('carry a language label and a frame, the code unindented (%s)', async (_name, env) => {
+    run = await startChat({ env });
+    run.emu.enqueue({ content: 'Here:\n\n```python\ndef answer():\n    return 42\n```\n\nDONE-CODE' });
+    run.pty.write('code please\r');
+    await run.pty.waitFor('DONE-CODE');
+    const rows = run.pty.screen().split('\n');
+    const top = rows.findIndex((row) => row.startsWith('╭─ python ─'));
+    expect(top, run.pty.screen()).toBeGreaterThan(-1);
+    // The code as written, from the first column: a selection copies it without an indent.
+    expect(rows.slice(top + 1, top + 4)).toEqual([
+      'def answer():',
+      '    return 42',
+      expect.stringMatching(/^╰─{9,}/),
+    ]);
+  });
+});
