@@ -62,6 +62,8 @@ export interface ChatControllerDeps {
   env?: Readonly<Record<string, string | undefined>>;
   /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */
   resume?: string | true;
+  /** Puts text on the clipboard through the terminal (OSC 52); absent where there is none to ask. */
+  copyToClipboard?: (text: string) => void;
   /** `-r` alone on a terminal: the user picks which of this directory's sessions (`--continue`: the newest). */
   pickSession?: boolean;
 }
@@ -255,6 +257,14 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     show: (text) => screen.notice('info', text),
     get columns() {
       return deps.columns?.() ?? 80;
+    },
+    get lastReply() {
+      return conversation.transcript.findLast((m) => m.role === 'assistant' && m.content !== '')?.content;
+    },
+    copy: (text) => {
+      if (!deps.copyToClipboard) return false;
+      deps.copyToClipboard(text);
+      return true;
     },
     exit: () => {
       abort.cancel();

@@ -6,6 +6,7 @@ import { initialViewState } from '../chat/view-state.js';
 import type { RunSettings } from '../cli/settings.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import { exitWithoutTerminal } from '../platform/closed-output.js';
+import { writeClipboard } from '../text/sanitize.js';
 import { ChatApp, type ChatAppModel } from '../ui/chat-app.js';
 import type { FirstFrame } from '../ui/first-frame.js';
 import {
@@ -88,6 +89,8 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
     columns: () => (process.stdout.columns || 80) - MARKER_COLUMNS,
     // `-r` alone: a choice of this directory's sessions; `--continue`: the newest, unasked.
     pickSession: settings.flags.resume === true && !settings.flags.continue,
+    // OSC 52, written beside Ink's frames: it prints nothing, so the screen is unchanged.
+    copyToClipboard: (text) => writeClipboard(process.stdout, text),
   });
   instance.rerender(app(controller.history()));
   // Load the markdown renderer while connecting, so it is there before the first reply.
