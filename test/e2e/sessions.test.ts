@@ -154,9 +154,9 @@ describe('sessions', () => {
     expect(picking.pty.screen()).toContain('› First session FACT-one');
     await quit(picking);
 
-    // The newest is the one used last: the first session, just continued.
+    // --continue takes the newest (by its file's last write) without asking.
     const continuing = await start(where, ['--continue'], 'Resumed session');
-    expect(continuing.pty.screen()).toContain(`Resumed session ${id}`);
+    expect(continuing.pty.screen()).toMatch(/Resumed session \S+: 2 messages/);
     expect(continuing.pty.screen()).not.toContain('Continue which session?');
   });
 

@@ -31,15 +31,16 @@ describe.each([47, 64, 93])('at %i columns', (cols) => {
     // A line of exactly the terminal's width, then more words: the break falls on a space.
     const exact = `${'lorem '.repeat(Math.floor(cols / 6))}`.trim();
     const line = `${exact}${'x'.repeat(cols - exact.length)} ${'ipsum '.repeat(20).trim()}`;
-    const rowsOk = (rows: string[]) => {
+    const rowsOk = (rows: string[], streaming = false) => {
       expect(rows[0]).toHaveLength(cols);
-      for (const row of rows.slice(1)) expect(row).toMatch(/^ipsum/);
+      // While streaming, the last row may end inside a word that has not all arrived.
+      for (const row of streaming ? rows.slice(1, -1) : rows.slice(1)) expect(row).toMatch(/^ipsum/);
     };
     // Streamed slowly, so the live area (plain rows) is seen too, then the rendered reply.
     emu.enqueue({ content: `${line}\n\n${'more words '.repeat(30)}\n\nEND-REPLY`, tokensPerSecond: 60 });
     pty.write('hi\r');
     await pty.waitFor(/ipsum ipsum ipsum\s*\n/);
-    rowsOk(block(pty.screen(), exact.slice(0, 20)));
+    rowsOk(block(pty.screen(), exact.slice(0, 20)), true);
     await pty.waitFor('END-REPLY');
     rowsOk(block(pty.screen(), exact.slice(0, 20)));
 
