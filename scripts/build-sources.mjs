@@ -34,7 +34,7 @@ export const MAY_DUPLICATE = [
   'src/config/ollama-option-table.ts',
   'src/config/ollama-options.ts',
   'src/config/preprocess.ts',
-  'src/config/suggest.ts',
+  'src/text/suggest.ts',
 ];
 
 /**

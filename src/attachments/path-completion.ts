@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CompletionEntry } from '../commands/command.js';
 import { resolveSandboxedPath, type SandboxScope } from '../files/sandbox.js';
 import { formatBytes } from '../text/format-bytes.js';
+import { suggest } from '../text/suggest.js';
 
 /** Most entries of one directory read for a completion list (a huge directory stays quick). */
 const MAX_ENTRIES_READ = 2000;
@@ -21,23 +22,42 @@ export function completeAttachmentPath(partial: string, ctx: SandboxScope): Comp
   const namePrefix = partial.slice(slash + 1).toLowerCase();
   const dir = resolveSandboxedPath(dirPart === '' ? '.' : dirPart, ctx);
   if (!dir.ok) return [];
+  const names = listNames(dir.path, (name) => {
+    if (!name.toLowerCase().startsWith(namePrefix)) return false;
+    return !name.startsWith('.') || namePrefix.startsWith('.');
+  });
+  names.sort((a, b) => a.localeCompare(b));
+  return names.slice(0, MAX_OFFERED).map((name) => describeEntry(dirPart, name, join(dir.path, name)));
+}
+
+/** The path in the same directory whose name is nearest to a missing `@path`'s (`notse.md` → `notes.md`). */
+export function nearestAttachmentPath(path: string, ctx: SandboxScope): string | undefined {
+  const slash = path.lastIndexOf('/');
+  const dirPart = path.slice(0, slash + 1);
+  const dir = resolveSandboxedPath(dirPart === '' ? '.' : dirPart, ctx);
+  if (!dir.ok) return undefined;
+  const near = suggest(
+    path.slice(slash + 1),
+    listNames(dir.path, () => true),
+  );
+  return near === undefined ? undefined : `${dirPart}${near}`;
+}
+
+/** Names in `dir` an `@word` can name (no whitespace) that `keep` accepts, at most MAX_ENTRIES_READ; [] when unreadable. */
+function listNames(dir: string, keep: (name: string) => boolean): string[] {
   const names: string[] = [];
   let handle: Dir | undefined;
   try {
-    handle = opendirSync(dir.path);
+    handle = opendirSync(dir);
     for (let entry = handle.readSync(); entry && names.length < MAX_ENTRIES_READ; entry = handle.readSync()) {
-      const name = entry.name;
-      if (/\s/.test(name) || !name.toLowerCase().startsWith(namePrefix)) continue;
-      if (name.startsWith('.') && !namePrefix.startsWith('.')) continue;
-      names.push(name);
+      if (!/\s/.test(entry.name) && keep(entry.name)) names.push(entry.name);
     }
   } catch {
     return [];
   } finally {
     handle?.closeSync();
   }
-  names.sort((a, b) => a.localeCompare(b));
-  return names.slice(0, MAX_OFFERED).map((name) => describeEntry(dirPart, name, join(dir.path, name)));
+  return names;
 }
 
 function describeEntry(dirPart: string, name: string, full: string): CompletionEntry {

@@ -4,6 +4,7 @@ import type { SandboxScope } from '../files/sandbox.js';
 import { formatBytes } from '../text/format-bytes.js';
 import { type AttachedFile, composeAttachedMessage } from './attached-message.js';
 import { findAttachmentRefs, looksLikePath } from './attachment-refs.js';
+import { nearestAttachmentPath } from './path-completion.js';
 import { type AttachmentLimits, readAttachment } from './read-attachment.js';
 
 /** What attaching needs to know: where files may come from, how much, and who will read them. */
@@ -39,7 +40,10 @@ export async function prepareUserMessage(text: string, ctx: AttachContext): Prom
   const vision = supportsVision(ctx.model);
   for (const read of reads) {
     if (read.kind === 'missing') {
-      if (looksLikePath(read.path)) errors.push(`No file ${read.path} in ${ctx.cwd}.`);
+      if (looksLikePath(read.path)) {
+        const near = nearestAttachmentPath(read.path, ctx);
+        errors.push(`No file ${read.path} in ${ctx.cwd}.${near ? ` Did you mean @${near}?` : ''}`);
+      }
     } else if (read.kind === 'refused') errors.push(read.reason);
     else if (read.kind === 'image' && !vision) {
       errors.push(

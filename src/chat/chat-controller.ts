@@ -33,8 +33,13 @@ export class ChatController {
     // In the background: a slow or broken MCP server never holds up connecting or a reply.
     void this.parts.mcp.start();
     return this.parts.queue.enqueue(async () => {
-      // The resumed session's settings (model, num_ctx) decide what connecting opens.
-      if (this.deps.resume !== undefined) await this.parts.sessions.resume(this.deps.resume);
+      if (this.deps.resume !== undefined) {
+        // Its replies go to the screen once, rendered: the renderer must be there first, or
+        // they would stay raw markdown in the scrollback (live replies wait for it the same way).
+        await ready;
+        // The resumed session's settings (model, num_ctx) decide what connecting opens.
+        await this.parts.sessions.resume(this.deps.resume, this.deps.pickSession);
+      }
       const [connected] = await Promise.all([this.parts.sender.connect(), ready]);
       // Tab completes `/model <name>` from this list; nobody types in one-shot mode.
       // In the background, outside the abort slot: Ctrl+C is for the user's own work.
@@ -75,12 +80,18 @@ export class ChatController {
     this.parts.router.retry();
   }
 
+  /** Esc on an empty prompt: takes the newest queued input back (unsent) to edit; undefined when none waits. */
+  takeBackQueued(): string | undefined {
+    return this.parts.router.takeBack();
+  }
+
   /** Ctrl+C: cancels the reply, tool run or compaction in progress. Returns false when idle. */
   interrupt(): boolean {
     const dialog = this.store.get().dialog;
     if (dialog) {
-      // Declines: an instruction dialog would otherwise send the letter "n" as the instruction.
-      this.parts.dialogs.answer(dialog.kind === 'tool-instruction' ? '' : 'n');
+      // Declines: an instruction dialog would otherwise send the letter "n" as the instruction,
+      // and a pick dialog would pick nothing by that name.
+      this.parts.dialogs.answer(dialog.kind === 'tool-instruction' || dialog.options ? '' : 'n');
       return true;
     }
     return this.parts.abort.cancel();
@@ -117,6 +128,11 @@ export class ChatController {
   /** Quits: cancels what runs, closes the session file, and tells the app. */
   exit(): void {
     this.parts.host.screen.exit();
+  }
+
+  /** After quitting: how to come back to the session from the shell (`ochat -r <name-or-id>`), if it was saved. */
+  resumeCommand(): string | undefined {
+    return this.parts.comeBack();
   }
 
   /** Every message of the conversation, oldest first (read-only). */

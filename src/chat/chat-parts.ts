@@ -46,7 +46,7 @@ export interface ChatControllerDeps {
   onExit: () => void;
   /** Sees every streamed chunk (one-shot mode prints them as they come). */
   onReplyDelta?: (delta: ChatDelta) => void;
-  /** Answers tool confirmations without asking (one-shot mode: decline, or approve with --yes). */
+  /** Answers tool confirmations without asking (one-shot mode: approve with --yes, else run none that needs one). */
   autoConfirm?: 'yes' | 'no';
   /**
    * False in one-shot mode: nobody can answer a dialog or press Enter to retry, so a failed
@@ -62,6 +62,10 @@ export interface ChatControllerDeps {
   env?: Readonly<Record<string, string | undefined>>;
   /** `--resume`: the session to continue (id, id prefix or name; `true`: this directory's newest). */
   resume?: string | true;
+  /** Puts text on the clipboard through the terminal (OSC 52); absent where there is none to ask. */
+  copyToClipboard?: (text: string) => void;
+  /** `-r` alone on a terminal: the user picks which of this directory's sessions (`--continue`: the newest). */
+  pickSession?: boolean;
 }
 
 /** The parts of one chat, each owning one concern, wired to each other and to one screen state. */
@@ -91,6 +95,8 @@ export interface ChatParts {
   router: InputRouter;
   /** The MCP servers whose tools the model may call. */
   mcp: McpConnections;
+  /** After quitting: how to continue the session that was closed (`ochat -r <name-or-id>`). */
+  comeBack: () => string | undefined;
 }
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
@@ -246,14 +252,25 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       store.update({ used: 0, lastStats: undefined });
     },
   });
+  let comeBack: string | undefined;
   const screenCommands: ScreenCommands = {
     notice: (level, text) => screen.notice(level, text),
     show: (text) => screen.notice('info', text),
     get columns() {
       return deps.columns?.() ?? 80;
     },
+    get lastReply() {
+      return conversation.transcript.findLast((m) => m.role === 'assistant' && m.content !== '')?.content;
+    },
+    copy: (text) => {
+      if (!deps.copyToClipboard) return false;
+      deps.copyToClipboard(text);
+      return true;
+    },
     exit: () => {
       abort.cancel();
+      // Read before the session file closes: the quit line says how to come back to it.
+      comeBack = sessions.resumeCommand();
       keeper.close();
       store.update({ exiting: true });
       deps.onExit();
@@ -300,5 +317,6 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     sender,
     host,
     router,
+    comeBack: () => comeBack,
   };
 }

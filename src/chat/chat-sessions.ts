@@ -3,7 +3,9 @@ import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import { unansweredToolCalls } from '../conversation/turns.js';
 import { formatSessionList } from '../sessions/format-session-list.js';
+import { SessionNotFoundError } from '../sessions/session-store.js';
 import { describeError } from '../text/describe-error.js';
+import { formatWhen } from '../text/format-when.js';
 import { notRunToolCall } from '../tools/execute.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CompactionRunner } from './compaction-runner.js';
@@ -34,6 +36,42 @@ export interface ChatSessionsDeps {
 export class ChatSessions implements SessionCommands {
   constructor(private readonly deps: ChatSessionsDeps) {}
 
+  /**
+   * `ochat -r` on a terminal: this directory's sessions, newest first, with their first message
+   * and age, to pick from; `true` (the newest, or none) when there is nothing to choose between.
+   */
+  private async pickHere(): Promise<string | true | undefined> {
+    const { keeper, screen, ask } = this.deps;
+    const here = keeper.listHere();
+    if (here.length < 2) return true;
+    const now = new Date();
+    const picked = await ask({
+      kind: 'pick-session',
+      question: 'Continue which session?',
+      choices: '↑/↓, Enter · esc: a new one',
+      options: here.map((session) => ({
+        value: session.id,
+        label: [session.name && `"${session.name}"`, session.firstUserLine ?? '(no message yet)']
+          .filter(Boolean)
+          .join(' · '),
+        detail: `${formatWhen(session.lastActivity, now)} · ${session.messages} messages · ${session.id}`,
+      })),
+    });
+    if (picked) return picked;
+    screen.notice('info', 'A new session; /resume <id|name> continues a saved one (/sessions lists them).');
+    return undefined;
+  }
+
+  /** How to continue the current session from the shell, `ochat -r <name-or-id>`; undefined when nothing was saved. */
+  resumeCommand(): string | undefined {
+    const { keeper } = this.deps;
+    const id = keeper.id;
+    if (id === undefined || keeper.readOnly !== undefined) return undefined;
+    const name = keeper.list().find((session) => session.id === id)?.name;
+    const which = name ?? id;
+    return `ochat -r ${/^[\w.:-]+$/.test(which) ? which : `'${which.replaceAll("'", "'\\''")}'`}`;
+  }
+
   list(): void {
     const { keeper, screen } = this.deps;
     if (!keeper.enabled) {
@@ -43,10 +81,18 @@ export class ChatSessions implements SessionCommands {
     screen.notice('info', formatSessionList(keeper.list(), keeper.id));
   }
 
-  /** Continues session `query` (id, id prefix or name; `true`: this directory's newest). */
-  async resume(query: string | true): Promise<void> {
+  /**
+   * Continues session `query` (id, id prefix or name; `true`: this directory's newest, or with
+   * `pick` the one the user picks from this directory's sessions).
+   */
+  async resume(query: string | true, pick = false): Promise<void> {
     const { keeper, conversation, connector, screen, requests } = this.deps;
     const modelSettings = this.deps.settings;
+    if (query === true && pick) {
+      const picked = await this.pickHere();
+      if (picked === undefined) return;
+      query = picked;
+    }
     let id: string;
     try {
       const found = keeper.find(query);
@@ -56,7 +102,12 @@ export class ChatSessions implements SessionCommands {
       }
       id = found.id;
     } catch (error) {
-      screen.notice('error', describeError(error));
+      // Inside the chat the list is a command away (the error's own hint is the command line's).
+      const unmatched = error instanceof SessionNotFoundError ? error.unmatched : undefined;
+      screen.notice(
+        'error',
+        unmatched === undefined ? describeError(error) : `No session "${unmatched}". /sessions lists them.`,
+      );
       return;
     }
     if (id === keeper.id) {
@@ -227,7 +278,8 @@ export class ChatSessions implements SessionCommands {
   history(): void {
     const { keeper, screen } = this.deps;
     try {
-      screen.notice('info', keeper.history());
+      // `[12] assistant: …` rows continue under the text, not under the number.
+      screen.notice('info', keeper.history(), 4);
     } catch (error) {
       screen.notice('error', describeError(error));
     }

@@ -72,6 +72,8 @@ export interface NoticeItem {
   id: string;
   level: NoticeLevel;
   text: string;
+  /** Continuation rows of each line are indented this many columns more (a hanging indent). */
+  hang?: number;
 }
 
 /** Anything shown in the finished part of the screen. */

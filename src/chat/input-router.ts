@@ -60,7 +60,12 @@ export class InputRouter {
       // `//` escapes the slash: the message is sent with one `/` (e.g. `//etc/hosts — what is it?`).
       if (trimmed.startsWith('//')) return sender.send(text.replace('//', '/'));
       await this.runCommand(trimmed);
-    });
+    }, text);
+  }
+
+  /** Esc on an empty prompt: the newest input still waiting comes back to the prompt, unsent. */
+  takeBack(): string | undefined {
+    return this.deps.queue.takeBack();
   }
 
   /** Enter on an empty prompt: retries what failed (the connection, or the last turn), else nothing. */
@@ -75,8 +80,8 @@ export class InputRouter {
     const input = parseShellInput(text);
     if (!input) return false;
     if (input.kind === 'hint') screen.notice('info', shellHint(cwd));
-    else if (input.kind === 'message') void queue.enqueue(() => sender.send(input.text));
-    else void queue.enqueue(() => shell.run(input.command));
+    else if (input.kind === 'message') void queue.enqueue(() => sender.send(input.text), text);
+    else void queue.enqueue(() => shell.run(input.command), text);
     return true;
   }
 

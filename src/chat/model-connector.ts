@@ -14,7 +14,7 @@ import type { AbortSlot } from './abort-slot.js';
 import type { CompactionRunner } from './compaction-runner.js';
 import type { AskDialog } from './dialog-queue.js';
 import type { LocalModel } from './local-model.js';
-import { type ConnectedModel, chooseModel, connectModel } from './model-selection.js';
+import { type ConnectedModel, chooseModel, connectModel, NoModelChosenError } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
 import { resolveNumCtx } from './num-ctx.js';
 import type { RequestBuilder } from './request-builder.js';
@@ -38,7 +38,7 @@ export interface ModelConnectorDeps {
   interactive: boolean;
   /** The model's life at the server: warm-up, pull, /ps, /unload. */
   local: LocalModel;
-  /** Asks `Pull tiny? (y/n)` when the model named is not installed. */
+  /** Asks `Pull tiny? (y/n)` when the model named is not installed, and which model when several are and none was named. */
   ask: AskDialog;
 }
 
@@ -78,7 +78,8 @@ export class ModelConnector implements ModelCommands {
       const name = await chooseModel(
         { flag: flags.model ?? this.resumed.model, config: config.model, lastUsed: appState.lastModel },
         () => backend.listModels(signal),
-      );
+      ).catch((error: unknown) => this.pickInstalled(error));
+      if (name === undefined) return undefined;
       const connected = await this.openOrPull(name, signal);
       screen.push({
         kind: 'banner',
@@ -107,6 +108,32 @@ export class ModelConnector implements ModelCommands {
       this.deps.abort.end();
       screen.store.update({ busy: undefined });
     }
+  }
+
+  /**
+   * None was named and several are installed: on a terminal the user picks one (↑/↓, Enter);
+   * undefined when they pick none, told how to choose later. Other failures are rethrown.
+   */
+  private async pickInstalled(error: unknown): Promise<string | undefined> {
+    const several = error instanceof NoModelChosenError && error.installed.length > 1;
+    if (!several || !this.deps.interactive) throw error;
+    this.#installed = error.installed.map((m) => m.name);
+    const picked = await this.deps.ask({
+      kind: 'pick-model',
+      question: 'Which model? Several are installed',
+      choices: '↑/↓, Enter · esc: choose later',
+      options: error.installed.map((m) => ({
+        value: m.name,
+        label: m.name,
+        detail: [m.parameterSize, m.quantization].filter(Boolean).join(' ') || undefined,
+      })),
+    });
+    if (picked) return picked;
+    this.deps.screen.notice(
+      'info',
+      'No model chosen: /model <name> chooses one here (Tab completes the installed ones), Enter shows the list again, and -m <name> chooses at start.',
+    );
+    return undefined;
   }
 
   /** Makes `name` the chat model; throws (changing nothing) when the server cannot show it. */

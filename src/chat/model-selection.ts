@@ -5,6 +5,14 @@ import { resolveNumCtx } from './num-ctx.js';
 /** No model was named and none could be chosen for the user. */
 export class NoModelChosenError extends Error {
   override readonly name = 'NoModelChosenError';
+
+  constructor(
+    message: string,
+    /** The models installed, from which the user may pick (several, or none). */
+    readonly installed: readonly InstalledModel[] = [],
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -27,6 +35,7 @@ export async function chooseModel(
   const names = installed.map((m) => `  ${m.name}`).join('\n');
   throw new NoModelChosenError(
     `Choose a model with -m <name> (or set \`model:\` in the config). Installed:\n${names}`,
+    installed,
   );
 }
 

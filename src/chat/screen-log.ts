@@ -17,9 +17,9 @@ export class ScreenLog {
     this.store.update((s) => ({ items: [...s.items, item] }));
   }
 
-  /** Appends a one-line notice. */
-  notice(level: NoticeLevel, text: string): void {
-    this.push({ kind: 'notice', id: this.itemId(), level, text });
+  /** Appends a notice (`hang`: continuation rows indented that much more, as `/history` lists). */
+  notice(level: NoticeLevel, text: string, hang?: number): void {
+    this.push({ kind: 'notice', id: this.itemId(), level, text, ...(hang && { hang }) });
   }
 
   /** A fresh id for a display item. */

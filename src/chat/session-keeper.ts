@@ -151,6 +151,11 @@ export class SessionKeeper {
     return this.deps.store?.list() ?? [];
   }
 
+  /** The sessions started in this directory, newest first. */
+  listHere(): SessionSummary[] {
+    return this.list().filter((session) => session.cwd === this.deps.cwd);
+  }
+
   /**
    * Opens session `id` to continue it (read-only when damaged, newer, or held by another
    * process) and makes it the one recorded to; the caller puts its state into the chat.

@@ -27,7 +27,7 @@ export interface ToolRunnerDeps {
   shortenedForModel: (message: Message) => number | undefined;
   screen: ScreenLog;
   ask: AskDialog;
-  /** Answers confirmations without asking (one-shot mode: decline, or approve with --yes). */
+  /** Answers confirmations without asking (one-shot mode: approve with --yes, else run none that needs one). */
   autoConfirm?: 'yes' | 'no';
   now: () => Date;
   /** Told of each tool called: the most recently used stay resident when definitions are deferred. */
@@ -135,7 +135,8 @@ export class ToolRunner implements ToolCommands {
   }
 
   private async confirm(request: ConfirmRequest): Promise<ConfirmAnswer> {
-    if (this.deps.autoConfirm) return { kind: this.deps.autoConfirm };
+    // Without --yes nobody can answer: the call is not run, and the model is not told it was declined.
+    if (this.deps.autoConfirm) return { kind: this.deps.autoConfirm === 'yes' ? 'yes' : 'unasked' };
     const key = await this.deps.ask({
       kind: 'confirm-tool',
       question: `Allow ${request.tool} ${request.keyArgument}?`,

@@ -2,6 +2,7 @@ import { shownMessage } from '../attachments/shown-message.js';
 import { formatTokens } from '../conversation/format-tokens.js';
 import type { Message } from '../conversation/message.js';
 import type { SessionEntry } from '../sessions/session-format.js';
+import { FAILURE_MARK } from '../tools/failure-line.js';
 import type { DisplayItem, UserItem } from './display-items.js';
 
 /** Messages shown on screen after a resume; `/history` shows all of them. */
@@ -90,7 +91,8 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
         name,
         keyArgument: input.keyArgument(name, m.tool_args ?? {}),
         summary: m.tool_summary ?? 'was called.',
-        ok: !m.content.startsWith('Error'),
+        // As live: a declined or refused call failed too (its summary says so), not only an error.
+        ok: !m.content.startsWith('Error') && !m.tool_summary?.startsWith(FAILURE_MARK),
       });
     }
   }

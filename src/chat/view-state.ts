@@ -1,6 +1,7 @@
 import type { ToolPreview } from '../tools/tool.js';
 import type { DisplayItem } from './display-items.js';
 import type { PullState } from './pull-tracker.js';
+import type { QueuedInput } from './work-queue.js';
 
 /** The reply being streamed: the part not yet committed to the finished conversation. */
 export interface LiveReply {
@@ -23,7 +24,13 @@ export interface Dialog {
     /** The model named is not installed: download it now (y) or not (n). */
     | 'pull-model'
     /** The directory's `.mcp.json` would start programs: use it (y) or not (n). */
-    | 'approve-mcp';
+    | 'approve-mcp'
+    /** Several models are installed and none was named: pick one from `options`. */
+    | 'pick-model'
+    /** `ochat -r` on a terminal: pick one of this directory's sessions from `options`. */
+    | 'pick-session';
+  /** For a pick dialog: what may be picked (↑/↓, Enter); the answer is the value, '' when none was. */
+  options?: readonly DialogOption[];
   question: string;
   /** The answers, as shown after the question, e.g. `y/n`. */
   choices: string;
@@ -31,6 +38,16 @@ export interface Dialog {
   keys?: readonly string[];
   /** What the call asked about will do, e.g. the diff of a write. */
   preview?: ToolPreview;
+}
+
+/** One entry of a pick dialog. */
+export interface DialogOption {
+  /** What the dialog answers when this entry is picked. */
+  value: string;
+  /** The entry as listed (untrusted text: model names, first messages). */
+  label: string;
+  /** Dimmed after the label, e.g. a model's size or a session's age. */
+  detail?: string;
 }
 
 /** Everything the chat screen shows; the controller owns it, components only render it. */
@@ -47,8 +64,8 @@ export interface ChatViewState {
   /** Speed of the last reply, e.g. "42 tokens · 38.5 tok/s". */
   lastStats: string | undefined;
   dialog: Dialog | undefined;
-  /** Messages typed while busy, sent in order when ochat is free. */
-  queued: number;
+  /** What was typed while busy, sent in order when ochat is free (each removable until then). */
+  queued: readonly QueuedInput[];
   /** Automatic compaction failed and waits for a successful `/compact` (shown in the status line). */
   autoCompactPaused: boolean;
   /** Whether the thinking of all replies is shown expanded (Ctrl+T), else one line each. */
@@ -73,7 +90,7 @@ export function initialViewState(model: string | undefined): ChatViewState {
     busy: undefined,
     lastStats: undefined,
     dialog: undefined,
-    queued: 0,
+    queued: [],
     autoCompactPaused: false,
     showThinking: false,
     loading: undefined,

@@ -22,12 +22,12 @@ function buildProgram(): Command {
     .version(VERSION, '-v, --version', 'print the version')
     .option(
       '-m, --model <name>',
-      'model to chat with (default: config `model`, the last used, or the only installed)',
+      'model to chat with (default: config `model`, the last used, or the only installed; the chat offers a choice of several)',
     )
     .option('--host <url>', 'Ollama server (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)')
     .option(
       '-c, --config <file>',
-      'config file (default: $OCHAT_CONFIG or ~/.config/ochat/config.yml)',
+      'config file (default: $OCHAT_CONFIG, else $XDG_CONFIG_HOME/ochat/config.yml)',
       nonEmptyPath,
     )
     .option('-s, --system <text>', 'system prompt')
@@ -40,9 +40,9 @@ function buildProgram(): Command {
     .option('-y, --yes', 'one-shot: run tools that ask for confirmation without asking')
     .option(
       '-r, --resume [id|name]',
-      'continue a saved session (default: the newest one started in this directory)',
+      "continue a saved session (no argument: pick one of this directory's sessions)",
     )
-    .option('--continue', 'continue the newest session of this directory (the same as -r)')
+    .option('--continue', 'continue the newest session of this directory, unasked')
     .option('--list-sessions', 'list the saved sessions and exit')
     .addHelpText(
       'after',
@@ -52,7 +52,7 @@ Examples:
   ochat "why is the sky blue?"      chat, starting with this message
   ochat -p "explain this" < err.log one-shot, reading stdin
   git diff | ochat -p -             one-shot, the prompt from stdin
-  ochat -r                          continue this directory's last session
+  ochat -r                          pick one of this directory's sessions to continue
   ochat --list-sessions             list the saved sessions
                                     (kept in $XDG_DATA_HOME/ochat/sessions)
   OLLAMA_HOST=gpu-box:11434 ochat   use another server

@@ -1,6 +1,7 @@
 import { clearCommand } from './builtin/clear.js';
 import { compactCommand } from './builtin/compact.js';
 import { contextCommand } from './builtin/context.js';
+import { copyCommand } from './builtin/copy.js';
 import { createHelpCommand } from './builtin/help.js';
 import { lastToolCommand } from './builtin/last-tool.js';
 import { psCommand, pullCommand, unloadCommand } from './builtin/lifecycle.js';
@@ -46,6 +47,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   toolsCommand,
   mcpCommand,
   lastToolCommand,
+  copyCommand,
   clearCommand,
   sessionsCommand,
   resumeCommand,

@@ -28,6 +28,13 @@ export interface ScreenCommands {
   show(text: string): void;
   /** Columns a block of text may fill before it wraps, for lists that lay themselves out. */
   readonly columns: number;
+  /** The last reply on screen (its Markdown source), for `/copy`; undefined before the first. */
+  readonly lastReply: string | undefined;
+  /**
+   * Puts `text` on the clipboard through the terminal (OSC 52, ochat's own sequence: model output
+   * can never send one); false where there is no terminal to ask (one-shot and line mode).
+   */
+  copy(text: string): boolean;
   exit(): void;
 }
 

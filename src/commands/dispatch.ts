@@ -1,5 +1,5 @@
-import { suggest } from '../config/suggest.js';
 import { describeError } from '../text/describe-error.js';
+import { suggest } from '../text/suggest.js';
 import { CommandUsageError, type SlashCommand } from './command.js';
 import type { CommandHost } from './command-host.js';
 

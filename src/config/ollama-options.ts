@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import { suggest } from '../text/suggest.js';
 import { describeValue, mustBe } from './describe-value.js';
 import { OLLAMA_OPTIONS, type OllamaOptionSpec, type OllamaOptionType } from './ollama-option-table.js';
 import { preprocess } from './preprocess.js';
-import { suggest } from './suggest.js';
 
 export { OLLAMA_OPTIONS, type OllamaOptionSpec, type OllamaOptionType } from './ollama-option-table.js';
 

@@ -1,8 +1,8 @@
 import type { Document, LineCounter } from 'yaml';
 import type * as z from 'zod/mini';
+import { suggest } from '../text/suggest.js';
 import { type ConfigIssue, MAX_SHOWN_ISSUES } from './config-error.js';
 import { knownKeysAt } from './known-keys.js';
-import { suggest } from './suggest.js';
 import { keyPositions, type SourcePosition, valuePosition } from './yaml-position.js';
 
 /** `compaction.reserve.ratio`, `tools.enabled[1]`: the path as a user would write it. */

@@ -12,7 +12,14 @@ export async function createChatController(
   settings: RunSettings,
   extra: Pick<
     ChatControllerDeps,
-    'onExit' | 'onReplyDelta' | 'autoConfirm' | 'interactive' | 'store' | 'columns'
+    | 'onExit'
+    | 'onReplyDelta'
+    | 'autoConfirm'
+    | 'interactive'
+    | 'store'
+    | 'columns'
+    | 'pickSession'
+    | 'copyToClipboard'
   >,
 ): Promise<ChatController> {
   const { config, flags, host } = settings;

@@ -6,6 +6,7 @@ import { initialViewState } from '../chat/view-state.js';
 import type { RunSettings } from '../cli/settings.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import { exitWithoutTerminal } from '../platform/closed-output.js';
+import { writeClipboard } from '../text/sanitize.js';
 import { ChatApp, type ChatAppModel } from '../ui/chat-app.js';
 import type { FirstFrame } from '../ui/first-frame.js';
 import {
@@ -34,6 +35,7 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
     submit: (text) => whenReady((c) => c.submit(text)),
     retry: () => whenReady((c) => c.retry()),
     interrupt: () => controller?.interrupt() ?? false,
+    takeBackQueued: () => controller?.takeBackQueued(),
     answerDialog: (key) => whenReady((c) => c.answerDialog(key)),
     toggleThinking: () => whenReady((c) => c.toggleThinking()),
     exit: () => (controller ? controller.exit() : quit()),
@@ -81,8 +83,14 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   const { createChatController } = await import('./create-controller.js');
   controller = await createChatController(settings, {
     store,
-    onExit: quit,
+    // The app ends itself once it has drawn its last frame (no prompt, no completion list left);
+    // unmounting here at once would keep the frame before it. This is the fallback.
+    onExit: () => setTimeout(quit, 200),
     columns: () => (process.stdout.columns || 80) - MARKER_COLUMNS,
+    // `-r` alone: a choice of this directory's sessions; `--continue`: the newest, unasked.
+    pickSession: settings.flags.resume === true && !settings.flags.continue,
+    // OSC 52, written beside Ink's frames: it prints nothing, so the screen is unchanged.
+    copyToClipboard: (text) => writeClipboard(process.stdout, text),
   });
   instance.rerender(app(controller.history()));
   // Load the markdown renderer while connecting, so it is there before the first reply.
@@ -95,6 +103,8 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   restoreTerminal();
   // MCP servers' stdio children end with ochat: closed, then killed if they linger (≤ 1 s).
   await controller.shutdown();
+  const comeBack = controller.resumeCommand();
+  if (comeBack) process.stdout.write(`To continue this session: ${comeBack}\n`);
   // Keep-alive sockets to the server would hold the process open.
   process.exit(0);
 }

@@ -82,6 +82,9 @@ export async function runLineMode(settings: RunSettings): Promise<void> {
   if (settings.prompt) controller.submit(settings.prompt);
   await done;
   input.close();
+  printer.end();
+  const comeBack = controller.resumeCommand();
+  if (comeBack) process.stdout.write(`To continue this session: ${comeBack}\n`);
   // Keep-alive sockets to the server would hold the process open.
   process.exit(0);
 }

@@ -5,6 +5,7 @@ import {
   type Capability,
 } from '../backend/errors.js';
 import { DEFAULT_HOST } from '../platform/host.js';
+import { suggest } from '../text/suggest.js';
 
 export type { Capability, PartialReply } from '../backend/errors.js';
 
@@ -68,7 +69,11 @@ function describeInstalled(model: string, installed: string[] | undefined): stri
   if (installed === undefined) return '';
   if (installed.length === 0) return ' No models are installed.';
   const base = model.split(':')[0];
-  const similar = installed.find((name) => name.split(':')[0] === base);
+  // The same model under another tag, else the nearest name (`m11` → `m1`), as for commands.
+  const bases = installed.map((name) => name.split(':')[0]);
+  const near = suggest(base, bases);
+  const similar =
+    installed.find((name) => name.split(':')[0] === base) ?? (near && installed[bases.indexOf(near)]);
   const shown = installed.slice(0, LISTED_MODELS).join(', ');
   const more = installed.length > LISTED_MODELS ? ` (+${installed.length - LISTED_MODELS} more)` : '';
   return `${similar ? ` Did you mean '${similar}'?` : ''} Installed: ${shown}${more}.`;

@@ -38,6 +38,10 @@ export function parseHost(input: string): string {
   let defaultPort = DEFAULT_PORT;
   let rest = value;
   const schemeEnd = value.indexOf('://');
+  // `htp:/foo`, `http:/x`: meant as a URL, but not one (read as host `htp` and port '' otherwise).
+  if (schemeEnd < 0 && /^[a-z][a-z0-9+.-]*:\//i.test(value)) {
+    throw new InvalidHostError(input, 'malformed URL (a URL starts with http:// or https://)');
+  }
   if (schemeEnd >= 0) {
     scheme = value.slice(0, schemeEnd).toLowerCase();
     if (scheme !== 'http' && scheme !== 'https') {

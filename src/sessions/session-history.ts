@@ -2,6 +2,7 @@ import { attachmentChip } from '../attachments/attachment-chip.js';
 import { shownMessage } from '../attachments/shown-message.js';
 import { describeSummaryCut } from '../compaction/report.js';
 import type { Message } from '../conversation/message.js';
+import { formatWhen } from '../text/format-when.js';
 import type { SessionEntry, SessionHeader } from './session-format.js';
 import { replaySession } from './session-replay.js';
 
@@ -21,11 +22,17 @@ function oneLine(text: string, max = 200): string {
  * force stands for marked `summarized`, replaced and interrupted replies marked), every
  * compaction attempt, success or failure, every `/uncompact`, in the order they happened.
  */
-export function formatHistory(header: SessionHeader, entries: readonly SessionEntry[]): string {
+export function formatHistory(
+  header: SessionHeader,
+  entries: readonly SessionEntry[],
+  now: Date = new Date(),
+): string {
+  // One way to say when, as /summary and /sessions say it ("just now", "today at 14:02").
+  const when = (at: string) => formatWhen(at, now);
   const { records, replaced, settings } = replaySession(header, entries);
   const summarizedBelow = records.at(-1)?.upto ?? 0;
   const lines = [
-    `Session ${settings.name ? `"${settings.name}" ` : ''}${header.id} · started ${header.created} in ${header.cwd}`,
+    `Session ${settings.name ? `"${settings.name}" ` : ''}${header.id} · started ${when(header.created)} in ${header.cwd}`,
   ];
   let index = 0;
   for (const entry of entries) {
@@ -39,10 +46,11 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
         ].filter(Boolean);
         const who = m.role === 'tool' ? `tool ${m.tool_name ?? ''}`.trim() : m.role;
         const calls = m.tool_calls?.length
-          ? ` (tool calls: ${m.tool_calls.map((c) => c.function.name).join(', ')})`
+          ? `(tool calls: ${m.tool_calls.map((c) => c.function.name).join(', ')})`
           : '';
         const text = m.role === 'tool' && m.tool_summary ? m.tool_summary : historyText(m);
-        lines.push(`[${index + 1}]${marks.length ? ` (${marks.join(', ')})` : ''} ${who}: ${text}${calls}`);
+        const said = [text, calls].filter(Boolean).join(' ');
+        lines.push(`[${index + 1}]${marks.length ? ` (${marks.join(', ')})` : ''} ${who}: ${said}`);
         index++;
         break;
       }
@@ -52,15 +60,15 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
           ? describeSummaryCut({ cutTokens: r.cut.tokens, endsLost: r.cut.endsLost ?? 0 })
           : '';
         lines.push(
-          `── compacted at ${r.at} by ${r.model}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens${cut ? `; summary cut: ${cut}` : ''}`,
+          `── compacted ${when(r.at)} by ${r.model}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens${cut ? `; summary cut: ${cut}` : ''}`,
         );
         break;
       }
       case 'compaction-failed':
-        lines.push(`── compaction failed at ${entry.at} (${entry.trigger}): ${entry.reason}`);
+        lines.push(`── compaction failed ${when(entry.at)} (${entry.trigger}): ${entry.reason}`);
         break;
       case 'uncompact':
-        lines.push(`── uncompacted at ${entry.at}: the previous view is back in force`);
+        lines.push(`── uncompacted ${when(entry.at)}: the previous view is back in force`);
         break;
       case 'setting':
         if (entry.key === 'auto_compaction_paused')
@@ -70,7 +78,7 @@ export function formatHistory(header: SessionHeader, entries: readonly SessionEn
         break;
       case 'replaced':
         lines.push(
-          `── /retry at ${entry.at}: ${entry.ids.length === 1 ? 'the reply above was' : `${entry.ids.length} messages above were`} replaced by a new reply`,
+          `── /retry ${when(entry.at)}: ${entry.ids.length === 1 ? 'the reply above was' : `${entry.ids.length} messages above were`} replaced by a new reply`,
         );
         break;
     }

@@ -41,6 +41,14 @@ export function newSessionId(now: Date): string {
 /** A session file that cannot be used, with a message for the user. */
 export class SessionNotFoundError extends Error {
   override readonly name = 'SessionNotFoundError';
+
+  constructor(
+    message: string,
+    /** What was asked for, when no session matched it at all (not ambiguous, not held). */
+    readonly unmatched?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The sessions directory: creates, opens, lists, finds and deletes session files. */
@@ -176,7 +184,7 @@ export class SessionStore {
           .map((s) => s.id)
           .join(', ')}…); give more of the id.`,
       );
-    throw new SessionNotFoundError(`No session "${query}". ochat --list-sessions lists them.`);
+    throw new SessionNotFoundError(`No session "${query}". ochat --list-sessions lists them.`, query);
   }
 
   /** The most recent session started in `cwd`, if any. */

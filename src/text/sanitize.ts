@@ -109,8 +109,26 @@ export type TerminalOutputPolicy = 'text' | 'ink';
 const INK_OWN_SEQUENCE =
   /^(?:\x1b\[[0-9;]*[A-HJKm]|\x1b\[\?(?:25|2004|2026)[hl]|\x1b\[\?2004\$p|\x1b\[[<>?][0-9;]*u|\r)$/;
 
+/**
+ * The clipboard sequence (OSC 52) `/copy` is writing right now: the only string sequence that
+ * passes a guarded stream, once, and only when written through {@link writeClipboard}.
+ */
+let ownClipboardWrite: string | undefined;
+
+/** Puts `text` on the terminal's clipboard (OSC 52): ochat's own sequence, never one from a model. */
+export function writeClipboard(stream: Pick<NodeJS.WritableStream, 'write'>, text: string): void {
+  const sequence = `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
+  ownClipboardWrite = sequence;
+  try {
+    stream.write(sequence);
+  } finally {
+    ownClipboardWrite = undefined;
+  }
+}
+
 /** Filters one write for `policy`; see {@link guardTerminalOutput}. */
 export function filterTerminalOutput(text: string, policy: TerminalOutputPolicy): string {
+  if (ownClipboardWrite !== undefined && text === ownClipboardWrite) return text;
   if (policy === 'text') return sanitizeTerminalText(text);
   // Stryker disable next-line ConditionalExpression: a fast path; without a control character the replacement below changes nothing
   if (!HAS_CONTROL.test(text)) return text;

@@ -30,40 +30,88 @@ function* graphemeStrings(text: string): Generator<string> {
   for (const { segment } of graphemes(text)) yield segment;
 }
 
-/** Wraps one line into rows of at most `width` columns, breaking after spaces where possible. */
-function wrapLine(line: string, width: number): string[] {
+/** How continuation rows (the second and later rows of one line) start. */
+export interface WrapOptions {
+  /** Continuation rows start with the line's own leading whitespace (list items, indented blocks). */
+  keepIndent?: boolean;
+  /** Further columns continuation rows are indented by: a hanging indent (`[2] user: …`). */
+  hang?: number;
+}
+
+/** The line's leading spaces, as a continuation row's prefix (capped so a row keeps room for text). */
+function continuationPrefix(
+  line: string,
+  width: number,
+  { keepIndent = false, hang = 0 }: WrapOptions,
+): string {
+  const leading = keepIndent ? (/^ */.exec(line)?.[0].length ?? 0) : 0;
+  return ' '.repeat(Math.max(0, Math.min(leading + hang, Math.floor(width / 2))));
+}
+
+/**
+ * Wraps one line into rows of at most `width` columns, breaking at spaces where possible. The
+ * space a row is broken at is consumed by the break: no row starts with a space the text did
+ * not have there (a word ending exactly at the edge left one on the next row).
+ */
+function wrapLine(line: string, width: number, options: WrapOptions): string[] {
   // Most of what models write is ASCII: it wraps by its characters, without segmenting and
   // measuring each one (the live area wraps its rows on every frame).
   const ascii = PRINTABLE_ASCII.test(line);
+  const measure = (text: string) => (ascii ? text.length : displayWidth(text));
+  const indent = continuationPrefix(line, width, options);
   const rows: string[] = [];
   let row = '';
   let rowWidth = 0;
+  /** Where the row may be broken: the index of its last space after some text, or -1. */
   let lastSpace = -1;
+  /** Where the row's own text starts (after the continuation indent). */
+  let rowStart = 0;
+  /** The row has text, not only leading spaces: a space after it is a place to break. */
+  let hasText = false;
   for (const char of ascii ? line : graphemeStrings(line)) {
     const columns = ascii ? 1 : charWidth(char);
-    while (rowWidth + columns > width && row !== '') {
-      if (lastSpace > 0) {
+    if (rowWidth + columns > width && row.length > rowStart) {
+      if (char === ' ') {
+        // The break falls on this space: it ends the row and is not carried over.
+        rows.push(row);
+        row = indent;
+        rowStart = indent.length;
+        rowWidth = indent.length;
+        lastSpace = -1;
+        hasText = false;
+        continue;
+      }
+      if (lastSpace > rowStart) {
         rows.push(row.slice(0, lastSpace));
-        row = row.slice(lastSpace + 1);
+        row = indent + row.slice(lastSpace + 1);
       } else {
         rows.push(row);
-        row = '';
+        row = indent;
       }
-      rowWidth = ascii ? row.length : displayWidth(row);
+      rowStart = indent.length;
+      rowWidth = measure(row);
       lastSpace = -1;
+      hasText = row.length > rowStart;
     }
+    // A row never starts (after its indent) with the spaces left at a break.
+    if (char === ' ' && row.length === rowStart && rows.length > 0) continue;
     row += char;
     rowWidth += columns;
-    if (char === ' ') lastSpace = row.length - 1;
+    if (char !== ' ') hasText = true;
+    else if (hasText) lastSpace = row.length - 1;
   }
   rows.push(row);
   return rows;
 }
 
-/** The rows `text` fills at `width` columns (each `\n` starts a row); tabs must be expanded first. */
-export function wrapToRows(text: string, width: number): string[] {
+/**
+ * The rows `text` fills at `width` columns (each `\n` starts a row); tabs must be expanded first.
+ * The one wrapping of ochat's rows: everything it lays out itself goes through here, so the
+ * terminal (or Ink) never has to wrap a row again.
+ */
+export function wrapToRows(text: string, width: number, options: WrapOptions = {}): string[] {
   const columns = Math.max(1, Math.floor(width));
-  return text.split('\n').flatMap((line) => wrapLine(line, columns));
+  return text.split('\n').flatMap((line) => wrapLine(line, columns, options));
 }
 
 /** Below this many columns for the right column, it goes on its own rows under the left one. */
@@ -85,7 +133,11 @@ export function twoColumnRows(
   const indent = ' '.repeat(beside ? side : Math.min(side, 6));
   return pairs.flatMap(([left, right]) => {
     const rows = wrapToRows(right, Math.max(10, columns - indent.length)).map((row) => indent + row);
-    if (!beside || displayWidth(left) > maxLeft) return [left, ...rows];
+    if (!beside || displayWidth(left) > maxLeft) {
+      // A left too wide for the rows (a long usage line) wraps as well, under itself.
+      const leftRows = left === '' ? [] : wrapToRows(left, columns, { keepIndent: true, hang: 2 });
+      return [...leftRows, ...rows];
+    }
     const [first = '', ...rest] = rows;
     return [left + ' '.repeat(side - displayWidth(left)) + first.slice(indent.length), ...rest];
   });

@@ -4,6 +4,8 @@ import type { ToolContext, ToolPreview } from './tool.js';
 export type ConfirmAnswer =
   | { kind: 'yes' }
   | { kind: 'no' }
+  /** Nobody could be asked (one-shot mode without `--yes`): not run, and not a decline either. */
+  | { kind: 'unasked' }
   | { kind: 'always' }
   | { kind: 'instruct'; text: string };
 
@@ -94,5 +96,5 @@ export function wholeToolApproval(tool: string): Approval {
 /** Approves every call: one-shot mode with `--yes`. */
 export const autoApprove: Confirmer = async () => ({ kind: 'yes' });
 
-/** Declines every call that needs confirmation: one-shot mode without `--yes`. */
-export const autoDecline: Confirmer = async () => ({ kind: 'no' });
+/** Runs no call that needs confirmation, since nobody can give it: one-shot mode without `--yes`. */
+export const nobodyToAsk: Confirmer = async () => ({ kind: 'unasked' });

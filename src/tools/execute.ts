@@ -10,12 +10,12 @@ import { validateToolArguments } from './validate-args.js';
 export {
   type Approval,
   autoApprove,
-  autoDecline,
   type ConfirmAnswer,
   type ConfirmationPolicy,
   type Confirmer,
   type ConfirmRequest,
   createConfirmationPolicy,
+  nobodyToAsk,
 } from './confirmation.js';
 
 import { describeError } from '../text/describe-error.js';
@@ -44,6 +44,10 @@ export interface ExecuteDeps {
 
 /** Text the model receives when the user declines a call. */
 export const DECLINED_OUTPUT = 'The user declined to run this tool.';
+
+/** Text the model receives when a call needs a confirmation nobody could give (one-shot mode without -y). */
+export const UNCONFIRMED_OUTPUT =
+  "Not run: this tool needs the user's confirmation, and this run of ochat cannot ask for it (one-shot mode without -y; the user did not decline). Answer without it, and say that running ochat again with -y allows it.";
 
 /**
  * Runs one tool call the model made: checks the tool exists and is enabled, validates the
@@ -111,6 +115,9 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
       );
     }
     if (answer.kind === 'no') return finish(args, keyArgument, skipped(DECLINED_OUTPUT, 'declined'));
+    if (answer.kind === 'unasked') {
+      return finish(args, keyArgument, skipped(UNCONFIRMED_OUTPUT, 'unconfirmed'));
+    }
     if (answer.kind === 'instruct') {
       const output = `The user did not run the tool and says: ${answer.text}`;
       return finish(args, keyArgument, {

@@ -4,6 +4,8 @@ import type { ToolOutcome } from './tool.js';
 /** Why a call was not run, recorded as `details.skipped` by executeToolCall. */
 export type SkipKind =
   | 'declined'
+  /** Needed a confirmation nobody could give (one-shot mode without -y). */
+  | 'unconfirmed'
   | 'instructed'
   | 'invalid-arguments'
   | 'malformed'
@@ -18,6 +20,8 @@ export function failureReason(outcome: ToolOutcome): string {
   switch (details.skipped as SkipKind | undefined) {
     case 'declined':
       return 'declined by the user';
+    case 'unconfirmed':
+      return 'needs confirmation; -y allows it';
     case 'instructed':
       return `not run, the user said: ${oneLine(String(details.instruction ?? ''), 60)}`;
     case 'invalid-arguments':
@@ -37,9 +41,12 @@ export function failureReason(outcome: ToolOutcome): string {
   return oneLine(outcome.output.split('\n', 1)[0] ?? '', 80) || 'failed';
 }
 
+/** How the summary line of a failed (or refused, or declined) call starts. */
+export const FAILURE_MARK = '❌';
+
 /** The summary line of a failed call: `❌ <action> (<reason>)`, e.g. `❌ read a.ts (file not found)`. */
 export function failureLine(action: string, outcome: ToolOutcome): string {
-  return `❌ ${action} (${failureReason(outcome)})`;
+  return `${FAILURE_MARK} ${action} (${failureReason(outcome)})`;
 }
 
 /** A failed outcome: `output` tells the model what went wrong, `error` is the short reason for the summary. */

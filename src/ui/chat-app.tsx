@@ -20,6 +20,8 @@ export interface ChatAppModel {
   retry?(): void;
   /** Cancels work in progress; false when there was nothing to cancel. */
   interrupt(): boolean;
+  /** Removes the newest input still waiting its turn and returns its text (undefined: none waits). */
+  takeBackQueued?(): string | undefined;
   answerDialog(key: string): void;
   toggleThinking(): void;
   exit(): void;
@@ -75,7 +77,13 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
   const [hint, setHint] = useState<string | undefined>();
   const lastCtrlC = useRef(0);
   const dialog = state.dialog;
-  const keyDialog = dialog && dialog.kind !== 'tool-instruction' ? dialog : undefined;
+  const pickDialog = dialog?.options ? dialog : undefined;
+  const keyDialog = dialog && dialog.kind !== 'tool-instruction' && !pickDialog ? dialog : undefined;
+  // The highlighted entry of an open pick dialog.
+  const [picked, setPicked] = useState(0);
+  useEffect(() => {
+    if (pickDialog) setPicked(0);
+  }, [pickDialog]);
   const [gate] = useState(() => createDialogKeyGate(now));
   // Keys typed while the dialog is open went to the prompt: say so, and how to answer.
   const [typedAhead, setTypedAhead] = useState(false);
@@ -113,10 +121,25 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
     onExit: () => model.exit(),
     onEscape: () => {
       if (state.dialog?.kind === 'tool-instruction') model.answerDialog('');
-      else editor.dispatch({ type: 'set-text', text: '' });
+      else if (editor.state.text !== '') editor.dispatch({ type: 'set-text', text: '' });
+      else {
+        // An empty prompt: the newest queued message comes back to be edited or dropped, unsent.
+        const text = model.takeBackQueued?.();
+        if (text !== undefined) editor.dispatch({ type: 'set-text', text });
+      }
     },
     // While a y/n dialog is open, only a deliberate key answers it; other keys are typing.
     intercept: (input, key, pasting) => {
+      if (pickDialog && !pasting) {
+        const options = pickDialog.options ?? [];
+        if (key.upArrow) setPicked((at) => Math.max(0, at - 1));
+        else if (key.downArrow) setPicked((at) => Math.min(options.length - 1, at + 1));
+        else if (key.return) model.answerDialog(options[picked]?.value ?? '');
+        else if (key.escape) model.answerDialog('');
+        // Other keys are typing: they wait in the prompt, as with any open question.
+        else return false;
+        return true;
+      }
       if (!keyDialog) {
         gate.typed();
         return false;
@@ -129,7 +152,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       else if (outcome.kind === 'type') setTypedAhead(true);
       return outcome.kind !== 'type';
     },
-    holdSubmit: Boolean(keyDialog),
+    holdSubmit: Boolean(keyDialog || pickDialog),
     commands,
     completePath,
   });
@@ -165,8 +188,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
   const streaming = Boolean(state.live?.text) && !state.live?.shell;
   // A model loading at the server says so, with the seconds waited, in place of "waiting for…".
   const loadingLabel = state.loading && !streaming ? `loading ${state.loading.model}…` : undefined;
-  const busyLabel = streaming ? undefined : (loadingLabel ?? state.busy);
-  const busy = busyLabel && state.queued > 0 ? `${busyLabel} (${state.queued} queued)` : busyLabel;
+  const busy = streaming ? undefined : (loadingLabel ?? state.busy);
   const busyHint = streaming ? 'streaming · ctrl+c to cancel' : 'ctrl+c to cancel';
   const pasteHint = hasChip(editor.state.text) ? 'ctrl+o to expand the paste' : undefined;
   return (
@@ -174,6 +196,7 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       items={state.items}
       live={state.live}
       progress={state.pull ? pullLines(state.pull.state, Math.max(1, width - 1)) : undefined}
+      queued={queuedTexts(state.queued)}
       status={{
         model: state.model ?? NO_MODEL_LABEL,
         numCtx: state.numCtx,
@@ -182,12 +205,24 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
         spill: state.spill,
         busy,
         busySince: loadingLabel ? state.loading?.since : undefined,
-        hint: hint ?? (state.busy ? busyHint : (pasteHint ?? state.lastStats)),
+        waiting: dialog && waitingLabel(dialog, keyDialog?.keys ?? DIALOG_KEYS[dialog.kind]),
+        hint: hint ?? (dialog ? dialogHint(dialog) : state.busy ? busyHint : (pasteHint ?? state.lastStats)),
       }}
-      input={editor.state}
+      // Quitting: the last frame has no prompt (nor its completion list) left on the screen.
+      input={state.exiting ? undefined : editor.state}
       inputActive={!keyDialog}
+      pick={
+        pickDialog
+          ? {
+              question: pickDialog.question,
+              choices: pickDialog.choices,
+              options: pickDialog.options ?? [],
+              selected: picked,
+            }
+          : undefined
+      }
       dialog={
-        dialog
+        dialog && !pickDialog
           ? {
               question: dialog.question,
               choices: dialog.choices,
@@ -205,6 +240,23 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
       redrawKey={redrawKey}
     />
   );
+}
+
+/** The status line while a question waits for the user (not the work it interrupted, e.g. `running write_file…`). */
+function waitingLabel(dialog: NonNullable<ChatViewState['dialog']>, keys: readonly string[] = []): string {
+  if (dialog.kind === 'tool-instruction') return 'waiting for your instruction · enter to send';
+  if (dialog.options) return 'waiting for your choice · ↑/↓ enter';
+  return `waiting for your answer · ${keys.join('/')}`;
+}
+
+/** What Esc does to an open question (to a held session's, it picks read-only: no "decline" there). */
+function dialogHint(dialog: NonNullable<ChatViewState['dialog']>): string | undefined {
+  return dialog.kind === 'held-session' ? undefined : 'esc to decline';
+}
+
+/** The queued inputs the user typed (a retry has no text to show). */
+function queuedTexts(queued: ChatViewState['queued']): { id: number; text: string }[] {
+  return queued.flatMap(({ id, text }) => (text === undefined ? [] : [{ id, text }]));
 }
 
 /** Shown under a dialog once keys typed while it is open went to the prompt. */

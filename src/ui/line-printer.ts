@@ -14,7 +14,7 @@ const PROMPT_SETTLE_MS = 40;
 
 /** Nothing running, nothing asked, and something on screen (the banner, or why there is none). */
 function isIdle(state: ChatViewState): boolean {
-  return !state.busy && !state.live && !state.dialog && state.queued === 0 && state.items.length > 0;
+  return !state.busy && !state.live && !state.dialog && state.queued.length === 0 && state.items.length > 0;
 }
 
 /**
@@ -117,6 +117,11 @@ export class LinePrinter {
     this.out(LINE_PROMPT);
     this.newlines = 0;
     this.promptShown = true;
+  }
+
+  /** The chat ended (Ctrl+D on the prompt, /quit): the shell's prompt starts on a line of its own. */
+  end(): void {
+    this.lineStart();
   }
 
   /** Prints the open question again (the line typed did not answer it). */

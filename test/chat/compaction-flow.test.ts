@@ -268,7 +268,7 @@ describe('automatic compaction', () => {
     // The reply is complete and on screen while compaction runs in the background.
     expect(h.items().some((i) => i.kind === 'assistant' && i.markdown.startsWith('Long story.'))).toBe(true);
     h.controller.submit('Typed while compacting');
-    expect(h.controller.store.get().queued).toBe(1);
+    expect(h.controller.store.get().queued.map((q) => q.text)).toEqual(['Typed while compacting']);
     await h.controller.idle();
 
     const summarizerAt = emu.chats.indexOf(summarizerChats(emu)[0]);

@@ -67,7 +67,7 @@ describe('InputRouter', () => {
     const chat = await open();
     const { parts, backend } = chat;
     const queued: number[] = [];
-    chat.store.subscribe(() => queued.push(chat.store.get().queued));
+    chat.store.subscribe(() => queued.push(chat.store.get().queued.length));
     parts.router.submit('   ');
     await parts.queue.idle();
     expect(queued).toEqual([]);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DECLINED_OUTPUT } from '../../src/tools/execute.js';
+import { DECLINED_OUTPUT, UNCONFIRMED_OUTPUT } from '../../src/tools/execute.js';
 import type { ChatMessageLike } from '../support/emulator.js';
 import {
   startToolHarness,
@@ -233,7 +233,7 @@ describe('run_command confirmation', () => {
     expect(await declined.send('make the file')).toBe('idle');
     expect(declined.dialogs).toEqual([]);
     expect(existsSync(join(declined.cwd, 'made.txt'))).toBe(false);
-    expect(declined.toolMessages(declined.chatRequests()[1])[0].content).toBe(DECLINED_OUTPUT);
+    expect(declined.toolMessages(declined.chatRequests()[1])[0].content).toBe(UNCONFIRMED_OUTPUT);
     await declined.close();
 
     const approved = await open({ interactive: false, autoConfirm: 'yes' });

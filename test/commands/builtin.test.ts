@@ -663,6 +663,11 @@ describe('/show', () => {
         'top_k                          5',
       ].join('\n'),
     ]);
+    // A window the user chose (--num-ctx, /set) is listed with what they set.
+    host.model.numCtxSource = 'flag';
+    host.model.numCtx = 3000;
+    await run('/show parameters', host);
+    expect(host.shown.at(-1)).toMatch(/User defined parameters:\ntop_k {26}5\nnum_ctx {24}3000$/);
     const bare = new FakeHost();
     bare.model.info = { name: 'bare', capabilities: ['completion'] };
     for (const topic of ['system', 'template', 'license', 'parameters']) await run(`/show ${topic}`, bare);

@@ -110,6 +110,34 @@ describe('compaction in the terminal', () => {
     ]);
   });
 
+  test('a message typed while compaction runs stays in sight, queued, while the retry question is open', async () => {
+    const { emu, pty } = await chatWithHistory((req, call) =>
+      call === 1
+        ? { fault: { kind: 'http', status: 500, error: 'summarizer crashed' }, firstByteDelayMs: 600 }
+        : keepWhatItIsShown(req),
+    );
+    pty.write('/compact\r');
+    await pty.waitFor('compacting…');
+    pty.write('Typed while compacting FACT-late\r');
+    await pty.waitFor(RETRY);
+    // Under the question, dimmed and marked as queued: not lost from sight while it waits.
+    const rows = pty.screen().split('\n');
+    const retryRow = rows.findLastIndex((row) => row.includes(RETRY));
+    const queuedRow = rows.findLastIndex((row) => row.startsWith('› Typed while compacting FACT-late'));
+    expect(queuedRow).toBeGreaterThan(-1);
+    expect(queuedRow).toBeLessThan(retryRow);
+    expect(rows[queuedRow + 1]).toContain('queued · esc on an empty prompt takes the last one back');
+    expect(pty.raw()).toMatch(/\x1b\[2m› Typed while compacting FACT-late/);
+    // It is sent once the question is answered (and not before).
+    expect(conversationChats(emu).some((c) => JSON.stringify(c.body).includes('FACT-late'))).toBe(false);
+    await pty.answer('n');
+    await pty.waitFor(`Reply ${TURNS + 1} done.`);
+    expect(conversationChats(emu).at(-1)!.body.messages.at(-1).content).toBe(
+      'Typed while compacting FACT-late',
+    );
+    expect(pty.screen()).not.toContain('queued · esc');
+  });
+
   test('the status line shows that compaction is running until it is done', async () => {
     const { pty } = await chatWithHistory((req: ChatRequestRecord) => ({
       ...keepWhatItIsShown(req),

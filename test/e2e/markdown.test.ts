@@ -85,3 +85,48 @@ describe('markdown in the built app (colours on)', () => {
     await exchange(run, 'still there?', 'Yes, still here.', 'Yes, still here.');
   });
 });
+
+describe('code blocks', () => {
+  test.each([
+    ['colours on', {}],
+    ['NO_COLOR', { NO_COLOR: '1' }],
+  ])('carry a language label and a frame, the code unindented (%s)', async (_name, env) => {
+    run = await startChat({ env });
+    run.emu.enqueue({ content: 'Here:\n\n```python\ndef answer():\n    return 42\n```\n\nDONE-CODE' });
+    run.pty.write('code please\r');
+    await run.pty.waitFor('DONE-CODE');
+    const rows = run.pty.screen().split('\n');
+    const top = rows.findIndex((row) => row.startsWith('╭─ python ─'));
+    expect(top, run.pty.screen()).toBeGreaterThan(-1);
+    // The code as written, from the first column: a selection copies it without an indent.
+    expect(rows.slice(top + 1, top + 4)).toEqual([
+      'def answer():',
+      '    return 42',
+      expect.stringMatching(/^╰─{9,}/),
+    ]);
+  });
+});
+
+describe('/copy', () => {
+  const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+  test("puts the last reply's code block, or with all the whole reply, on the clipboard through OSC 52; a reply cannot", async () => {
+    run = await startChat();
+    const reply = 'Try:\n\n```python\ndef answer():\n    return 42\n```\n\nDONE-COPY';
+    run.emu.enqueue({ content: reply });
+    run.pty.write('code please\r');
+    await run.pty.waitFor('DONE-COPY');
+    run.pty.write('/copy\r');
+    await run.pty.waitFor('Copied the last code block (python), 2 lines, to the clipboard');
+    expect(run.pty.raw()).toContain(`\x1b]52;c;${base64('def answer():\n    return 42')}\x07`);
+    run.pty.write('/copy all\r');
+    await run.pty.waitFor('Copied the last reply, 8 lines');
+    expect(run.pty.raw()).toContain(`\x1b]52;c;${base64(reply)}\x07`);
+
+    // A model writing OSC 52 itself never reaches the terminal: only /copy sets the clipboard.
+    run.emu.enqueue({ content: 'sneaky \x1b]52;c;ZXZpbA==\x07 text DONE-SNEAK' });
+    run.pty.write('again\r');
+    await run.pty.waitFor('DONE-SNEAK');
+    expect(run.pty.raw()).not.toContain('ZXZpbA==');
+  });
+});

@@ -43,6 +43,34 @@ describe('ochat -p', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  test('without -y a tool that needs confirmation is not run: stderr says so and that -y allows it', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-e2e-cwd-'));
+    emu.setModels([
+      { name: 'llama3.2:latest' },
+      { name: 'toolful:latest', capabilities: ['completion', 'tools'] },
+    ]);
+    try {
+      emu.enqueue(
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'touch made.txt' } }] },
+        { content: 'I could not run it.' },
+      );
+      const result = await runOchat(['-m', 'toolful', '-p', 'make a file'], { env, cwd });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe('I could not run it.\n');
+      expect(result.stderr).toBe(
+        '✗ run_command touch made.txt — ❌ touch made.txt (needs confirmation; -y allows it)\n',
+      );
+      expect(readdirSync(cwd)).not.toContain('made.txt');
+      const told = emu.chats[1]?.body.messages.at(-1);
+      expect(told.role).toBe('tool');
+      expect(told.content).toContain('-y');
+      expect(told.content).not.toMatch(/user declined/);
+    } finally {
+      emu.setModels([{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }]);
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
   test('prints the reply on stdout as plain text and exits 0', async () => {
     emu.enqueue({ content: 'The answer is **42**.' });
     const result = await runOchat(['-m', 'llama3.2', '-p', 'What is the answer?'], { env });

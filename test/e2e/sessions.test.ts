@@ -123,6 +123,86 @@ async function chatTurns(run: ChatRun, from: number, to: number) {
 }
 
 describe('sessions', () => {
+  test("on quit ochat says how to come back; -r alone offers this directory's sessions; --continue takes the newest", async () => {
+    const where = place();
+    const first = await start(where, ['-m', 'chat']);
+    first.pty.write('First session FACT-one\r');
+    await first.pty.waitFor('Reply 1 done.');
+    // Typed in full, /quit shows its completion entry; the last frame must not keep it.
+    first.pty.write('/quit');
+    await first.pty.waitFor('Quit ochat');
+    first.pty.write('\r');
+    expect(await exitCode(first.pty)).toBe(0);
+    const [file] = sessionFiles(where.sessions);
+    const id = file.replace(/\.jsonl$/, '');
+    expect(first.pty.screen()).toContain(`To continue this session: ochat -r ${id}`);
+    expect(first.pty.screen()).not.toContain('Quit ochat');
+
+    const second = await start(where, ['-m', 'chat']);
+    second.pty.write('Second session FACT-two\r');
+    await second.pty.waitFor('Reply 1 done.');
+    await quit(second);
+
+    // -r alone: a choice, newest first, with first message and age; ↓ Enter picks the older.
+    const picking = await start(where, ['-r'], 'Continue which session?');
+    await picking.pty.waitFor(/› Second session FACT-two\s+just now · 2 messages/);
+    expect(picking.pty.screen()).toMatch(/ {2}First session FACT-one\s+just now · 2 messages/);
+    picking.pty.write('\x1b[B');
+    await picking.pty.waitFor('› First session FACT-one');
+    picking.pty.write('\r');
+    await picking.pty.waitFor(`Resumed session ${id}`);
+    expect(picking.pty.screen()).toContain('› First session FACT-one');
+    await quit(picking);
+
+    // --continue takes the newest (by its file's last write) without asking.
+    const continuing = await start(where, ['--continue'], 'Resumed session');
+    expect(continuing.pty.screen()).toMatch(/Resumed session \S+: 2 messages/);
+    expect(continuing.pty.screen()).not.toContain('Continue which session?');
+  });
+
+  test('a resumed session shows its replies rendered exactly as they were live (fences, tables, lists)', async () => {
+    const where = place();
+    const markdown = [
+      'Here is code:',
+      '',
+      '```python',
+      'def answer():',
+      '    return 42',
+      '```',
+      '',
+      '| name | size |',
+      '|---|---|',
+      '| alpha | 10 |',
+      '',
+      '- item `X`',
+      '- **bold** item',
+      '',
+      'END-MD',
+    ].join('\n');
+    /** The rows of the reply to `show markdown`, from the row after the question to END-MD. */
+    const replyRows = (screen: string) => {
+      const rows = screen.split('\n');
+      const from = rows.findIndex((row) => row.startsWith('› show markdown'));
+      const to = rows.findIndex((row, i) => i > from && row.includes('END-MD'));
+      expect(from).toBeGreaterThan(-1);
+      expect(to).toBeGreaterThan(from);
+      return rows.slice(from + 1, to + 1);
+    };
+    const first = await start(where, ['-m', 'chat']);
+    first.emu.respondWith(() => ({ content: markdown }));
+    first.pty.write('show markdown\r');
+    await first.pty.waitFor('END-MD');
+    const live = replyRows(first.pty.screen());
+    expect(live.join('\n')).not.toContain('```');
+    await quit(first);
+
+    const second = await start(where, ['-r'], 'Resumed session');
+    await second.pty.waitFor('END-MD');
+    const resumed = replyRows(second.pty.screen());
+    expect(resumed.join('\n')).not.toMatch(/```|\|---|`X`|\*\*bold\*\*/);
+    expect(resumed).toEqual(live);
+  });
+
   test('a resumed session sends the byte-identical request: system, options, /tools, tool results, tail, num_ctx', async () => {
     const { original, resumed, second } = await probeBeforeAndAfterResume(
       async (run) => {
@@ -207,7 +287,7 @@ describe('session commands in the terminal', () => {
     run.pty.write('/compact\r');
     await run.pty.waitFor(/Compacted \d+ messages/);
     run.pty.write('/history\r');
-    await run.pty.waitFor('── compacted at');
+    await run.pty.waitFor('── compacted just now');
     expect(run.pty.screen()).toContain('[1] (summarized) user: Question 1, FACT-q1?');
     expect(run.pty.screen()).toMatch(/\[8\] assistant: lorem ipsum/);
 
@@ -256,6 +336,10 @@ describe('session commands in the terminal', () => {
     );
 
     const readOnly = await start(where, ['-r'], question);
+    // Its second row goes under the question's text, not under the `?`.
+    const rows = readOnly.pty.screen().split('\n');
+    const asked = rows.findLastIndex((row) => row.startsWith('? Session '));
+    expect(rows[asked + 1]).toMatch(/^ {2}\S/);
     await readOnly.pty.answer('n');
     await readOnly.pty.waitFor(/Read-only: another ochat \(pid \d+\) has it open/);
     expect(readOnly.pty.screen()).toContain('Question 1, FACT-q1?');
@@ -303,7 +387,7 @@ describe('/retry', () => {
     const retried = conversationChats(first.emu)[1].body.messages;
     expect(retried).toEqual([{ role: 'user', content: 'Question 1, FACT-q1?' }]);
     first.pty.write('/history\r');
-    await first.pty.waitFor('── /retry at');
+    await first.pty.waitFor('── /retry just now');
     expect(first.pty.screen()).toMatch(/\[2\] \(replaced\) assistant: lorem ipsum/);
     expect(first.pty.screen()).toMatch(/\[3\] assistant: lorem ipsum/);
     await quit(first);

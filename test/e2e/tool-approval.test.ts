@@ -209,3 +209,23 @@ describe('one visible form of a command', () => {
     expect(pty.screen()).toContain(`run_command ${shown} — ✅ ${shown} (exit 0)`);
   });
 });
+
+describe('while a tool call waits for approval', () => {
+  test('the status line says it waits for the answer and which keys answer, not that the tool runs', async () => {
+    run = await startToolRun();
+    const { emu, pty } = run;
+    emu.enqueue(
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'x.txt', content: 'hello\n' } }] },
+      { content: 'Written.' },
+    );
+    pty.write('write it\r');
+    await pty.waitFor('? Allow write_file x.txt?');
+    const status = pty.screen().split('\n').at(-1) ?? '';
+    expect(status).toContain('waiting for your answer · y/n/a/i');
+    expect(status).toContain('esc to decline');
+    expect(pty.screen()).not.toContain('running write_file');
+    await pty.answer('y');
+    await pty.waitFor('Written.');
+    expect(pty.screen()).not.toContain('waiting for your answer');
+  });
+});

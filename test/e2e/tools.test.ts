@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { DECLINED_OUTPUT } from '../../src/tools/execute.js';
+import { DECLINED_OUTPUT, UNCONFIRMED_OUTPUT } from '../../src/tools/execute.js';
 import type { ChatMessageLike } from '../support/emulator.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 import { TOOLS_NARRATIVE } from '../support/tools-harness.js';
@@ -156,20 +156,24 @@ describe('tool calls in the chat', () => {
 });
 
 describe('one-shot mode', () => {
-  test('-p declines a tool that needs confirmation', async () => {
+  test('-p without -y runs no tool that needs confirmation: says so, says -y allows it, and tells the model the same', async () => {
     run = await startToolRun({ args: ['-p', 'make a file'], oneShot: true });
     const { emu, pty, cwd } = run;
     emu.enqueue(
       { toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi > made.txt' } }] },
-      { content: 'You said no.' },
+      { content: 'It needs your confirmation.' },
     );
     expect(await pty.exited).toBe(0);
     expect(pty.screen()).toContain(
-      '✗ run_command echo hi > made.txt — ❌ echo hi > made.txt (declined by the user)',
+      '✗ run_command echo hi > made.txt — ❌ echo hi > made.txt (needs confirmation; -y allows it)',
     );
-    expect(pty.screen()).toContain('You said no.');
+    expect(pty.screen()).not.toContain('declined');
+    expect(pty.screen()).toContain('It needs your confirmation.');
     expect(existsSync(join(cwd, 'made.txt'))).toBe(false);
-    expect(toolMessagesOf(run.chatRequests()[1])[0].content).toBe(DECLINED_OUTPUT);
+    const told = toolMessagesOf(run.chatRequests()[1])[0].content;
+    expect(told).toBe(UNCONFIRMED_OUTPUT);
+    expect(told).toContain('-y');
+    expect(told).toContain('the user did not decline');
   });
 
   test('-p --yes runs it', async () => {

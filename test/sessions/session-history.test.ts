@@ -17,13 +17,13 @@ describe('formatHistory', () => {
     expect(lines[0]).toContain(HEADER.id);
     expect(lines).toContain('[1] (summarized) user: first');
     expect(lines).toContain('[2] (summarized) assistant: reply one');
-    expect(lines).toContain('── compaction failed at T1 (auto): server down');
-    expect(lines.some((l) => l.startsWith('── compacted at') && l.includes('messages 1–2 summarized'))).toBe(
+    expect(lines).toContain('── compaction failed T1 (auto): server down');
+    expect(lines.some((l) => l.startsWith('── compacted ') && l.includes('messages 1–2 summarized'))).toBe(
       true,
     );
     expect(lines).toContain('[3] user: second');
     expect(lines).toContain('[4] (replaced, interrupted) assistant: cut');
-    expect(lines.at(-1)).toBe('── /retry at T2: the reply above was replaced by a new reply');
+    expect(lines.at(-1)).toBe('── /retry T2: the reply above was replaced by a new reply');
   });
 
   test('a message with attachments shows what was typed and a chip per file, not the files', () => {
@@ -63,7 +63,7 @@ describe('formatHistory', () => {
       { type: 'uncompact', at: 'T3' },
     ]);
     expect(text).toContain('[1] user: first');
-    expect(text).toContain('── uncompacted at T3');
+    expect(text).toContain('── uncompacted T3');
   });
 
   test('says what a compaction cut from its summary', () => {

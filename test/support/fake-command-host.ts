@@ -44,11 +44,18 @@ export class FakeHost implements CommandHost {
   lastTool: { name: string; output: string } | undefined;
   /** Session commands called, as `name args`. */
   sessionCalls: string[] = [];
+  /** What `screen.copy` was given. */
+  copied: string[] = [];
 
   readonly screen: Settable<ScreenCommands> = {
     notice: (level, text) => void this.notices.push({ level, text }),
     show: (text) => void this.shown.push(text),
     columns: 80,
+    lastReply: undefined,
+    copy: (text) => {
+      this.copied.push(text);
+      return true;
+    },
     exit: () => {
       this.exited += 1;
     },

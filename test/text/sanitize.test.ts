@@ -287,3 +287,17 @@ describe('guardTerminalOutput', () => {
     expect(output()).toBe('é!');
   });
 });
+
+describe('writeClipboard', () => {
+  it("passes ochat's own OSC 52 through a guarded stream once; the same bytes from anyone else are removed", async () => {
+    const { guardTerminalOutput, writeClipboard } = await import('../../src/text/sanitize.js');
+    const written: string[] = [];
+    const stream = { write: ((chunk: string) => written.push(chunk) > 0) as NodeJS.WritableStream['write'] };
+    guardTerminalOutput(stream, 'ink');
+    writeClipboard(stream, 'def answer():');
+    const own = `\x1b]52;c;${Buffer.from('def answer():').toString('base64')}\x07`;
+    stream.write(own);
+    stream.write(`model says ${own} here`);
+    expect(written).toEqual([own, '', 'model says  here']);
+  });
+});

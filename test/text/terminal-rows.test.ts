@@ -52,4 +52,41 @@ describe('terminal rows', () => {
       }),
     );
   });
+
+  it('no row starts with a space the text did not have, and every row fits (property, widths 20-200)', () => {
+    const word = fc.stringMatching(/^[a-z0-9你é🚀.,`|-]{1,30}$/u);
+    const line = fc.array(word, { minLength: 1, maxLength: 60 }).map((words) => words.join(' '));
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 20, max: 200 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.boolean(),
+        (lines, width, indent, keepIndent) => {
+          const lead = ' '.repeat(indent);
+          const text = lines.map((l) => lead + l).join('\n');
+          const rows = wrapToRows(text, width, { keepIndent, hang: 2 });
+          const expected = (keepIndent ? indent : 0) + 2;
+          for (const row of rows) expect(displayWidth(row)).toBeLessThanOrEqual(width);
+          // Each row is a line's first row (its own indent) or a continuation (exactly the indent asked for).
+          for (const row of rows) {
+            const spaces = /^ */.exec(row)?.[0].length ?? 0;
+            expect([indent, expected]).toContain(spaces);
+          }
+          // Nothing is lost or added but the breaks' spaces and the indents.
+          const letters = (t: string) => t.replace(/\s/g, '');
+          expect(letters(rows.join(''))).toBe(letters(text));
+        },
+      ),
+    );
+  });
+
+  it('a word that ends exactly at the edge leaves no space at the start of the next row', () => {
+    expect(wrapToRows('lorem lorem lorem', 11)).toEqual(['lorem lorem', 'lorem']);
+    expect(wrapToRows('aaaaa  bbbbb', 5)).toEqual(['aaaaa', 'bbbbb']);
+    expect(wrapToRows('  - item one two', 12, { keepIndent: true, hang: 2 })).toEqual([
+      '  - item one',
+      '    two',
+    ]);
+  });
 });

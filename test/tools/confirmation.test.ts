@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type Approval,
   autoApprove,
-  autoDecline,
   createConfirmationPolicy,
+  nobodyToAsk,
   wholeToolApproval,
 } from '../../src/tools/confirmation.js';
 import { makeContext } from './temp-sandbox.js';
@@ -78,6 +78,6 @@ describe('createConfirmationPolicy', () => {
   it('has confirmers for one-shot mode', async () => {
     const request = { tool: 'run_command', args: { command: 'ls' }, keyArgument: 'ls', approval: null };
     expect(await autoApprove(request)).toEqual({ kind: 'yes' });
-    expect(await autoDecline(request)).toEqual({ kind: 'no' });
+    expect(await nobodyToAsk(request)).toEqual({ kind: 'unasked' });
   });
 });

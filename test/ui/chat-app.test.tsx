@@ -74,14 +74,26 @@ describe('ChatApp rendering', () => {
   it('follows the store: new items, the live reply, busy state and queued messages', async () => {
     const model = fakeModel({ items: ITEMS.slice(0, 2) });
     const app = await mount(model);
-    model.store.update({ busy: 'waiting for qwen3…', queued: 2, live: { text: '', thinking: '' } });
-    await shows(app, 'waiting for qwen3… (2 queued)');
+    model.store.update({
+      busy: 'waiting for qwen3…',
+      queued: [
+        { id: 1, text: 'First typed ahead' },
+        { id: 2, text: undefined },
+        { id: 3, text: 'Second typed ahead\nwith a second line' },
+      ],
+      live: { text: '', thinking: '' },
+    });
+    await shows(app, 'Second typed ahead');
+    // The queued messages, in order, under the live reply (a retry has no text to show).
+    const queuedFrame = app.lastFrame() ?? '';
+    expect(queuedFrame).toContain('waiting for qwen3…');
+    expect(queuedFrame).toMatch(/› First typed ahead\n› Second typed ahead …\n {2}queued · esc/);
     expect(app.lastFrame()).toContain('ctrl+c to cancel');
     model.store.update({
       items: ITEMS,
       live: { text: 'Streaming tail', thinking: '' },
       busy: 'streaming…',
-      queued: 0,
+      queued: [],
       used: 4096,
     });
     await shows(app, 'Streaming tail');

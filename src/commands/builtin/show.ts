@@ -53,6 +53,10 @@ function parameters(host: CommandHost, model: ModelInfo): string {
     ? ['Model defined parameters:', parameterLines(model.parameters)]
     : ['No parameters were specified for this model.'];
   const set = Object.entries(host.options.values);
+  // num_ctx chosen by the user (--num-ctx, config, /set) is held by the model, not the options.
+  const { numCtx, numCtxSource } = host.model;
+  const chosen = numCtxSource === 'flag' || numCtxSource === 'config' || numCtxSource === '/set';
+  if (numCtx !== undefined && chosen && !('num_ctx' in host.options.values)) set.push(['num_ctx', numCtx]);
   if (set.length > 0) {
     lines.push(
       '',

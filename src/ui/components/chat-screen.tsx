@@ -7,7 +7,9 @@ import { labelChips } from '../input/paste-chips.js';
 import { ConfirmPrompt, type ConfirmPromptProps } from './confirm-prompt.js';
 import { LiveReply, type LiveReplyProps } from './live-reply.js';
 import { MessageItem } from './message-item.js';
+import { PickList, type PickListProps, pickListRows } from './pick-list.js';
 import { PromptInput } from './prompt-input.js';
+import { QueuedInputs, type QueuedInputsProps, queuedRows } from './queued-inputs.js';
 import { StatusLine, type StatusLineProps } from './status-line.js';
 import { toolPreviewRows } from './tool-preview.js';
 
@@ -20,6 +22,8 @@ export interface ChatScreenProps {
   items: readonly DisplayItem[];
   /** The reply being streamed, if any. */
   live?: LiveReplyState;
+  /** What was typed while busy and waits its turn, shown dimmed under the live reply. */
+  queued?: QueuedInputsProps['inputs'];
   /** The status line's content. */
   status: StatusLineProps;
   /** The prompt's editor state; the prompt is hidden when undefined. */
@@ -28,6 +32,8 @@ export interface ChatScreenProps {
   inputActive?: boolean;
   /** A y/n question shown above the prompt. */
   dialog?: ConfirmPromptProps;
+  /** A question answered by picking an entry (↑/↓, Enter), shown above the prompt. */
+  pick?: Omit<PickListProps, 'maxRows'>;
   /** Terminal width in columns. */
   width: number;
   /** Terminal height in rows; the live area is clipped so the whole live part fits in it. */
@@ -47,6 +53,9 @@ function promptRows(input: EditorState | undefined, width: number): number {
   return wrapToRows(labelChips(input.text, input.pastes), Math.max(1, width - 2)).length + completion;
 }
 
+/** Most entries a pick list shows at once. */
+const PICK_MAX_ROWS = 10;
+
 /** Most lines a dialog's preview shows, however tall the terminal. */
 const PREVIEW_MAX_LINES = 20;
 
@@ -59,7 +68,9 @@ function previewLineBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'wi
 }
 
 /** Rows left for the live reply once the prompt, dialog and status line have theirs. */
-export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'width' | 'height'>): number {
+export function liveRowBudget(
+  props: Pick<ChatScreenProps, 'input' | 'dialog' | 'pick' | 'queued' | 'width' | 'height'>,
+): number {
   const prompt = props.input ? promptRows(props.input, props.width) + 1 : 0; // + its top margin
   const preview = props.dialog?.preview;
   const dialog = props.dialog
@@ -67,7 +78,9 @@ export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 
     : 0;
   // Status line, the live area's own top margin, and one spare row: Ink clears the whole screen
   // whenever its output is as tall as the terminal.
-  const reserved = prompt + dialog + 3;
+  const queued = props.queued?.length ? queuedRows(props.queued.length) + 1 : 0;
+  const pick = props.pick ? pickListRows(props.pick.options.length, PICK_MAX_ROWS) + 1 : 0;
+  const reserved = prompt + dialog + pick + queued + 3;
   return Math.max(3, props.height - reserved);
 }
 
@@ -78,10 +91,12 @@ export function liveRowBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 
 export function ChatScreen({
   items,
   live,
+  queued = [],
   status,
   input,
   inputActive = true,
   dialog,
+  pick,
   width,
   height,
   showThinking,
@@ -96,7 +111,16 @@ export function ChatScreen({
       <Box flexDirection="column" width={width}>
         {live && (
           <Box marginTop={1}>
-            <LiveReply {...live} width={width} maxRows={liveRowBudget({ input, dialog, width, height })} />
+            <LiveReply
+              {...live}
+              width={width}
+              maxRows={liveRowBudget({ input, dialog, pick, queued, width, height })}
+            />
+          </Box>
+        )}
+        {queued.length > 0 && (
+          <Box marginTop={1}>
+            <QueuedInputs inputs={queued} />
           </Box>
         )}
         {progress && progress.length > 0 && (
@@ -115,12 +139,18 @@ export function ChatScreen({
             <ConfirmPrompt
               {...dialog}
               maxPreviewLines={previewLineBudget({ input, dialog, width, height })}
+              width={width}
             />
+          </Box>
+        )}
+        {pick && (
+          <Box marginTop={1}>
+            <PickList {...pick} maxRows={PICK_MAX_ROWS} />
           </Box>
         )}
         {input && (
           <Box marginTop={1}>
-            <PromptInput state={input} isActive={inputActive && !dialog} />
+            <PromptInput state={input} isActive={inputActive && !dialog && !pick} />
           </Box>
         )}
         <StatusLine {...status} />

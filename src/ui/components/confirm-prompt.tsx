@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { showControlCharacters } from '../../text/sanitize.js';
 import type { ToolPreview } from '../../tools/tool.js';
 import { ToolPreviewBlock } from './tool-preview.js';
+import { WrappedText } from './wrapped-text.js';
 
 /** Props of {@link ConfirmPrompt}. */
 export interface ConfirmPromptProps {
@@ -15,6 +16,8 @@ export interface ConfirmPromptProps {
   preview?: ToolPreview;
   /** Most rows the preview's lines may take. */
   maxPreviewLines?: number;
+  /** Columns the question may fill; its continuation rows go under its text, not under `?`. */
+  width?: number;
 }
 
 /**
@@ -28,15 +31,24 @@ export function ConfirmPrompt({
   hint,
   preview,
   maxPreviewLines = 20,
+  width = 80,
 }: ConfirmPromptProps) {
   return (
     <Box flexDirection="column">
-      <Text>
-        <Text color="yellow" bold>
-          ?{' '}
-        </Text>
-        {showControlCharacters(question)} <Text dimColor>({showControlCharacters(choices)})</Text>
-      </Text>
+      <Box flexDirection="row">
+        <Box width={2} flexShrink={0}>
+          <Text color="yellow" bold>
+            ?
+          </Text>
+        </Box>
+        <WrappedText
+          parts={[
+            { text: `${showControlCharacters(question)} ` },
+            { text: `(${showControlCharacters(choices)})`, dimColor: true },
+          ]}
+          width={width - 2}
+        />
+      </Box>
       {preview && <ToolPreviewBlock preview={preview} maxLines={maxPreviewLines} />}
       {hint && <Text dimColor>{`  ${hint}`}</Text>}
     </Box>

@@ -9,6 +9,7 @@ import { expandTabs } from '../../text/terminal-rows.js';
 import { COLLAPSE_CHARS, COLLAPSE_LINES, shouldCollapse } from '../input/paste-chips.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { MARKER_COLUMNS, NOTICE_STYLE } from '../notice-style.js';
+import { WrappedText } from './wrapped-text.js';
 
 /** Props of {@link MessageItem}. */
 export interface MessageItemProps {
@@ -83,8 +84,8 @@ function AssistantBlock({
  * A sent message; a large one (a big paste, sent in full) shows its first lines and a count, as
  * the prompt showed it as a chip: thousands of lines in the scrollback help no one.
  */
-function UserText({ text }: { text: string }) {
-  if (!shouldCollapse(text)) return <Text>{clean(text)}</Text>;
+function UserText({ text, width }: { text: string; width: number }) {
+  if (!shouldCollapse(text)) return <WrappedText parts={[{ text: clean(text) }]} width={width} keepIndent />;
   const head = text.slice(0, COLLAPSE_CHARS).split('\n').slice(0, COLLAPSE_LINES).join('\n');
   const hiddenLines = text.split('\n').length - head.split('\n').length;
   const hidden =
@@ -93,7 +94,7 @@ function UserText({ text }: { text: string }) {
       : `${(text.length - head.length).toLocaleString('en-US')} more characters`;
   return (
     <Box flexDirection="column">
-      <Text>{clean(head)}</Text>
+      <WrappedText parts={[{ text: clean(head) }]} width={width} keepIndent />
       <Text dimColor>… {hidden} (sent in full)</Text>
     </Box>
   );
@@ -105,20 +106,22 @@ function ShellBlock({
   output,
   end,
   ok,
+  width,
 }: {
   command: string;
   output?: string;
   end: string;
   ok: boolean;
+  width: number;
 }) {
   return (
     <Box flexDirection="column">
       <Prefixed marker="!" color="magenta">
-        <Text bold>{clean(command)}</Text>
+        <WrappedText parts={[{ text: clean(command), bold: true }]} width={width - MARKER_COLUMNS} />
       </Prefixed>
       {output ? (
         <Box paddingLeft={2}>
-          <Text>{clean(output)}</Text>
+          <WrappedText parts={[{ text: clean(output) }]} width={width - 2} keepIndent />
         </Box>
       ) : null}
       <Box paddingLeft={2}>
@@ -148,7 +151,7 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
       return (
         <Prefixed marker="›" color="gray">
           <Box flexDirection="column">
-            <UserText text={item.text} />
+            <UserText text={item.text} width={width - MARKER_COLUMNS} />
             {item.attachments?.map((attachment) => (
               <Text key={attachment.path} color="cyan" wrap="truncate-middle">
                 {clean(attachmentChip(attachment))}
@@ -171,9 +174,11 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
         <Box flexDirection="column">
           {header}
           <Prefixed marker=" ">
-            <Text dimColor italic>
-              {clean(item.text)}
-            </Text>
+            <WrappedText
+              parts={[{ text: clean(item.text), dimColor: true, italic: true }]}
+              width={width - MARKER_COLUMNS}
+              keepIndent
+            />
           </Prefixed>
         </Box>
       );
@@ -181,23 +186,35 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
     case 'tool':
       return (
         <Prefixed marker={item.ok ? '⚙' : '✗'} color={item.ok ? 'magenta' : 'red'}>
-          <Text>
-            <Text bold>{showControlCharacters(item.name)}</Text>
-            {item.keyArgument ? ` ${showControlCharacters(item.keyArgument)}` : ''}
-            <Text color={item.ok ? undefined : 'red'} dimColor={item.ok}>
-              {' — '}
-              {showControlCharacters(item.summary)}
-            </Text>
-          </Text>
+          <WrappedText
+            parts={[
+              { text: showControlCharacters(item.name), bold: true },
+              { text: item.keyArgument ? ` ${showControlCharacters(item.keyArgument)}` : '' },
+              {
+                text: ` — ${showControlCharacters(item.summary)}`,
+                color: item.ok ? undefined : 'red',
+                dimColor: item.ok,
+              },
+            ]}
+            width={width - MARKER_COLUMNS}
+            hang={2}
+          />
         </Prefixed>
       );
     case 'shell':
-      return <ShellBlock command={item.command} output={item.output} end={item.end} ok={item.ok} />;
+      return (
+        <ShellBlock command={item.command} output={item.output} end={item.end} ok={item.ok} width={width} />
+      );
     case 'notice': {
       const style = NOTICE_STYLE[item.level];
       return (
         <Prefixed marker={style.symbol} color={style.color}>
-          <Text color={item.level === 'info' ? undefined : style.color}>{clean(item.text)}</Text>
+          <WrappedText
+            parts={[{ text: clean(item.text), color: item.level === 'info' ? undefined : style.color }]}
+            width={width - MARKER_COLUMNS}
+            keepIndent
+            hang={item.hang}
+          />
         </Prefixed>
       );
     }

@@ -13,6 +13,8 @@ export interface StatusLineProps {
   used?: number;
   /** What ochat is busy with, e.g. `compacting…` or `waiting for model…`; shows a spinner. */
   busy?: string;
+  /** ochat waits for the user (a question is open), e.g. `waiting for your answer · y/n`: no spinner. */
+  waiting?: string;
   /** A key hint such as `esc to cancel`. */
   hint?: string;
   /** Automatic compaction is paused after a failure: shown until a `/compact` succeeds. */
@@ -42,12 +44,13 @@ export function contextMeterText(used: number, numCtx: number): string {
   return `${formatTokens(used)}/${formatTokens(numCtx)} (${percent}%)`;
 }
 
-/** The bottom line: model · context meter · auto-compact paused · busy spinner · hint. */
+/** The bottom line: model · context meter · auto-compact paused · busy spinner (or what it waits for) · hint. */
 export function StatusLine({
   model,
   numCtx,
   used,
   busy,
+  waiting,
   hint,
   autoCompactPaused,
   spill,
@@ -74,11 +77,18 @@ export function StatusLine({
           <Text color="yellow">{sanitizeTerminalText(spill)}</Text>
         </>
       )}
-      {busy && (
+      {waiting ? (
         <>
           <Text dimColor> · </Text>
-          <Spinner label={sanitizeTerminalText(busy)} since={busySince} />
+          <Text color="yellow">{waiting}</Text>
         </>
+      ) : (
+        busy && (
+          <>
+            <Text dimColor> · </Text>
+            <Spinner label={sanitizeTerminalText(busy)} since={busySince} />
+          </>
+        )
       )}
       {hint && <Text dimColor> · {hint}</Text>}
     </Text>

@@ -49,6 +49,8 @@ export function withoutChipCharacters(text: string): string {
 export function chipLabel(pasted: string): string {
   let lines = 1;
   for (let index = pasted.indexOf('\n'); index !== -1; index = pasted.indexOf('\n', index + 1)) lines++;
+  // A paste that ends with its last line's newline has no line after it (2,000 lines, not 2,001).
+  if (pasted.endsWith('\n')) lines--;
   return lines > 1
     ? `[pasted ${lines.toLocaleString('en-US')} lines]`
     : `[pasted ${pasted.length.toLocaleString('en-US')} characters]`;

@@ -38,11 +38,14 @@ async function createRenderer(): Promise<MarkdownRenderer> {
       marked.use({
         renderer: {
           // Ours, not marked-terminal's: it would call cli-highlight (highlight.js 10).
+          // Framed above and below by rules (the top one labelled with the language), which
+          // show without colour too; the code itself is not indented, so a terminal selection
+          // copies it as written.
           code(token) {
             const language = token.lang?.match(/^\S*/)?.[0];
             const text = token.text.replace(/\t/g, CODE_INDENT);
             const body = highlightCode(text, language);
-            return `${CODE_INDENT}${body.split('\n').join(`\n${CODE_INDENT}`)}\n\n`;
+            return `${codeFrame('top', width, language)}\n${body}\n${codeFrame('bottom', width)}\n\n`;
           },
           // The address always shows: marked-terminal writes a terminal hyperlink (OSC 8) where
           // it thinks the terminal supports one, which hides the address behind the text.
@@ -72,6 +75,17 @@ async function createRenderer(): Promise<MarkdownRenderer> {
       return markdown;
     }
   };
+}
+
+/** Longest language label shown on a code block's frame. */
+const MAX_LABEL = 24;
+
+/** A code block's top rule (`╭─ python ───…`) or bottom rule (`╰───…`), dimmed, at most 80 columns. */
+export function codeFrame(edge: 'top' | 'bottom', width: number, language?: string): string {
+  const columns = Math.max(10, Math.min(80, Math.floor(width)));
+  const label = language ? `─ ${language.slice(0, MAX_LABEL)} ` : '';
+  const corner = edge === 'top' ? '╭' : '╰';
+  return chalk.dim(`${corner}${label}${'─'.repeat(Math.max(3, columns - 1 - label.length))}`);
 }
 
 /** Drops trailing whitespace while keeping any style-reset codes that sit among it. */

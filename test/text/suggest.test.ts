@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { editDistance, suggest } from '../../src/config/suggest.js';
+import { editDistance, suggest } from '../../src/text/suggest.js';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and adjacent swaps as one edit each', () => {
