@@ -1,4 +1,5 @@
 import { oneLine } from '../text/shorten.js';
+import { failureReason } from '../tools/failure-line.js';
 import type { Tool, ToolOutcome } from '../tools/tool.js';
 import type { ServerConnection } from './server-connection.js';
 import type { ListedTool } from './server-state.js';
@@ -35,7 +36,8 @@ export function mcpSummaryLine(name: string, args: Record<string, unknown>, outc
   const head = `${name}: ${argumentsShort(args)}`;
   const skipped = outcome.details?.skipped;
   if (skipped === 'cancelled') return `${head} → cancelled`;
-  if (typeof skipped === 'string') return `${head} → not run (${skipped})`;
+  // The same reason a built-in's line gives (`declined by the user`, `needs confirmation; -y allows it`).
+  if (typeof skipped === 'string') return `${head} → not run (${failureReason(outcome)})`;
   if (!outcome.ok) return `${head} → error: ${oneLine(outcome.output.replace(/^Error: /, ''), 80)}`;
   const kinds = (outcome.details?.kinds ?? {}) as Record<string, number>;
   const extra = Object.entries(kinds)

@@ -279,7 +279,7 @@ describe('MCP servers in a one-shot (-p)', () => {
     }
   }, 40_000);
 
-  test('without -y the call is declined, and the model is told', async () => {
+  test('without -y the call is not run, and the model and stderr say -y allows it (nobody declined)', async () => {
     const emu = await startEmulator({
       tokensPerSecond: Number.POSITIVE_INFINITY,
       models: [{ name: 'toolbot:latest', capabilities: ['completion', 'tools'] }],
@@ -297,7 +297,10 @@ describe('MCP servers in a one-shot (-p)', () => {
         timeoutMs: 30_000,
       });
       expect(result.stdout).toBe('Declined.\n');
-      expect(toolMessagesOf(emu.chats[1])[0]?.content).toBe('The user declined to run this tool.');
+      const told = toolMessagesOf(emu.chats[1])[0]?.content;
+      expect(told).toMatch(/^Not run: this tool needs the user's confirmation/);
+      expect(told).toContain('the user did not decline');
+      expect(result.stderr).toContain('-y allows it');
     } finally {
       await emu.close();
       rmSync(dir, { recursive: true, force: true });

@@ -28,6 +28,6 @@ describe('mcpSummaryLine', () => {
     ).toBe('fs__read: "/x" → error: fs__read failed: ENOENT');
     expect(
       mcpSummaryLine('fs__read', {}, { ok: false, output: 'declined', details: { skipped: 'declined' } }),
-    ).toBe('fs__read: () → not run (declined)');
+    ).toBe('fs__read: () → not run (declined by the user)');
   });
 });
