@@ -97,17 +97,8 @@ export interface SummaryCut {
   endsLost?: number;
 }
 
-/**
- * Summarizes the lines with the injected `ask`: in one request when they fit the summarizer's
- * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
- * (the previous narrative is always the first input). A reply over `targetTokens` is sent back
- * once to be condensed; only if it is still over is it cut (see narrative-cut.ts), and the cut is
- * returned so the caller can report and record it, with the number of chunks (`parts`). Throws when the summarizer returns an empty
- * summary or its window cannot hold a useful chunk.
- */
-export async function summarizeLines(input: {
-  lines: readonly string[];
-  previousNarrative?: string;
+/** How the summarizer is asked and within what budget: what every summarizing step is given. */
+export interface SummarizerCall {
   rules?: string;
   focus?: string;
   ask: Ask;
@@ -120,7 +111,19 @@ export async function summarizeLines(input: {
   summarizerNumCtx: number;
   estimate: (text: string) => number;
   signal?: AbortSignal;
-}): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
+}
+
+/**
+ * Summarizes the lines with the injected `ask`: in one request when they fit the summarizer's
+ * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
+ * (the previous narrative is always the first input). A reply over `targetTokens` is sent back
+ * once to be condensed; only if it is still over is it cut (see narrative-cut.ts), and the cut is
+ * returned so the caller can report and record it, with the number of chunks (`parts`). Throws when the summarizer returns an empty
+ * summary or its window cannot hold a useful chunk.
+ */
+export async function summarizeLines(
+  input: SummarizerCall & { lines: readonly string[]; previousNarrative?: string },
+): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
   const { estimate, summaryTokens } = input;
   const capacity = chunkCapacity(input);
   if (capacity < MIN_CHUNK_TOKENS) {

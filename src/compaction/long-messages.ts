@@ -2,8 +2,7 @@ import type { Message } from '../conversation/message.js';
 import { weightedLength } from '../conversation/token-estimate.js';
 import { formatBytes } from '../text/format-bytes.js';
 import { collapseWhitespace } from '../text/shorten.js';
-import type { Ask } from './ask.js';
-import { type SummaryCut, summarizeLines } from './chunking.js';
+import { type SummarizerCall, type SummaryCut, summarizeLines } from './chunking.js';
 
 /** Tells the summarizer that the lines it is given are the parts of one long message (tests find such requests by it). */
 export const IN_PARTS_NOTE = 'in parts; keep every fact in it';
@@ -48,23 +47,16 @@ export interface LongMessages {
  * a summarizer call that cannot shrink it would only cost time. With `cutLongMessages`, a long
  * message is cut to its head instead, and each cut is returned.
  */
-export async function condenseLongMessages(input: {
-  slice: readonly Message[];
-  /** Transcript index of `slice[0]`. */
-  firstIndex: number;
-  maxMessageChars: number;
-  cutLongMessages: boolean;
-  toolContent?: (message: Message) => string;
-  rules?: string;
-  focus?: string;
-  ask: Ask;
-  summaryTokens: number;
-  targetTokens: number;
-  charsPerToken: number;
-  summarizerNumCtx: number;
-  estimate: (text: string) => number;
-  signal?: AbortSignal;
-}): Promise<LongMessages> {
+export async function condenseLongMessages(
+  input: SummarizerCall & {
+    slice: readonly Message[];
+    /** Transcript index of `slice[0]`. */
+    firstIndex: number;
+    maxMessageChars: number;
+    cutLongMessages: boolean;
+    toolContent?: (message: Message) => string;
+  },
+): Promise<LongMessages> {
   const result: LongMessages = { condensed: new Map(), report: [], cut: [], summaryCut: undefined };
   const removed: string[] = [];
   let removedTokens = 0;
