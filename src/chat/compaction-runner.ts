@@ -10,6 +10,7 @@ import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Conversation } from '../conversation/conversation.js';
 import { formatTokens } from '../conversation/format-tokens.js';
+import { lastTurnStart } from '../conversation/turns.js';
 import { describeError } from '../text/describe-error.js';
 import type { AbortSlot } from './abort-slot.js';
 import type { AskDialog } from './dialog-queue.js';
@@ -48,6 +49,11 @@ export interface CompactionRunnerDeps {
 export class CompactionRunner implements CompactionCommands {
   private summarizer: SummarizerTarget | undefined;
   private autoPaused = false;
+  /**
+   * Where the newest turn started when a compaction failed in a way no retry fixes: not tried
+   * again until a new turn starts (then the plan differs: that turn can be folded).
+   */
+  private unfixableTurn: number | undefined;
   private scaledBudgetsTold = false;
 
   constructor(private readonly deps: CompactionRunnerDeps) {}
@@ -66,6 +72,7 @@ export class CompactionRunner implements CompactionCommands {
 
   /** A new conversation: automatic mode starts again. */
   reset(): void {
+    this.unfixableTurn = undefined;
     this.setPaused(false, false);
   }
 
@@ -82,6 +89,7 @@ export class CompactionRunner implements CompactionCommands {
     const connected = this.deps.settings.connected;
     if (!connected || !this.deps.config.auto || this.autoPaused) return false;
     if (this.deps.conversation.lastUserMessage()?.oversized) return false;
+    if (this.unfixableTurn === lastTurnStart(this.deps.conversation.transcript)) return false;
     return isCompactionDue({
       used: this.deps.requests.used(),
       reserve: this.budgets(connected).reserve,
@@ -132,7 +140,9 @@ export class CompactionRunner implements CompactionCommands {
 
   /**
    * Compacts; on a failure a retry could fix, asks `Retry compaction? (y/n)` until it succeeds or
-   * the user says no. An automatic run that ends failed pauses automatic mode, and says so.
+   * the user says no. An automatic run that ends failed pauses automatic mode, and says so —
+   * except when only the newest turn stood in the way: pausing then left every later request to
+   * be cut by the server; it is tried again once a new turn starts.
    */
   async run(trigger: CompactionTrigger, focus: string | undefined): Promise<boolean> {
     for (;;) {
@@ -207,7 +217,7 @@ export class CompactionRunner implements CompactionCommands {
   private async compactOnce(
     trigger: CompactionTrigger,
     focus: string | undefined,
-  ): Promise<'done' | 'nothing' | 'failed' | 'unfixable' | 'cancelled'> {
+  ): Promise<'done' | 'nothing' | 'failed' | 'unfixable' | 'until-next-turn' | 'cancelled'> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
     if (!connected) {
@@ -232,6 +242,7 @@ export class CompactionRunner implements CompactionCommands {
         focus,
         charsPerToken: requests.meter.charsPerToken,
         toolContent: requests.toolContent,
+        fit: requests.viewFit(connected),
         fixedTokens: requests.toolDefinitionTokens(),
         usedBefore: requests.used(),
         now: this.deps.now,
@@ -256,11 +267,13 @@ export class CompactionRunner implements CompactionCommands {
       }
       if (abort.signal.aborted) return this.cancelled();
       if (!outcome.retryable) {
+        const later = outcome.nextTurn && config.auto;
+        if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
         this.fail(
           trigger,
-          `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.`,
+          `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.${later ? ' Automatic compaction tries again after the next message.' : ''}`,
         );
-        return 'unfixable';
+        return later ? 'until-next-turn' : 'unfixable';
       }
       this.fail(trigger, outcome.message);
       return 'failed';

@@ -3,7 +3,7 @@ import { supportsThinking, supportsTools, supportsVision } from '../backend/capa
 import type { ChatRequest, ToolSchema } from '../backend/interfaces.js';
 import type { LoadRequest } from '../backend/model-lifecycle.js';
 import { type Budgets, resolveBudgets, smallestNumCtx } from '../compaction/budgets.js';
-import { buildModelView } from '../compaction/model-view.js';
+import { buildModelView, type ViewFit } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import { ContextMeter } from '../conversation/context-meter.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -66,19 +66,13 @@ export class RequestBuilder {
    */
   modelView(onShortened?: (source: Message, headChars: number) => void): WireMessage[] {
     const connected = this.settings.connected;
-    const budgets = connected ? this.budgets(connected) : undefined;
+    const fit = connected && this.viewFit(connected);
     const view = buildModelView({
       system: this.settings.systemInForce(),
       record: this.conversation.latestRecord,
       transcript: this.conversation.transcript,
       toolContent: this.toolContent,
-      // The tool definitions take their share of the window too.
-      fit: budgets && {
-        numCtx: budgets.numCtx - this.toolDefinitionTokens(),
-        reserve: budgets.reserve,
-        charsPerToken: this.meter.charsPerToken,
-        onShortened,
-      },
+      fit: fit && { ...fit, onShortened },
     });
     // Images attached for an earlier (vision) model of this chat.
     return connected && !supportsVision(connected.info) ? withoutImages(view) : view;
@@ -94,6 +88,16 @@ export class RequestBuilder {
       if (source === message) kept = headChars;
     });
     return kept;
+  }
+
+  /** The room the newest turn of a request to `model` must fit in (the tool definitions take their share). */
+  viewFit(model: ConnectedModel): ViewFit {
+    const budgets = this.budgets(model);
+    return {
+      numCtx: budgets.numCtx - this.toolDefinitionTokens(),
+      reserve: budgets.reserve,
+      charsPerToken: this.meter.charsPerToken,
+    };
   }
 
   /** The compaction budgets for `model`'s window (room left for the tool definitions). */

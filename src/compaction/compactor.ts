@@ -5,6 +5,7 @@ import {
   estimateMessageTokens,
   estimateTokens,
 } from '../conversation/token-estimate.js';
+import { lastTurnStart } from '../conversation/turns.js';
 import { describeError } from '../text/describe-error.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
@@ -15,7 +16,7 @@ import {
   condenseLongMessages,
   type LongMessages,
 } from './long-messages.js';
-import { buildModelView, toWireMessage } from './model-view.js';
+import { buildModelView, toWireMessage, type ViewFit } from './model-view.js';
 import { planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
 import { assembleToolEntries, narrativeBudget, toolLogRoom } from './summary.js';
@@ -51,6 +52,8 @@ export interface CompactionInput {
   signal?: AbortSignal;
   /** Tool content as the app sends it (capped), so view estimates match what is sent. */
   toolContent?: (message: Message) => string;
+  /** How the app fits the newest turn in the window, so the figures before and after are of the request as sent. */
+  fit?: ViewFit;
   /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
   fixedTokens?: number;
   /**
@@ -81,8 +84,11 @@ export interface CompactionResult {
 export type CompactionOutcome =
   | { ok: true; record: CompactionRecord; result: CompactionResult }
   | { ok: false; reason: 'nothing-to-compact' }
-  /** `retryable`: whether running it again could succeed (a server error may pass; a window too small will not). */
-  | { ok: false; reason: 'failed'; message: string; retryable: boolean };
+  /**
+   * `retryable`: whether running it again could succeed (a server error may pass; a window too small will not).
+   * `nextTurn`: it could once a new turn starts (the newest turn, kept whole, is what takes the room).
+   */
+  | { ok: false; reason: 'failed'; message: string; retryable: boolean; nextTurn?: true };
 
 /**
  * Runs one compaction: plans the boundary, asks the summarizer (in chunks when its window needs
@@ -102,7 +108,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   const viewTokens = (record: CompactionRecord | undefined) =>
     (input.fixedTokens ?? 0) +
     estimateMessagesTokens(
-      buildModelView({ system: input.system, record, transcript, toolContent }),
+      buildModelView({ system: input.system, record, transcript, toolContent, fit: input.fit }),
       charsPerToken,
     );
   const estimatedBefore = viewTokens(previous);
@@ -185,7 +191,16 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   record.tokensAfter = viewTokens(record);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
   const needed = Math.floor(estimatedBefore * (1 - MIN_SHRINK_RATIO));
-  if (record.tokensAfter > needed) {
+  if (
+    record.tokensAfter > needed &&
+    !enoughForAnOverfullRequest({
+      budgets,
+      transcript,
+      upto: plan.upto,
+      before: estimatedBefore,
+      after: record.tokensAfter,
+    })
+  ) {
     const figure = (tokens: number) => tokens.toLocaleString('en');
     return {
       ok: false,
@@ -193,6 +208,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       message: `the summary would not make the context smaller by ${MIN_SHRINK_RATIO * 100}% (needed ≤ ${figure(needed)} tokens, got ${figure(record.tokensAfter)})`,
       // The newest turn is kept whole, so another summary cannot free its room.
       retryable: false,
+      nextTurn: true,
     };
   }
   return {
@@ -210,6 +226,25 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       cutMessages: long.cut,
     },
   };
+}
+
+/**
+ * Less than the loop guard's share, but all a request over its budget (past `num_ctx − reserve`)
+ * can get: one that now fits (compaction is then no longer due), or one with all but the newest
+ * turn folded (the next plan is empty until a new turn starts). Neither can loop, and refusing
+ * them left the request to be cut by the server.
+ */
+function enoughForAnOverfullRequest(input: {
+  budgets: Budgets;
+  transcript: readonly Message[];
+  upto: number;
+  before: number;
+  after: number;
+}): boolean {
+  const { budgets, before, after } = input;
+  const fits = (tokens: number) => tokens + budgets.reserve <= budgets.numCtx;
+  if (fits(before) || after >= before) return false;
+  return fits(after) || input.upto === lastTurnStart(input.transcript);
 }
 
 /** The cuts of the condensed long messages and of the fold, as one. */

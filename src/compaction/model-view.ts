@@ -12,14 +12,18 @@ export interface ModelViewInput {
   /** A tool result's content as sent (the app caps long output here); default: `content`. */
   toolContent?: (message: Message) => string;
   /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
-  fit?: {
-    numCtx: number;
-    reserve: number;
-    charsPerToken: number;
-    headChars?: number;
-    /** Told of each tool output shortened to fit, and the chars of its head the model gets. */
-    onShortened?: (source: Message, headChars: number) => void;
-  };
+  fit?: ViewFit;
+}
+
+/** The room the newest turn must fit in, and how its tool outputs are shortened when it does not. */
+export interface ViewFit {
+  /** The window less what every request carries besides its messages (the tool definitions). */
+  numCtx: number;
+  reserve: number;
+  charsPerToken: number;
+  headChars?: number;
+  /** Told of each tool output shortened to fit, and the chars of its head the model gets. */
+  onShortened?: (source: Message, headChars: number) => void;
 }
 
 /**

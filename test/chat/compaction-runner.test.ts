@@ -173,6 +173,33 @@ describe('CompactionRunner over a scripted backend', () => {
     expect(parts.compactions.due()).toBe(true);
   });
 
+  it('a compaction the newest turn alone stands in the way of does not pause automatic mode: it is tried again at the next turn', async () => {
+    fake = await fakeChat({ model: { numCtxParam: 4096 }, interactive: true });
+    const { backend, parts, notices, userSays } = fake;
+    userSays('hi');
+    parts.conversation.append({ role: 'assistant', content: 'hello' });
+    // About 3.2k tokens: with the reserve (1k) over the 4k window, and kept whole as the newest turn.
+    userSays(`Question: ${'q'.repeat(13_000)}`);
+    expect(parts.compactions.due()).toBe(true);
+    // Longer than the greeting it replaces: the view would not shrink.
+    backend.enqueue({ content: 'The user greeted the assistant, who greeted back, warmly and at length.' });
+    expect(await parts.compactions.run('auto', undefined)).toBe(false);
+    expect(notices().at(-1)?.text).toMatch(
+      /^Compaction failed: the summary would not make the context smaller by 5% .* Automatic compaction tries again after the next message\.$/,
+    );
+    expect(parts.compactions.paused).toBe(false);
+    // The same newest turn (a tool loop's next round): not tried again, no summarizer call.
+    expect(parts.compactions.due()).toBe(false);
+    expect(backend.requests).toHaveLength(1);
+
+    parts.conversation.append({ role: 'assistant', content: 'An answer.' });
+    userSays('next question');
+    expect(parts.compactions.due()).toBe(true);
+    backend.enqueue(...Array.from({ length: 6 }, () => ({ content: 'Summary.' })));
+    expect(await parts.compactions.run('auto', undefined)).toBe(true);
+    expect(parts.conversation.records).toHaveLength(1);
+  });
+
   it('runs again when the user answers y to the retry question', async () => {
     const { backend, parts, until } = await openWithTurns(4);
     backend.enqueue({ fail: 'http', message: 'summarizer down' }, { content: 'Short summary.' });
