@@ -8,7 +8,7 @@ import type { BenchRow, BenchSuite } from './bench-row.js';
 import { median } from './process-stats.js';
 import { homeWithConfig, OCHAT_BIN, ptyMs } from './startup.bench.js';
 
-const RUNS = 21;
+const RUNS = 31;
 const root = resolve(import.meta.dirname, '..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const filesystem = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -40,8 +40,10 @@ export const mcpBench: BenchSuite = async (): Promise<BenchRow[]> => {
     models: [{ name: 'bench-model:latest', capabilities: ['completion', 'tools'] }],
   });
   const sandbox = mkdtempSync(join(tmpdir(), 'ochat-bench-mcp-'));
-  // Both homes have a config file, kept from run to run: the servers are the only difference.
+  // Every home has a config file, kept from run to run: the servers are the only difference. A
+  // second home without servers measures the noise: what two equal arms differ by in this run.
   const withoutHome = homeWithConfig('model: bench-model\n');
+  const againHome = homeWithConfig('model: bench-model\n');
   const withHome = homeWithConfig(
     `model: bench-model\n${mcpConfig({
       everything: [everything, 'stdio'],
@@ -51,21 +53,17 @@ export const mcpBench: BenchSuite = async (): Promise<BenchRow[]> => {
   );
   try {
     const frame = (home: string) => ptyMs([OCHAT_BIN, '-m', 'bench-model'], emulator.url, '›', home);
-    await frame(withoutHome);
-    await frame(withHome);
-    const without: number[] = [];
-    const withServers: number[] = [];
+    const arms = [withoutHome, againHome, withHome];
+    const runs = new Map<string, number[]>(arms.map((home) => [home, []]));
+    for (const home of arms) await frame(home);
     for (let i = 0; i < RUNS; i++) {
-      // Alternating which goes first, so neither gains from the other's warm caches.
-      if (i % 2) {
-        withServers.push(await frame(withHome));
-        without.push(await frame(withoutHome));
-      } else {
-        without.push(await frame(withoutHome));
-        withServers.push(await frame(withHome));
+      // Rotating which goes first, so no arm gains from another's warm caches.
+      for (let j = 0; j < arms.length; j++) {
+        const home = arms[(i + j) % arms.length] ?? withoutHome;
+        runs.get(home)?.push(await frame(home));
       }
     }
-    const [none, three] = [without, withServers].map(median);
+    const [none, again, three] = arms.map((home) => median(runs.get(home) ?? []));
     const frameRatio = three / none;
     const rows: BenchRow[] = [
       { name: 'first frame, no MCP server configured', value: round(none), unit: 'ms' },
@@ -73,6 +71,11 @@ export const mcpBench: BenchSuite = async (): Promise<BenchRow[]> => {
         name: 'first frame, 3 MCP servers configured (everything, filesystem, one hanging in initialize)',
         value: round(three),
         unit: 'ms',
+      },
+      {
+        name: 'noise: first frame of a second home without servers, ratio to the first',
+        value: Number((again / none).toFixed(2)),
+        unit: '×',
       },
       {
         name: 'first frame with 3 MCP servers, ratio to none (same run, interleaved)',
@@ -111,6 +114,7 @@ export const mcpBench: BenchSuite = async (): Promise<BenchRow[]> => {
     return rows;
   } finally {
     await emulator.close();
-    for (const dir of [sandbox, withoutHome, withHome]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [sandbox, withoutHome, againHome, withHome])
+      rmSync(dir, { recursive: true, force: true });
   }
 };
