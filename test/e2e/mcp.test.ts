@@ -3,7 +3,7 @@
  * server over stdio, the model in the emulator calling its tools.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -128,6 +128,42 @@ describe('MCP servers in the chat', () => {
     expect(pty.screen().replace(/\s*\n\s*/g, ' ')).toContain(
       'everything__trigger-long-running-operation: duration=30 steps=30 → cancelled',
     );
+  }, 40_000);
+
+  test('Ctrl+C on a call sends the server notifications/cancelled with the id of that tools/call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-record-'));
+    const record = join(dir, 'received.jsonl');
+    const received = (): { id?: number; method?: string; params?: Record<string, unknown> }[] =>
+      existsSync(record)
+        ? readFileSync(record, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line))
+        : [];
+    try {
+      run = await startToolRun({
+        config: mcpConfig({ slow: [fault, 'slow', `--record=${record}`] }).replace(
+          '    args:',
+          '    confirm: false\n    args:',
+        ),
+      });
+      const { emu, pty } = run;
+      await waitForMcp(run, 'slow — ready, 2 tools');
+      emu.enqueue({ toolCalls: [{ name: 'slow__wait', arguments: {} }] });
+      pty.write('wait for it\r');
+      await waitUntil('the call reached the server', () => received().some((m) => m.method === 'tools/call'));
+      pty.write('\u0003');
+      await pty.waitFor('✗ slow__wait');
+      const call = received().find((m) => m.method === 'tools/call');
+      await waitUntil('the cancellation reached the server', () =>
+        received().some((m) => m.method === 'notifications/cancelled'),
+      );
+      const cancelled = received().find((m) => m.method === 'notifications/cancelled');
+      expect(call?.id).toEqual(expect.any(Number));
+      expect(cancelled?.params?.requestId).toBe(call?.id);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 40_000);
 
   test('a server that never answers initialize and one that exits at once do not hold up the first reply; /mcp says why', async () => {
