@@ -176,6 +176,41 @@ describe('MCP servers in the chat', () => {
     expect(pty.screen()).toContain('      fatal: cannot open the database');
   }, 30_000);
 
+  test('a server that dies mid-call is reported once and a restart is offered: y starts it again, n leaves it stopped', async () => {
+    run = await startToolRun({
+      config: mcpConfig({ frail: [fault, 'die'] }).replace('    args:', '    confirm: false\n    args:'),
+    });
+    const { emu, pty } = run;
+    await waitForMcp(run, 'frail — ready, 2 tools');
+    const crash = () => {
+      emu.enqueue({ toolCalls: [{ name: 'frail__crash', arguments: {} }] }, { content: 'The tool broke.' });
+      pty.write('crash it\r');
+    };
+    const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    const count = (phrase: string) => flat().split(phrase).length - 1;
+
+    crash();
+    await pty.waitFor('? Restart MCP server frail? (y/n)');
+    expect(flat()).toContain(
+      'MCP server frail stopped (the server closed the connection); its tools answer with an error.',
+    );
+    // Offered once the reply is over: the model was told of the error and answered first.
+    expect(pty.screen()).toContain('The tool broke.');
+    expect(String(toolMessagesOf(emu.chats[1])[0]?.content)).toMatch(/^Error: frail__crash failed/);
+    await pty.answer('y');
+    await pty.waitFor('frail: ready, 2 tools.');
+
+    // Its second death is its own: told and asked again; n leaves it stopped.
+    crash();
+    await waitUntil('the second death told', () => count('MCP server frail stopped') === 2);
+    await pty.waitFor('? Restart MCP server frail? (y/n)');
+    await pty.answer('n');
+    await pty.waitFor('frail stays stopped; /mcp restart frail starts it later.');
+    await waitForMcp(run, '✗ frail — failed: the server closed the connection');
+    expect(count('MCP server frail stopped')).toBe(2);
+    expect(count('Restart MCP server frail?')).toBeLessThanOrEqual(2);
+  }, 40_000);
+
   test('.mcp.json is used only once approved, its command line shown; the approval is kept until the file changes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-json-'));
     const home = mkdtempSync(join(tmpdir(), 'ochat-mcp-home-'));
