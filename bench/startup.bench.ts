@@ -1,5 +1,5 @@
 import { spawn as spawnChild } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn as spawnPty } from '@lydell/node-pty';
@@ -11,7 +11,7 @@ import { buildReferences } from './reference/build-references.js';
 // Start-up is a few tens of milliseconds, and a busy machine moves it by as much: every figure of
 // a comparison is measured by the same harness, in runs interleaved with its reference's.
 const RUNS = 21;
-const OCHAT_BIN = resolve(import.meta.dirname, '../bin/ochat');
+export const OCHAT_BIN = resolve(import.meta.dirname, '../bin/ochat');
 
 /**
  * Where every run finds what ochat keeps to start faster (a parsed config file, compiled code), as
@@ -21,44 +21,44 @@ const OCHAT_BIN = resolve(import.meta.dirname, '../bin/ochat');
 const CACHE_HOME = join(tmpdir(), 'ochat-bench-cache');
 
 /** The environment of a run whose home is `home`. */
-function envOf(home: string, url: string): Record<string, string> {
+function envOf(home: string, url: string, cacheHome = CACHE_HOME): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: home,
     TERM: 'xterm-256color',
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_DATA_HOME: join(home, 'data'),
-    XDG_CACHE_HOME: CACHE_HOME,
+    XDG_CACHE_HOME: cacheHome,
     OLLAMA_HOST: url,
   };
 }
 
 /**
  * A fresh home per run (no run reads another's state files), made before the clock starts; or
- * `home`, kept, for runs that start where an earlier one left off.
+ * `home`, kept, for runs that start where an earlier one left off, with its own cache (ochat
+ * keeps one parsed config file: two kept homes sharing a cache would evict each other's).
  */
 function withHome<T>(
   url: string,
   home: string | undefined,
   run: (env: Record<string, string>) => Promise<T>,
 ): Promise<T> {
-  if (home) return run(envOf(home, url));
+  if (home) return run(envOf(home, url, join(home, 'cache')));
   const fresh = mkdtempSync(join(tmpdir(), 'ochat-bench-'));
   return run(envOf(fresh, url)).finally(() => rmSync(fresh, { recursive: true, force: true }));
 }
 
 /**
- * A home with config.example.yml as the config file. Runs in it start where the one before left
- * off: after the first, what ochat parsed of the file is kept (in `CACHE_HOME`), as for anyone who
- * uses one.
+ * A home with `config` (default: config.example.yml) as the config file. Runs in it start where
+ * the one before left off: after the first, what ochat parsed of the file is kept (in
+ * `CACHE_HOME`), as for anyone who uses one.
  */
-function homeWithConfig(): string {
+export function homeWithConfig(config?: string): string {
   const home = mkdtempSync(join(tmpdir(), 'ochat-bench-config-'));
   mkdirSync(join(home, 'config', 'ochat'), { recursive: true });
-  copyFileSync(
-    resolve(import.meta.dirname, '../config.example.yml'),
-    join(home, 'config', 'ochat', 'config.yml'),
-  );
+  const file = join(home, 'config', 'ochat', 'config.yml');
+  if (config === undefined) copyFileSync(resolve(import.meta.dirname, '../config.example.yml'), file);
+  else writeFileSync(file, config);
   return home;
 }
 
@@ -67,7 +67,7 @@ function homeWithConfig(): string {
  * `›` drawn), or to the exit when there is no marker (`node -e 0`, the floor any Node CLI starts
  * from). No `CI` variable: it would change what chalk and Ink draw.
  */
-function ptyMs(argv: string[], url: string, marker?: string, home?: string): Promise<number> {
+export function ptyMs(argv: string[], url: string, marker?: string, home?: string): Promise<number> {
   return withHome(
     url,
     home,

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { restartServer } from '../commands/builtin/mcp.js';
 import type { McpCommands, McpServerView } from '../commands/command-host.js';
 import type { AppState } from '../config/app-state.js';
 import type { McpServerConfig } from '../config/mcp-servers-schema.js';
@@ -95,13 +96,35 @@ export class McpConnections implements McpCommands {
         deps.tools.setMcpTools(tools);
         deps.requests.toolsChanged();
       },
-      onLost: (server, reason) =>
-        deps.screen.notice(
-          'warning',
-          `MCP server ${server} stopped (${reason}); its tools answer with an error. /mcp restart ${server} starts it again.`,
-        ),
+      onLost: (server, reason) => this.#lost(server, reason),
     });
     void this.#servers.start();
+  }
+
+  /**
+   * A server that was ready went away (told once per start): said at once; where someone can
+   * answer, a restart is offered once the running reply or call is over.
+   */
+  #lost(server: string, reason: string): void {
+    const { deps } = this;
+    const stopped = `MCP server ${server} stopped (${reason}); its tools answer with an error.`;
+    if (!deps.interactive) {
+      deps.screen.notice('warning', `${stopped} /mcp restart ${server} starts it again.`);
+      return;
+    }
+    deps.screen.notice('warning', stopped);
+    void deps.queue.enqueue(async () => {
+      // Quitting, or restarted meanwhile with /mcp restart: nothing to offer.
+      if (this.#closed || this.#servers?.list().find((s) => s.name === server)?.state.kind !== 'failed')
+        return;
+      const key = await deps.ask({
+        kind: 'restart-mcp',
+        question: `Restart MCP server ${server}?`,
+        choices: 'y/n',
+      });
+      if (key.toLowerCase() === 'y') await restartServer(deps.screen, this, server);
+      else deps.screen.notice('info', `${server} stays stopped; /mcp restart ${server} starts it later.`);
+    });
   }
 
   /** Whether the `.mcp.json` (this content) may start its programs: asked once, remembered per directory and hash. */

@@ -141,8 +141,8 @@ export class RequestBuilder {
     const schemas = connected && supportsTools(connected.info) ? this.tools.schemas() : [];
     const finder = this.tools.finder;
     // Deferred only for MCP tools: the built-ins alone are sent whole, as before.
-    const hasMcp = schemas.some((schema) => this.tools.get(schema.function.name)?.mcp);
-    if (!hasMcp || !finder || !connected) return { resident: schemas, deferred: [], totalTokens: 0 };
+    const mcpCount = schemas.filter((schema) => this.tools.get(schema.function.name)?.mcp).length;
+    if (mcpCount === 0 || !finder || !connected) return { resident: schemas, deferred: [], totalTokens: 0 };
     const { charsPerToken } = this.meter;
     const { numCtx } = connected;
     const share = this.config.tools.max_definitions_share;
@@ -156,7 +156,9 @@ export class RequestBuilder {
     if (plan.deferred.length > 0 && !this.#deferralTold) {
       this.#deferralTold = true;
       const percent = Math.round((plan.totalTokens / numCtx) * 100);
-      const text = `Tools: ${schemas.length} definitions, ~${formatTokens(plan.totalTokens)} tokens = ${percent}% of the ${formatTokens(numCtx)} window (over tools.max_definitions_share, ${Math.round(share * 100)}%); ${plan.deferred.length} deferred, found by the model with find_tools.`;
+      // The share counts every definition: the built-ins' are named beside the MCP tools'.
+      const builtIns = schemas.length - mcpCount;
+      const text = `MCP: ${mcpCount} tool${mcpCount === 1 ? '' : 's'}, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-in${builtIns === 1 ? '' : 's'} = ${percent}% of the ${formatTokens(numCtx)} window (over tools.max_definitions_share, ${Math.round(share * 100)}%); ${plan.deferred.length} deferred, found by the model with find_tools.`;
       // Not while a figure is being computed for the screen: after it.
       queueMicrotask(() => this.onToolsDeferred?.(text));
     }

@@ -25,6 +25,8 @@ export interface Dialog {
     | 'pull-model'
     /** The directory's `.mcp.json` would start programs: use it (y) or not (n). */
     | 'approve-mcp'
+    /** An MCP server died mid-chat: start it again (y) or leave it stopped (n). */
+    | 'restart-mcp'
     /** Several models are installed and none was named: pick one from `options`. */
     | 'pick-model'
     /** `ochat -r` on a terminal: pick one of this directory's sessions from `options`. */

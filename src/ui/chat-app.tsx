@@ -48,6 +48,7 @@ const DIALOG_KEYS: Record<string, readonly string[]> = {
   'held-session': ['y', 'n'],
   'pull-model': ['y', 'n'],
   'approve-mcp': ['y', 'n'],
+  'restart-mcp': ['y', 'n'],
   'confirm-tool': ['y', 'n', 'a', 'i'],
 };
 

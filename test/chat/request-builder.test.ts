@@ -1,5 +1,7 @@
 /** The next request as the request builder makes it from the model settings and the conversation. */
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatTokens } from '../../src/conversation/format-tokens.js';
+import { BUILTIN_TOOLS } from '../../src/tools/registry.js';
 import { type FakeChat, fakeChat } from '../support/fake-chat.js';
 
 const chats: FakeChat[] = [];
@@ -68,5 +70,31 @@ describe('RequestBuilder', () => {
     expect(anchored()).toBe(true);
     expect(settings.setToolEnabled('run_command', false)).toBe(true);
     expect(anchored()).toBe(false);
+  });
+
+  it('defers tool definitions over tools.max_definitions_share and says so once: the MCP tools counted, the built-ins named in the share', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
+    const { requests } = chat.parts;
+    const told: string[] = [];
+    requests.onToolsDeferred = (text) => told.push(text);
+    const builtIns = chat.tools.schemas().length;
+    chat.tools.setMcpTools(
+      Array.from({ length: 40 }, (_, i) => ({
+        ...BUILTIN_TOOLS[0],
+        name: `docs__tool_${i}`,
+        description: `Tool ${i}: ${'does a thing to a document. '.repeat(8)}`,
+        mcp: { server: 'docs', tool: `tool_${i}`, confirm: true },
+      })),
+    );
+    requests.toolsChanged();
+    const plan = requests.definitionPlan();
+    requests.definitionPlan();
+    await Promise.resolve();
+    expect(plan.deferred.length).toBeGreaterThan(0);
+    const percent = Math.round((plan.totalTokens / chat.connected.numCtx) * 100);
+    expect(percent).toBeGreaterThan(25);
+    expect(told).toEqual([
+      `MCP: 40 tools, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-ins = ${percent}% of the 4k window (over tools.max_definitions_share, 25%); ${plan.deferred.length} deferred, found by the model with find_tools.`,
+    ]);
   });
 });

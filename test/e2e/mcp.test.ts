@@ -3,7 +3,7 @@
  * server over stdio, the model in the emulator calling its tools.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -130,6 +130,42 @@ describe('MCP servers in the chat', () => {
     );
   }, 40_000);
 
+  test('Ctrl+C on a call sends the server notifications/cancelled with the id of that tools/call', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-record-'));
+    const record = join(dir, 'received.jsonl');
+    const received = (): { id?: number; method?: string; params?: Record<string, unknown> }[] =>
+      existsSync(record)
+        ? readFileSync(record, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line))
+        : [];
+    try {
+      run = await startToolRun({
+        config: mcpConfig({ slow: [fault, 'slow', `--record=${record}`] }).replace(
+          '    args:',
+          '    confirm: false\n    args:',
+        ),
+      });
+      const { emu, pty } = run;
+      await waitForMcp(run, 'slow — ready, 2 tools');
+      emu.enqueue({ toolCalls: [{ name: 'slow__wait', arguments: {} }] });
+      pty.write('wait for it\r');
+      await waitUntil('the call reached the server', () => received().some((m) => m.method === 'tools/call'));
+      pty.write('\u0003');
+      await pty.waitFor('✗ slow__wait');
+      const call = received().find((m) => m.method === 'tools/call');
+      await waitUntil('the cancellation reached the server', () =>
+        received().some((m) => m.method === 'notifications/cancelled'),
+      );
+      const cancelled = received().find((m) => m.method === 'notifications/cancelled');
+      expect(call?.id).toEqual(expect.any(Number));
+      expect(cancelled?.params?.requestId).toBe(call?.id);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+
   test('a server that never answers initialize and one that exits at once do not hold up the first reply; /mcp says why', async () => {
     run = await startToolRun({ config: mcpConfig({ hang: [fault, 'hang'], broken: [fault, 'exit'] }) });
     const { pty } = run;
@@ -139,6 +175,41 @@ describe('MCP servers in the chat', () => {
     expect(pty.screen()).toContain('○ hang — connecting…');
     expect(pty.screen()).toContain('      fatal: cannot open the database');
   }, 30_000);
+
+  test('a server that dies mid-call is reported once and a restart is offered: y starts it again, n leaves it stopped', async () => {
+    run = await startToolRun({
+      config: mcpConfig({ frail: [fault, 'die'] }).replace('    args:', '    confirm: false\n    args:'),
+    });
+    const { emu, pty } = run;
+    await waitForMcp(run, 'frail — ready, 2 tools');
+    const crash = () => {
+      emu.enqueue({ toolCalls: [{ name: 'frail__crash', arguments: {} }] }, { content: 'The tool broke.' });
+      pty.write('crash it\r');
+    };
+    const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    const count = (phrase: string) => flat().split(phrase).length - 1;
+
+    crash();
+    await pty.waitFor('? Restart MCP server frail? (y/n)');
+    expect(flat()).toContain(
+      'MCP server frail stopped (the server closed the connection); its tools answer with an error.',
+    );
+    // Offered once the reply is over: the model was told of the error and answered first.
+    expect(pty.screen()).toContain('The tool broke.');
+    expect(String(toolMessagesOf(emu.chats[1])[0]?.content)).toMatch(/^Error: frail__crash failed/);
+    await pty.answer('y');
+    await pty.waitFor('frail: ready, 2 tools.');
+
+    // Its second death is its own: told and asked again; n leaves it stopped.
+    crash();
+    await waitUntil('the second death told', () => count('MCP server frail stopped') === 2);
+    await pty.waitFor('? Restart MCP server frail? (y/n)');
+    await pty.answer('n');
+    await pty.waitFor('frail stays stopped; /mcp restart frail starts it later.');
+    await waitForMcp(run, '✗ frail — failed: the server closed the connection');
+    expect(count('MCP server frail stopped')).toBe(2);
+    expect(count('Restart MCP server frail?')).toBeLessThanOrEqual(2);
+  }, 40_000);
 
   test('.mcp.json is used only once approved, its command line shown; the approval is kept until the file changes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-json-'));
@@ -194,11 +265,13 @@ describe('the tool-definition budget', () => {
     run = await startToolRun({ config: mcpConfig({ many: [fault, 'many'] }), args: ['--num-ctx', '4096'] });
     const { emu, pty } = run;
     await waitForMcp(run, 'many — ready, 200 tools');
-    await pty.waitFor(/Tools: 206 definitions, ~[\d.]+k tokens = \d+% of the 4k window/);
     // The notice wraps at the terminal's width: read it as one line.
     const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    await waitUntil('the deferral told', () =>
+      flat().includes('deferred, found by the model with find_tools'),
+    );
     expect(flat()).toMatch(
-      /\(over tools\.max_definitions_share, 25%\); \d+ deferred, found by the model with find_tools\./,
+      /MCP: 200 tools, ~[\d.]+k tokens with the 6 built-ins = \d+% of the 4k window \(over tools\.max_definitions_share, 25%\); \d+ deferred, found by the model with find_tools\./,
     );
     emu.enqueue(
       { toolCalls: [{ name: 'find_tools', arguments: { query: 'tool_150' } }] },

@@ -1,4 +1,6 @@
+/* biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is what the config file holds */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,11 +52,14 @@ afterEach(async () => {
   child = undefined;
 });
 
-async function connect(url: string) {
+async function connect(
+  url: string,
+  extra: { headers?: Record<string, string>; env?: Record<string, string> } = {},
+) {
   let tools: Tool[] = [];
   servers = new McpServers({
-    servers: { remote: mcpServerSchema.parse({ url }) },
-    env: {},
+    servers: { remote: mcpServerSchema.parse({ url, ...(extra.headers && { headers: extra.headers }) }) },
+    env: extra.env ?? {},
     cwd: root,
     version: 'test',
     reservedNames: [],
@@ -85,6 +90,33 @@ describe('McpServers over HTTP against the real everything server on a loopback 
     const { status, tool } = await connect(`http://127.0.0.1:${server.port}/sse`);
     expect(status.state.kind).toBe('ready');
     expect((await tool('remote__get-sum')?.run({ a: 20, b: 22 }, ctx))?.output).toContain('42');
+  }, 30_000);
+
+  it('sends the headers of the config with ${VAR} expanded from the environment, to each transport it tries', async () => {
+    // A loopback listener that keeps what it is sent and refuses it: the headers are what matter.
+    const seen: { method: string; headers: IncomingHttpHeaders }[] = [];
+    const listener = createHttpServer((request, response) => {
+      seen.push({ method: request.method ?? '', headers: request.headers });
+      response.writeHead(401, { 'content-type': 'text/plain' }).end('no');
+    });
+    await new Promise<void>((resolveListening) => listener.listen(0, '127.0.0.1', resolveListening));
+    try {
+      const address = listener.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const { status } = await connect(`http://127.0.0.1:${port}/mcp`, {
+        headers: { Authorization: 'Bearer ${MCP_TEST_TOKEN}', 'X-Team': 'ochat-${MCP_TEST_TEAM}' },
+        env: { MCP_TEST_TOKEN: 'secret-42', MCP_TEST_TEAM: 'core' },
+      });
+      expect(status.state.kind).toBe('failed');
+      // Streamable HTTP's POST, then the SSE fallback's GET: both carry the expanded values.
+      expect(seen.map((request) => request.method)).toEqual(expect.arrayContaining(['POST', 'GET']));
+      for (const request of seen) {
+        expect(request.headers.authorization).toBe('Bearer secret-42');
+        expect(request.headers['x-team']).toBe('ochat-core');
+      }
+    } finally {
+      await new Promise((resolveClosed) => listener.close(resolveClosed));
+    }
   }, 30_000);
 
   it('reports a server that is not there as failed', async () => {

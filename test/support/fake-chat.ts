@@ -12,6 +12,7 @@ import type { ConnectedModel } from '../../src/chat/model-selection.js';
 import { createStore, type Store } from '../../src/chat/store.js';
 import { type ChatViewState, initialViewState } from '../../src/chat/view-state.js';
 import type { Config } from '../../src/config/schema.js';
+import type { ToolRegistry } from '../../src/tools/registry.js';
 import { testControllerDeps } from './controller-deps.js';
 import { FakeBackend } from './fake-backend.js';
 import { waitUntil } from './wait-until.js';
@@ -19,6 +20,8 @@ import { waitUntil } from './wait-until.js';
 export interface FakeChat {
   backend: FakeBackend;
   parts: ChatParts;
+  /** The chat's tool registry (built-ins; MCP tools as a test sets them). */
+  tools: ToolRegistry;
   /** The model the chat is connected to. */
   connected: ConnectedModel;
   store: Store<ChatViewState>;
@@ -36,18 +39,17 @@ export async function fakeChat(
   const dir = mkdtempSync(join(tmpdir(), 'ochat-fake-chat-'));
   const backend = new FakeBackend({ 'fake:latest': options.model ?? {} });
   const store = createStore(initialViewState(undefined));
-  const parts = assembleChat(
-    testControllerDeps(backend, dir, {
-      configure: options.configure,
-      interactive: options.interactive ?? true,
-      now: () => new Date('2026-08-21T10:00:00Z'),
-    }),
-    store,
-  );
+  const deps = testControllerDeps(backend, dir, {
+    configure: options.configure,
+    interactive: options.interactive ?? true,
+    now: () => new Date('2026-08-21T10:00:00Z'),
+  });
+  const parts = assembleChat(deps, store);
   const connected = await parts.connector.open('fake:latest');
   return {
     backend,
     parts,
+    tools: deps.tools,
     connected,
     store,
     notices: () => store.get().items.filter((i): i is NoticeItem => i.kind === 'notice'),

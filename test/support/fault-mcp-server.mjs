@@ -7,9 +7,13 @@
 //   hostile  a tool whose name and description carry escape sequences, the description 10 kB
 //   many     200 tools
 //   changing lists one tool, then adds a second and sends notifications/tools/list_changed
+//   slow     a tool `wait` whose call is never answered (until cancelled)
+// With `--record=<file>` among the arguments, every line it receives is appended to that file.
+import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'hang';
+const recordTo = process.argv.find((arg) => arg.startsWith('--record='))?.slice('--record='.length);
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 
 if (mode === 'exit') {
@@ -30,6 +34,8 @@ if (mode === 'die')
     description: 'Exits mid-call',
     inputSchema: { type: 'object', properties: {} },
   });
+if (mode === 'slow')
+  tools.push({ name: 'wait', description: 'Never answers', inputSchema: { type: 'object', properties: {} } });
 if (mode === 'hostile') {
   tools = [
     {
@@ -48,6 +54,7 @@ if (mode === 'many') {
 }
 
 createInterface({ input: process.stdin }).on('line', (line) => {
+  if (recordTo) appendFileSync(recordTo, `${line}\n`);
   let message;
   try {
     message = JSON.parse(line);
@@ -77,6 +84,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (message.method === 'tools/list') {
     send({ id: message.id, result: { tools } });
   } else if (message.method === 'tools/call') {
+    if (message.params.name === 'wait') return;
     if (message.params.name === 'crash') {
       process.stderr.write('crash: going down mid-call\n');
       process.exit(1);

@@ -1,6 +1,6 @@
 import { twoColumnRows } from '../../text/terminal-rows.js';
 import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
-import type { CommandHost, McpServerView } from '../command-host.js';
+import type { CommandHost, McpCommands, McpServerView, ScreenCommands } from '../command-host.js';
 
 /** `ready, 13 tools`, `failed: <reason>`: a server's state on its heading line. */
 function stateText(server: McpServerView): string {
@@ -58,13 +58,22 @@ export const mcpCommand: SlashCommand = {
     if (!names.includes(name)) {
       throw new CommandUsageError(`No MCP server named "${name}" (servers: ${names.join(', ') || 'none'}).`);
     }
-    host.screen.notice('info', `Restarting ${name}…`);
-    await host.tools.mcp.restart(name);
-    const server = host.tools.mcp.servers().find((s) => s.name === name);
-    if (server?.state === 'ready') host.screen.notice('success', `${name}: ${stateText(server)}.`);
-    else host.screen.notice('warning', `${name}: ${server ? stateText(server) : 'gone'}.`);
+    await restartServer(host.screen, host.tools.mcp, name);
   },
 };
+
+/** Restarts the MCP server `name` and says how that went: `/mcp restart` and the offer after one died. */
+export async function restartServer(
+  screen: Pick<ScreenCommands, 'notice'>,
+  mcp: McpCommands,
+  name: string,
+): Promise<void> {
+  screen.notice('info', `Restarting ${name}…`);
+  await mcp.restart(name);
+  const server = mcp.servers().find((s) => s.name === name);
+  if (server?.state === 'ready') screen.notice('success', `${name}: ${stateText(server)}.`);
+  else screen.notice('warning', `${name}: ${server ? stateText(server) : 'gone'}.`);
+}
 
 function listServers(host: CommandHost): void {
   const servers = host.tools.mcp.servers();
