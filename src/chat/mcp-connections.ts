@@ -108,11 +108,9 @@ export class McpConnections implements McpCommands {
   #lost(server: string, reason: string): void {
     const { deps } = this;
     const stopped = `MCP server ${server} stopped (${reason}); its tools answer with an error.`;
-    if (!deps.interactive) {
-      deps.screen.notice('warning', `${stopped} /mcp restart ${server} starts it again.`);
-      return;
-    }
     deps.screen.notice('warning', stopped);
+    // A one-shot has no one to ask, and no /mcp to type.
+    if (!deps.interactive) return;
     void deps.queue.enqueue(async () => {
       // Quitting, or restarted meanwhile with /mcp restart: nothing to offer.
       if (this.#closed || this.#servers?.list().find((s) => s.name === server)?.state.kind !== 'failed')
