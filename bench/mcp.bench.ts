@@ -1,32 +1,24 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { estimateToolDefinitionsTokens } from '../src/conversation/token-estimate.js';
 import { runOchat } from '../test/support/e2e-process.js';
 import { startEmulator } from '../test/support/emulator.js';
+import {
+  EVERYTHING_SERVER,
+  FAULT_SERVER,
+  FILESYSTEM_SERVER,
+  mcpConfig,
+} from '../test/support/mcp-servers.js';
 import type { BenchRow, BenchSuite } from './bench-row.js';
 import { median } from './process-stats.js';
 import { homeWithConfig, OCHAT_BIN, ptyMs } from './startup.bench.js';
 
 const RUNS = 31;
-const root = resolve(import.meta.dirname, '..');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const filesystem = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const fault = join(root, 'test/support/fault-mcp-server.mjs');
+const everything = EVERYTHING_SERVER;
+const filesystem = FILESYSTEM_SERVER;
+const fault = FAULT_SERVER;
 const NUM_CTX_SIZES = [2048, 8192, 32768];
-
-/** A config whose `mcp_servers` start each script (with its arguments) with this Node. */
-function mcpConfig(servers: Record<string, string[]>): string {
-  const lines = ['mcp_servers:'];
-  for (const [name, args] of Object.entries(servers)) {
-    lines.push(
-      `  ${name}:`,
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: ${JSON.stringify(args)}`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 

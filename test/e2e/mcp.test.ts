@@ -5,31 +5,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runOchat } from '../support/e2e-process.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { startEmulator } from '../support/emulator.js';
+import { EVERYTHING_SERVER, FAULT_SERVER, mcpConfig } from '../support/mcp-servers.js';
 import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 import { waitUntil } from '../support/wait-until.js';
 
-const root = resolve(import.meta.dirname, '../..');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const fault = join(root, 'test/support/fault-mcp-server.mjs');
-
-/** A config with stdio MCP servers: name → script and arguments. */
-function mcpConfig(servers: Record<string, string[]>, extra = ''): string {
-  const lines = ['mcp_servers:'];
-  for (const [name, args] of Object.entries(servers)) {
-    lines.push(
-      `  ${name}:`,
-      `    command: ${JSON.stringify(process.execPath)}`,
-      `    args: ${JSON.stringify(args)}`,
-    );
-  }
-  return `${lines.join('\n')}\n${extra}`;
-}
+const everything = EVERYTHING_SERVER;
+const fault = FAULT_SERVER;
 
 /** PIDs of the MCP server processes started by `pid`. */
 function serverChildren(pid: number): number[] {

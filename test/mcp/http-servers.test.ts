@@ -2,14 +2,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpServerSchema } from '../../src/config/mcp-servers-schema.js';
 import { McpServers } from '../../src/mcp/mcp-servers.js';
 import type { Tool } from '../../src/tools/tool.js';
+import { EVERYTHING_SERVER } from '../support/mcp-servers.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const everything = EVERYTHING_SERVER;
 
 /** A free loopback port. */
 function freePort(): Promise<number> {

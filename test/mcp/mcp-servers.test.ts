@@ -5,12 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type McpServerConfig, mcpServerSchema } from '../../src/config/mcp-servers-schema.js';
 import { McpServers } from '../../src/mcp/mcp-servers.js';
 import type { Tool, ToolContext } from '../../src/tools/tool.js';
+import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER } from '../support/mcp-servers.js';
 import { waitUntil } from '../support/wait-until.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const filesystem = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const fault = join(root, 'test/support/fault-mcp-server.mjs');
+const everything = EVERYTHING_SERVER;
+const filesystem = FILESYSTEM_SERVER;
+const fault = FAULT_SERVER;
 
 function stdio(script: string, ...args: string[]): McpServerConfig {
   return mcpServerSchema.parse({ command: process.execPath, args: [script, ...args] });
