@@ -6,7 +6,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ConnectedModel } from './model-selection.js';
 
 /** What a request carries that can change during a chat; the session recorder writes each change down. */
-export type ModelSetting = 'model' | 'num_ctx' | 'system' | 'options' | 'think' | 'tools';
+export type ModelSetting = 'model' | 'num_ctx' | 'system' | 'options' | 'think' | 'tools' | 'keep_alive';
 
 /** Told of every change to what the next request carries. */
 export type ModelSettingsListener = (setting: ModelSetting, value: unknown) => void;
@@ -17,6 +17,8 @@ export interface SavedModelSettings {
   options: Record<string, unknown>;
   think?: ThinkSetting;
   tools?: Record<string, boolean>;
+  /** `/set keep_alive` in that chat (null: the server's default); absent: the config's. */
+  keepAlive?: number | string | null;
 }
 
 /**
@@ -53,6 +55,7 @@ export class ModelSettings {
 
   setKeepAlive(value: KeepAlive | undefined): void {
     this.#keepAlive = value;
+    this.tell('keep_alive', value ?? null);
   }
 
   /** The model being chatted with; undefined until the server and the model answered. */
@@ -82,6 +85,10 @@ export class ModelSettings {
     this.#system = settings.system;
     this.#options = { ...settings.options };
     this.#think = settings.think;
+    // Checked again: a hand-edited session must not put a value Ollama refuses on every request.
+    if (settings.keepAlive === null) this.#keepAlive = undefined;
+    else if (settings.keepAlive !== undefined)
+      this.#keepAlive = toKeepAlive(settings.keepAlive) ?? this.#keepAlive;
     const enabledByDefault = new Set<string>(this.config.tools.enabled);
     // An MCP tool is on unless the session turned it off.
     for (const { name, tool } of this.tools.list())

@@ -32,6 +32,7 @@ export type SettingKey =
   | 'system'
   | 'options'
   | 'think'
+  | 'keep_alive'
   | 'name'
   | 'tools'
   | 'meter'

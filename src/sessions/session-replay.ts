@@ -30,6 +30,8 @@ export interface SessionSettings {
   system?: string;
   options: Record<string, unknown>;
   think?: boolean | 'low' | 'medium' | 'high';
+  /** `/set keep_alive` as written (null: back to the server's default); undefined: never set in the session. */
+  keepAlive?: number | string | null;
   name?: string;
   /** Which tools `/tools on|off` left on or off, by name (tools not named keep their default). */
   tools?: Record<string, boolean>;
@@ -87,6 +89,10 @@ function applySetting(settings: SessionSettings, key: SettingKey, value: unknown
         typeof value === 'boolean' || value === 'low' || value === 'medium' || value === 'high'
           ? value
           : undefined;
+      break;
+    case 'keep_alive':
+      settings.keepAlive =
+        typeof value === 'number' || typeof value === 'string' || value === null ? value : undefined;
       break;
     case 'name':
       settings.name = typeof value === 'string' && value ? value : undefined;

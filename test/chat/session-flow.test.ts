@@ -191,6 +191,30 @@ describe('/tools on|off in a session', () => {
   });
 });
 
+describe('/set keep_alive in a session', () => {
+  it('is recorded, and a resume sends it; so is a return to the server default', async () => {
+    const dir = place();
+    const backend = new FakeBackend().enqueue({ content: 'ok' }, { content: 'ok' });
+    const first = await start(dir, backend);
+    await say(first, '/set keep_alive 2h');
+    await say(first, 'hi');
+    expect(backend.requests[0].keep_alive).toBe('2h');
+    quit(first);
+
+    const resumedBackend = new FakeBackend().enqueue({ content: 'ok' });
+    const second = await start(dir, resumedBackend, true);
+    await say(second, 'again');
+    expect(resumedBackend.requests[0].keep_alive).toBe('2h');
+    await say(second, '/set keep_alive default');
+    quit(second);
+
+    const thirdBackend = new FakeBackend().enqueue({ content: 'ok' });
+    const third = await start(dir, thirdBackend, true);
+    await say(third, 'once more');
+    expect(thirdBackend.requests[0]).not.toHaveProperty('keep_alive');
+  });
+});
+
 describe('the context meter in a session', () => {
   it('is put back by a resume: the server counts, not an estimate, so `used` is what the original had', async () => {
     const dir = place();
