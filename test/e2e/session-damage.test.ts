@@ -3,36 +3,24 @@
  * newline, holds invalid UTF-8, or was left with a tool question open, and loses nothing but the
  * damaged line (the next resume is writable, every message is there, the file is not padded).
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseSession } from '../../src/sessions/session-reader.js';
 import { replaySession } from '../../src/sessions/session-replay.js';
 import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
-import { type ChatRun, exitCode, startChat } from '../support/e2e-chat.js';
+import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '../support/e2e-chat.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 
 const runs: ChatRun[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
   for (const run of runs.splice(0)) await run.close();
-  for (const dir of dirs.splice(0))
-    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  removePlaces();
 });
 
-/** A home and a working directory kept across runs. */
-function place() {
-  const root = mkdtempSync(join(tmpdir(), 'ochat-damage-e2e-'));
-  dirs.push(root);
-  const home = join(root, 'home');
-  const cwd = join(root, 'work');
-  mkdirSync(home);
-  mkdirSync(cwd);
-  return { home, cwd, sessions: join(home, 'data', 'ochat', 'sessions') };
-}
+const place = () => placeForRuns('ochat-damage-e2e-');
 
 async function start(where: ReturnType<typeof place>, args: string[], readyText?: string) {
   const run = await startChat({ models: MODELS, args, pty: { home: where.home, cwd: where.cwd }, readyText });

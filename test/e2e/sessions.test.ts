@@ -3,20 +3,11 @@
  * session sends exactly the request the original would have sent (system, summary, tool log,
  * tail, options, num_ctx), also across a compaction and after /uncompact.
  */
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
-import { type ChatRun, exitCode, startChat } from '../support/e2e-chat.js';
+import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '../support/e2e-chat.js';
 import {
   type ChatRequestRecord,
   countPromptTokens,
@@ -32,23 +23,16 @@ const chatReplies = (_req: unknown, n: number) => ({
 });
 
 const runs: ChatRun[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
   for (const run of runs.splice(0)) await run.close();
-  for (const dir of dirs.splice(0))
-    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  removePlaces();
 });
 
-/** A home and a working directory kept across runs. */
+/** A home and a working directory kept across runs, with a notes file to attach. */
 function place() {
-  const root = mkdtempSync(join(tmpdir(), 'ochat-sessions-e2e-'));
-  dirs.push(root);
-  const home = join(root, 'home');
-  const cwd = join(root, 'work');
-  mkdirSync(home);
-  mkdirSync(cwd);
-  writeFileSync(join(cwd, 'notes.txt'), 'FACT-notes the notes say hello\n');
-  return { home, cwd, sessions: join(home, 'data', 'ochat', 'sessions') };
+  const made = placeForRuns('ochat-sessions-e2e-');
+  writeFileSync(join(made.cwd, 'notes.txt'), 'FACT-notes the notes say hello\n');
+  return made;
 }
 
 /** Chat replies; the call numbers in `toolCallsAt` ask for read_file notes.txt instead. */

@@ -2,9 +2,31 @@
  * End-to-end helpers for the interactive chat: an emulator plus the built CLI in a PTY, started
  * together and ready for input, with one `close()` for both.
  */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Emulator, type EmulatorOptions, startEmulator } from './emulator.js';
 import { type PtyOptions, type PtySession, spawnOchat } from './pty-session.js';
 import { waitUntil } from './wait-until.js';
+
+const places: string[] = [];
+
+/** A home (its sessions folder named) and a working directory, kept across the runs of one test; see `removePlaces`. */
+export function placeForRuns(prefix: string): { home: string; cwd: string; sessions: string } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  places.push(root);
+  const home = join(root, 'home');
+  const cwd = join(root, 'work');
+  mkdirSync(home);
+  mkdirSync(cwd);
+  return { home, cwd, sessions: join(home, 'data', 'ochat', 'sessions') };
+}
+
+/** Removes every place made by `placeForRuns` (in afterEach, once its runs are closed). */
+export function removePlaces(): void {
+  for (const dir of places.splice(0))
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+}
 
 /** Shown in the empty prompt once the editor has the keyboard. */
 export const PROMPT_PLACEHOLDER = 'Type a message';
