@@ -20,6 +20,9 @@ import type { RequestBuilder } from './request-builder.js';
 import type { ScreenLog } from './screen-log.js';
 import { resolveSummarizer, type SummarizerTarget } from './summarizer.js';
 
+/** How one compaction attempt ended. */
+type CompactionEnd = 'done' | 'nothing' | 'failed' | 'unfixable' | 'until-next-turn' | 'cancelled';
+
 /** Who asked for a compaction: the user (`/compact`) or the trigger. */
 export type CompactionTrigger = 'manual' | 'auto';
 
@@ -99,10 +102,12 @@ export class CompactionRunner implements CompactionCommands {
 
   /**
    * The budget gate every request to the model passes: compacts first when the request would
-   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently.
+   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently. False when
+   * the user cancelled that compaction (Ctrl+C): the request is not to go.
    */
-  async makeRoom(): Promise<void> {
-    if (this.due()) await this.run('auto', undefined);
+  async makeRoom(): Promise<boolean> {
+    if (!this.due()) return true;
+    return (await this.attempt('auto', undefined)) !== 'cancelled';
   }
 
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
@@ -145,6 +150,11 @@ export class CompactionRunner implements CompactionCommands {
    * be cut by the server; it is tried again once a new turn starts.
    */
   async run(trigger: CompactionTrigger, focus: string | undefined): Promise<boolean> {
+    return (await this.attempt(trigger, focus)) === 'done';
+  }
+
+  /** `run`, with how it ended. */
+  private async attempt(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
     for (;;) {
       const result = await this.compactOnce(trigger, focus);
       if (result === 'done') this.unloadSummarizer();
@@ -157,7 +167,7 @@ export class CompactionRunner implements CompactionCommands {
         if (key.toLowerCase() === 'y') continue;
       }
       if (trigger === 'auto' && (result === 'failed' || result === 'unfixable')) this.pause();
-      return result === 'done';
+      return result;
     }
   }
 
@@ -217,7 +227,7 @@ export class CompactionRunner implements CompactionCommands {
   private async compactOnce(
     trigger: CompactionTrigger,
     focus: string | undefined,
-  ): Promise<'done' | 'nothing' | 'failed' | 'unfixable' | 'until-next-turn' | 'cancelled'> {
+  ): Promise<CompactionEnd> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
     if (!connected) {

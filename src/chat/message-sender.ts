@@ -23,7 +23,7 @@ export interface MessageSenderDeps {
   requests: RequestBuilder;
   connector: Pick<ModelConnector, 'connect'>;
   compactions: Pick<CompactionRunner, 'makeRoom'>;
-  turns: Pick<TurnRunner, 'run' | 'retryable' | 'forgetFailure'>;
+  turns: Pick<TurnRunner, 'run' | 'retryable' | 'forgetFailure' | 'holdUnsent'>;
   screen: ScreenLog;
   ask: AskDialog;
   /** Forgets the running chat's state and starts a new session (`/clear`). */
@@ -83,10 +83,11 @@ export class MessageSender implements ConversationCommands {
     // The gate the turn's every request passes, run here first so that the report of a
     // compaction comes on screen before the message it made room for. The message is appended
     // first so the plan keeps it as the newest turn and may summarize the one before.
-    await compactions.makeRoom();
+    const room = await compactions.makeRoom();
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
+    if (!room) return turns.holdUnsent();
     if (fits === 'anyway') this.tellWhatIsCut(connected);
     await turns.run(connected);
   }
@@ -122,7 +123,7 @@ export class MessageSender implements ConversationCommands {
         ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
         : `Asking again for a reply to "${quoted}".`,
     );
-    await compactions.makeRoom();
+    if (!(await compactions.makeRoom())) return turns.holdUnsent();
     await turns.run(connected);
   }
 

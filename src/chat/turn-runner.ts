@@ -57,6 +57,8 @@ export class TurnRunner {
   #retryable = false;
   /** This turn was already compacted and sent again after the server refused it as too long. */
   #resentAfterRefusal = false;
+  /** This turn's next request was held back (its compaction cancelled): no compaction after it. */
+  #held = false;
 
   constructor(private readonly deps: TurnRunnerDeps) {}
 
@@ -70,11 +72,25 @@ export class TurnRunner {
     this.#retryable = false;
   }
 
+  /**
+   * The compaction before the turn's next request was cancelled (Ctrl+C), so nothing was sent:
+   * the message stays, unanswered, and an empty Enter sends it (compacting first).
+   */
+  holdUnsent(): void {
+    const { screen, interactive } = this.deps;
+    screen.notice('warning', 'Not sent: the compaction before it was cancelled.');
+    this.#held = true;
+    if (!interactive) return;
+    this.#retryable = true;
+    screen.notice('info', 'Press Enter on an empty prompt to send it (compacting first).');
+  }
+
   /** Runs the current turn with `model` to its end: replies and tool rounds, until an answer or a stop. */
   async run(model: ConnectedModel): Promise<void> {
     const { config, requests, screen, compaction } = this.deps;
     this.#retryable = false;
     this.#resentAfterRefusal = false;
+    this.#held = false;
     const abort = this.deps.abort.begin();
     const turn = { model };
     try {
@@ -97,8 +113,9 @@ export class TurnRunner {
       screen.store.update({ busy: undefined, live: undefined });
     }
     requests.refreshUsed();
-    // After the reply: compacted while the user reads and types, the next send need not wait.
-    await compaction.makeRoom();
+    // After the reply: compacted while the user reads and types, the next send need not wait
+    // (not right after the user cancelled one: the empty Enter that sends the message runs it).
+    if (!this.#held) await compaction.makeRoom();
   }
 
   /**
@@ -124,7 +141,10 @@ export class TurnRunner {
    */
   private async requestReply(turn: { model: ConnectedModel }, signal: AbortSignal): Promise<ReplyAttempt> {
     const { requests, screen, compaction } = this.deps;
-    await compaction.makeRoom();
+    if (!(await compaction.makeRoom())) {
+      this.holdUnsent();
+      return { kind: 'stopped' };
+    }
     if (signal.aborted) return { kind: 'stopped' };
     const { model } = turn;
     const view = requests.modelView();

@@ -224,6 +224,34 @@ describe('CompactionRunner over a scripted backend', () => {
     expect(parts.conversation.records).toHaveLength(0);
   });
 
+  it('cancelled before a message is sent: the message stays unsent and an empty Enter sends it, compacting first', async () => {
+    const { backend, parts, notices } = await openWithTurns(4);
+    backend.enqueue({ hang: true });
+    const sending = parts.sender.send('next question');
+    await backend.hanging();
+    expect(parts.abort.cancel()).toBe(true);
+    await sending;
+    // Only the summarizer was asked: the message did not go out to be cut by the server.
+    expect(backend.requests).toHaveLength(1);
+    expect(notices().map((n) => n.text)).toEqual([
+      'Compaction cancelled; nothing was changed.',
+      'Not sent: the compaction before it was cancelled.',
+      'Press Enter on an empty prompt to send it (compacting first).',
+    ]);
+    expect(parts.conversation.transcript.at(-1)).toMatchObject({ role: 'user', content: 'next question' });
+    expect(parts.sender.hasRetry).toBe(true);
+
+    // The newest turn before it is long: the summary is folded in three requests, then the chat's.
+    const summaries = Array.from({ length: 3 }, () => ({ content: 'Short summary.' }));
+    backend.enqueue(...summaries, { content: 'The answer.' });
+    await parts.sender.retry();
+    expect(backend.requests).toHaveLength(5);
+    expect(parts.conversation.records).toHaveLength(1);
+    expect(backend.requests[4].messages.at(-1)).toMatchObject({ role: 'user', content: 'next question' });
+    expect(parts.conversation.transcript.filter((m) => m.content === 'next question')).toHaveLength(1);
+    expect(parts.sender.hasRetry).toBe(false);
+  });
+
   it('is an error, not a question, in one-shot mode', async () => {
     fake = await openWithTurns(4, false);
     fake.backend.enqueue({ fail: 'http', message: 'summarizer down' });
