@@ -200,7 +200,7 @@ export class CompactionRunner implements CompactionCommands {
     if (!this.deps.interactive) return;
     this.deps.screen.notice(
       'warning',
-      'Automatic compaction is paused until a /compact succeeds. Until then the context keeps growing, and past num_ctx Ollama drops the oldest messages without notice.',
+      'Automatic compaction is paused until a /compact succeeds. Until then the context keeps growing, and a request past num_ctx is refused by Ollama (never cut): your message is kept to send again.',
     );
   }
 
@@ -224,10 +224,7 @@ export class CompactionRunner implements CompactionCommands {
     return budgets;
   }
 
-  private async compactOnce(
-    trigger: CompactionTrigger,
-    focus: string | undefined,
-  ): Promise<CompactionEnd> {
+  private async compactOnce(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
     if (!connected) {

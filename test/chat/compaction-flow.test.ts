@@ -516,6 +516,34 @@ describe('when the summarizer fails', () => {
     expect(emu.chats.every((c) => !c.truncated)).toBe(true);
   });
 
+  it('while paused, a context grown past num_ctx is refused by Ollama, never cut, and the message is kept', async () => {
+    emu.respondWith(
+      compactionResponder({
+        chat: numberedReplies,
+        summarize: failingSummarizer(Number.POSITIVE_INFINITY, {
+          kind: 'http',
+          status: 503,
+          error: 'server busy',
+        }),
+      }),
+    );
+    const h = await open();
+    const refused =
+      /does not fit num_ctx 4k, so Ollama refused it rather than cut it\. Your message is kept\.$/;
+    let turn = 0;
+    while (!noticeTexts(h).some((t) => refused.test(t)) && turn < 40) {
+      turn += 1;
+      await sayAnswering(h, `Turn ${turn}: ${filler(250)}`, 'n');
+    }
+    expect(noticeTexts(h)).toContain(
+      'Automatic compaction is paused until a /compact succeeds. Until then the context keeps growing, and a request past num_ctx is refused by Ollama (never cut): your message is kept to send again.',
+    );
+    expect(noticeTexts(h).some((t) => refused.test(t))).toBe(true);
+    expect(emu.chats.some((c) => c.error?.status === 400 && c.promptTokens > 4096)).toBe(true);
+    expect(emu.chats.every((c) => !c.truncated)).toBe(true);
+    expect(h.transcript().at(-1)).toMatchObject({ role: 'user', content: `Turn ${turn}: ${filler(250)}` });
+  });
+
   it('is an error without a dialog when nobody can answer (one-shot behaviour)', async () => {
     emu.respondWith(
       compactionResponder({
