@@ -216,7 +216,8 @@ export class ModelConnector implements ModelCommands {
 
   /**
    * `/set num_ctx`: the new window, capped to what the model was trained on; returns the one in
-   * force. A window smaller than ochat itself needs is refused, naming the smallest that works.
+   * force. A window smaller than ochat itself needs is refused, naming the smallest that works
+   * (undefined: nothing changed).
    */
   resize(value: unknown, source = '/set'): number | undefined {
     const { settings, requests, screen } = this.deps;
@@ -227,7 +228,7 @@ export class ModelConnector implements ModelCommands {
     const refusal = this.tooSmall(numCtx, `num_ctx ${numCtx}`);
     if (refusal) {
       screen.notice('error', `${refusal} num_ctx stays ${connected.numCtx}.`);
-      return connected.numCtx;
+      return undefined;
     }
     if (trained && Number(value) > trained) {
       screen.notice(

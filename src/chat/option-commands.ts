@@ -19,11 +19,14 @@ export class ChatOptions implements OptionCommands {
   }
 
   set(name: string, value: unknown): unknown {
-    this.settings.setOption(name, value);
-    if (name !== 'num_ctx') return value;
-    // The window in force may be less than asked for (capped at the trained size): keep and show that.
+    if (name !== 'num_ctx' || !this.settings.connected) {
+      this.settings.setOption(name, value);
+      return value;
+    }
+    // The window in force may be less than asked for (capped at the trained size): keep and show
+    // that. A refused one is not set at all: not shown as set, not saved in the session.
     const inForce = this.connector.resize(value);
-    if (inForce === undefined) return value;
+    if (inForce === undefined) return undefined;
     this.settings.setOption('num_ctx', inForce);
     return inForce;
   }

@@ -81,7 +81,7 @@ export interface OptionCommands {
   readonly values: Readonly<Record<string, unknown>>;
   /** Whether an option in force comes from the config file or from `/set` in this chat. */
   source(name: string): 'config' | '/set';
-  /** Sets an option; returns the value in force (`num_ctx` may be capped). */
+  /** Sets an option; returns the value in force (`num_ctx` may be capped), undefined when refused (said on screen). */
   set(name: string, value: unknown): unknown;
   /** Drops an option, so the model's own default applies again (num_ctx: Modelfile, else ochat's default). */
   unset(name: string): void;

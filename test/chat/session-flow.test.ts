@@ -215,6 +215,27 @@ describe('/set keep_alive in a session', () => {
   });
 });
 
+describe('a refused /set num_ctx in a session', () => {
+  it('is not shown as set nor saved: a resume opens the window the chat had', async () => {
+    const dir = place();
+    const backend = new FakeBackend().enqueue({ content: 'ok' });
+    const first = await start(dir, backend);
+    await say(first, 'hi');
+    const saved = sessionLines(dir);
+    await say(first, '/set num_ctx 100');
+    const texts = first.store.get().items.flatMap((i) => (i.kind === 'notice' ? [i.text] : []));
+    expect(texts.at(-1)).toMatch(/^num_ctx 100 is too small: .* num_ctx stays 8192\.$/);
+    expect(texts.some((t) => t.startsWith('num_ctx ='))).toBe(false);
+    expect(sessionLines(dir)).toEqual(saved);
+    quit(first);
+
+    const resumedBackend = new FakeBackend().enqueue({ content: 'ok' });
+    const second = await start(dir, resumedBackend, true);
+    await say(second, 'again');
+    expect(resumedBackend.requests[0].options?.num_ctx).toBe(8192);
+  });
+});
+
 describe('the context meter in a session', () => {
   it('is put back by a resume: the server counts, not an estimate, so `used` is what the original had', async () => {
     const dir = place();

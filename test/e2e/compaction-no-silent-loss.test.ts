@@ -215,6 +215,8 @@ describe('a window smaller than ochat itself needs', () => {
     await pty.waitFor(/num_ctx stays\s+8192\./);
     expect(flat(pty.screen())).toContain(`num_ctx 100 is too small`);
     expect(flat(pty.screen())).toContain(`the smallest that works is ${smallest}.`);
+    // Refused, not set: no success line after the error.
+    expect(flat(pty.screen())).not.toContain('num_ctx = 8192');
     pty.write(`/set num_ctx ${smallest}\r`);
     await pty.waitFor(`✓ num_ctx = ${smallest}`);
   });

@@ -140,6 +140,7 @@ export const setCommand: SlashCommand = {
     const parsed = parseOllamaOption(name, value.trim());
     if (!parsed.ok) throw new CommandUsageError(parsed.error);
     const inForce = host.options.set(parsed.name, parsed.value);
+    if (inForce === undefined) return;
     host.screen.notice('success', `${parsed.name} = ${JSON.stringify(inForce)}`);
   },
 };
