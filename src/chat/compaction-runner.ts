@@ -211,10 +211,13 @@ export class CompactionRunner implements CompactionCommands {
     if (changed && tell) this.deps.onPausedChange?.(paused);
   }
 
-  /** The budgets for `model`'s window; tells the user once when they had to be scaled down. */
+  /**
+   * The budgets for `model`'s window; tells the user once when they had to be scaled down (not
+   * on a one-shot's stderr: a single prompt has nothing to compact, and scripts read that stream).
+   */
   budgets(model: ConnectedModel): Budgets {
     const budgets = this.deps.requests.budgets(model);
-    if (budgets.scaled && !this.scaledBudgetsTold) {
+    if (budgets.scaled && !this.scaledBudgetsTold && this.deps.interactive) {
       this.scaledBudgetsTold = true;
       this.deps.screen.notice(
         'info',

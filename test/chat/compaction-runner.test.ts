@@ -252,6 +252,20 @@ describe('CompactionRunner over a scripted backend', () => {
     expect(parts.sender.hasRetry).toBe(false);
   });
 
+  it('says once, in a chat, that a 2k window scaled the budgets; a one-shot does not say it', async () => {
+    const scaled =
+      /^num_ctx 2k is small for the configured budgets; scaled to reserve \S+, keep_recent \S+, summary \S+\.$/;
+    for (const interactive of [true, false]) {
+      fake?.dispose();
+      fake = await fakeChat({ model: { numCtxParam: 2048 }, interactive });
+      fake.backend.enqueue({ content: 'One.' }, { content: 'Two.' });
+      await fake.parts.sender.send('first');
+      await fake.parts.sender.send('second');
+      expect(fake.backend.requests).toHaveLength(2);
+      expect(fake.notices().filter((n) => scaled.test(n.text))).toHaveLength(interactive ? 1 : 0);
+    }
+  });
+
   it('is an error, not a question, in one-shot mode', async () => {
     fake = await openWithTurns(4, false);
     fake.backend.enqueue({ fail: 'http', message: 'summarizer down' });
