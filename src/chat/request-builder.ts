@@ -3,7 +3,7 @@ import { supportsThinking, supportsTools, supportsVision } from '../backend/capa
 import type { ChatRequest, ToolSchema } from '../backend/interfaces.js';
 import type { LoadRequest } from '../backend/model-lifecycle.js';
 import { type Budgets, resolveBudgets, smallestNumCtx } from '../compaction/budgets.js';
-import { buildModelView, type ViewFit } from '../compaction/model-view.js';
+import { buildModelView, toWireMessage, type ViewFit } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import { ContextMeter } from '../conversation/context-meter.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -247,9 +247,19 @@ export class RequestBuilder {
     return this.meter.used(() => this.estimateRequest(), transcript, records.length);
   }
 
-  /** An estimate of the whole next request: its messages as they would be sent and the tool definitions. */
+  /**
+   * An estimate of the whole next request: its messages as they would be sent and the tool
+   * definitions. A reply cut short at the end is counted too: a retry's request leaves it out,
+   * but the next message's carries it, and the meter must not read low until then.
+   */
   estimateRequest(): number {
-    return estimateMessagesTokens(this.modelView(), this.meter.charsPerToken) + this.toolDefinitionTokens();
+    const { charsPerToken } = this.meter;
+    const last = this.conversation.transcript.at(-1);
+    const partial =
+      last?.role === 'assistant' && last.interrupted && !last.replaced && !last.tool_calls?.length
+        ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
+        : 0;
+    return estimateMessagesTokens(this.modelView(), charsPerToken) + partial + this.toolDefinitionTokens();
   }
 
   /** Shows the current `used` (once connected). */

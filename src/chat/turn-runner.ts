@@ -250,6 +250,9 @@ export class TurnRunner {
         thinking: kept.thinking || undefined,
         interrupted: true,
       });
+      // After a Ctrl+C the turn has already ended (the tool loop does not wait for an abandoned
+      // request): the meter is refreshed here, or it would read low by the partial.
+      this.deps.requests.refreshUsed();
     }
     if ((error instanceof BackendError && error.kind === 'aborted') || signal.aborted) {
       screen.notice('warning', hasPartial ? 'Reply interrupted; the partial reply is kept.' : 'Cancelled.');

@@ -136,6 +136,27 @@ describe('TurnRunner', () => {
     expect(parts.turns.retryable).toBe(false);
   });
 
+  it('counts a cancelled partial reply in the meter: the next message carries it', async () => {
+    const { backend, parts, connected, store, userSays, until } = await open();
+    const partial = 'Once upon a time. '.repeat(250); // 4,500 chars: about 1.1k tokens at 4 per token
+    backend.enqueue({ hang: true, partial });
+    userSays('tell me a story');
+    const running = parts.turns.run(connected);
+    await backend.hanging();
+    parts.abort.cancel();
+    await running;
+    await until(() => parts.conversation.transcript.at(-1)?.interrupted === true);
+    expect(store.get().used).toBeGreaterThan(1100);
+
+    backend.enqueue({ content: 'Go on?' });
+    await parts.sender.send('and then?');
+    expect(backend.requests[1].messages.map((m) => m.content)).toEqual([
+      'tell me a story',
+      partial,
+      'and then?',
+    ]);
+  });
+
   it('stops after tools.max_steps rounds and says so', async () => {
     const { backend, parts, connected, notices, userSays } = await open({
       model: { capabilities: ['completion', 'tools'] },
