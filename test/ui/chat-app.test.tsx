@@ -241,10 +241,10 @@ describe('ChatApp dialogs', () => {
     expect(model.answerDialog).not.toHaveBeenCalled();
     expect(model.submit).not.toHaveBeenCalled();
     expect(app.lastFrame()).toContain('okay why');
-    // A pasted lone y is text too.
+    // A pasted lone y is text too (on a line of its own: Enter held the line typed before).
     clock.pause();
     app.stdin.write('\x1b[200~y\x1b[201~');
-    await shows(app, 'okay whyy');
+    await until(app, 'the pasted y', () => /okay why\n.*\by\s*$/m.test(app.lastFrame() ?? ''));
     expect(model.answerDialog).not.toHaveBeenCalled();
     // After a pause, a key pressed alone answers; the typed text stays for after the dialog.
     clock.pause();
@@ -255,7 +255,24 @@ describe('ChatApp dialogs', () => {
     await until(app, 'the dialog gone', () => !app.lastFrame()?.includes(confirmTool.question));
     app.stdin.write('\r');
     await until(app, 'the submission', () => model.submit.mock.calls.length > 0);
-    expect(model.submit).toHaveBeenCalledWith('okay whyy');
+    expect(model.submit).toHaveBeenCalledWith('okay why\ny');
+  });
+
+  it('lines typed ahead with Enter while a question is open stay apart, and are sent together after it', async () => {
+    const model = fakeModel({ dialog: confirmTool });
+    const app = await mount(model);
+    app.stdin.write('first line\r');
+    app.stdin.write('second line\r');
+    await shows(app, 'second line');
+    expect(model.submit).not.toHaveBeenCalled();
+    clock.pause();
+    app.stdin.write('n');
+    await until(app, 'the answer', () => model.answerDialog.mock.calls.length > 0);
+    model.store.update({ dialog: undefined });
+    await until(app, 'the dialog gone', () => !app.lastFrame()?.includes(confirmTool.question));
+    app.stdin.write('\r');
+    await until(app, 'the submission', () => model.submit.mock.calls.length > 0);
+    expect(model.submit).toHaveBeenCalledWith('first line\nsecond line');
   });
 
   it('a key pressed right after the dialog appears is typing, not an answer', async () => {

@@ -28,7 +28,7 @@ export interface LineEditorOptions {
    * takes it from the editor, e.g. the key that answers an open dialog.
    */
   intercept?: (input: string, key: Key, pasting: boolean) => boolean;
-  /** Enter does not send (a dialog is open: text typed ahead waits in the prompt). */
+  /** Enter does not send (a dialog is open: text typed ahead waits in the prompt; what follows goes on a new line). */
   holdSubmit?: boolean;
   /** Slash commands offered by Tab completion. */
   commands?: readonly SlashCommandInfo[];
@@ -92,6 +92,8 @@ export function useLineEditor(options: LineEditorOptions): LineEditor {
   // The raw sequence of the event being handled: Ink emits it to this listener first (it was
   // added before useInput's), then calls the input handler with the parsed key.
   const rawRef = useRef<string | undefined>(undefined);
+  /** An Enter held back by an open question: the next text typed goes on a new line. */
+  const heldEnterRef = useRef(false);
   const { internal_eventEmitter: inputEvents } = useStdin();
   useEffect(() => {
     const remember = (raw: string) => {
@@ -107,7 +109,15 @@ export function useLineEditor(options: LineEditorOptions): LineEditor {
     (input: string, key: Key) => {
       if (optionsRef.current.intercept?.(input, key, pasteRef.current.active)) return;
       for (const action of keyToActions(input, key, pasteRef.current, rawRef.current)) {
-        if (action.type === 'submit' && optionsRef.current.holdSubmit) continue;
+        if (action.type === 'submit' && optionsRef.current.holdSubmit) {
+          // Not sent while a question is open, but a line typed ahead stays a line of its own:
+          // what is typed next starts a new line instead of running into it.
+          heldEnterRef.current = stateRef.current.text.trim() !== '';
+          continue;
+        }
+        if (heldEnterRef.current && (action.type === 'insert' || action.type === 'paste'))
+          dispatch({ type: 'newline' });
+        heldEnterRef.current = false;
         if (isKeyIntent(action)) handleIntent(action);
         else dispatch(action);
       }
