@@ -187,6 +187,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     autoConfirm: deps.autoConfirm,
     now,
     onToolUsed: (name) => requests.touchTools([name]),
+    deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
   });
   const turns = new TurnRunner({
     backend,

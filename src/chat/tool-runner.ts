@@ -32,6 +32,8 @@ export interface ToolRunnerDeps {
   now: () => Date;
   /** Told of each tool called: the most recently used stay resident when definitions are deferred. */
   onToolUsed?: (name: string) => void;
+  /** The tools whose definitions the next request leaves out, for find_tools to find (request-builder.ts). */
+  deferredTools: () => readonly string[];
   /** The MCP servers, for `/mcp`. */
   mcp: McpCommands;
 }
@@ -62,11 +64,13 @@ export class ToolRunner implements ToolCommands {
 
   /** Every tool, as `/tools` lists it. */
   list(): ToolState[] {
+    const deferred = new Set(this.deps.deferredTools());
     return this.deps.tools.list().map((t) => ({
       name: t.tool.name,
       description: t.tool.description,
       enabled: t.enabled,
       needsConfirmation: this.needsConfirmation(t.tool.name),
+      deferred: deferred.has(t.tool.name),
     }));
   }
 

@@ -12,6 +12,8 @@ export interface ToolState {
   description: string;
   enabled: boolean;
   needsConfirmation: boolean;
+  /** Its definition is not in the requests now (tools.max_definitions_share): find_tools finds it. */
+  deferred: boolean;
 }
 
 /** One "always" answer given this session, as `/tools` lists it. */

@@ -97,4 +97,22 @@ describe('RequestBuilder', () => {
       `MCP: 40 tools, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-ins = ${percent}% of the 4k window (over tools.max_definitions_share, 25%); ${plan.deferred.length} deferred, found by the model with find_tools.`,
     ]);
   });
+
+  it('has /tools mark the tools whose definitions are deferred, and only those', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
+    chat.tools.setMcpTools(
+      Array.from({ length: 40 }, (_, i) => ({
+        ...BUILTIN_TOOLS[0],
+        name: `docs__tool_${i}`,
+        description: `Tool ${i}: ${'does a thing to a document. '.repeat(8)}`,
+        mcp: { server: 'docs', tool: `tool_${i}`, confirm: true },
+      })),
+    );
+    chat.parts.requests.toolsChanged();
+    const deferred = chat.parts.requests.definitionPlan().deferred.map((schema) => schema.function.name);
+    expect(deferred.length).toBeGreaterThan(0);
+    const marked = chat.parts.toolRunner.list().filter((tool) => tool.deferred);
+    expect(marked.map((tool) => tool.name).sort()).toEqual([...deferred].sort());
+    expect(marked.length).toBeLessThan(chat.parts.toolRunner.list().length);
+  });
 });

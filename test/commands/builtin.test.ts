@@ -465,8 +465,20 @@ describe('/tools', () => {
   function withTools(): FakeHost {
     const host = new FakeHost();
     host.toolStates = [
-      { name: 'read_file', description: 'Read a file', enabled: true, needsConfirmation: false },
-      { name: 'run_command', description: 'Run a command', enabled: false, needsConfirmation: true },
+      {
+        name: 'read_file',
+        description: 'Read a file',
+        enabled: true,
+        needsConfirmation: false,
+        deferred: false,
+      },
+      {
+        name: 'run_command',
+        description: 'Run a command',
+        enabled: false,
+        needsConfirmation: true,
+        deferred: false,
+      },
     ];
     return host;
   }
@@ -475,6 +487,21 @@ describe('/tools', () => {
     const host = await run('/tools', withTools());
     expect(host.onlyShown).toBe(
       ['Tools:', '  ● read_file    Read a file', '  ○ run_command  Run a command (asks first)'].join('\n'),
+    );
+  });
+
+  it('marks a tool whose definition is deferred (found with find_tools)', async () => {
+    const host = withTools();
+    host.toolStates.push({
+      name: 'echo',
+      description: 'Echoes back the input',
+      enabled: true,
+      needsConfirmation: false,
+      deferred: true,
+    });
+    await run('/tools', host);
+    expect(host.onlyShown.split('\n').at(-1)).toBe(
+      '  ● echo         Echoes back the input (deferred: found with find_tools)',
     );
   });
 

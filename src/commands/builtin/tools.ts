@@ -7,7 +7,7 @@ export function toolListRows(tools: readonly ToolState[], columns: number): stri
   return twoColumnRows(
     tools.map((t) => [
       `  ${t.enabled ? '●' : '○'} ${t.name}`,
-      `${t.description}${t.needsConfirmation ? ' (asks first)' : ''}`,
+      `${t.description}${t.needsConfirmation ? ' (asks first)' : ''}${t.deferred ? ' (deferred: found with find_tools)' : ''}`,
     ]),
     columns,
   );
