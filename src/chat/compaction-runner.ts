@@ -262,9 +262,15 @@ export class CompactionRunner implements CompactionCommands {
         conversation.addRecord(outcome.record);
         this.setPaused(false);
         // A cut summary lost words: a warning, not a plain success.
+        const { result } = outcome;
+        // Still over the window: say why, or 149% of 2k after a "success" reads as a bug.
+        const stillOver =
+          result.tokensAfter > result.numCtx && conversation.lastUserMessage()?.oversized === true
+            ? '; the message sent anyway stays whole, cut by Ollama, until the next turn compacts it'
+            : '';
         screen.notice(
-          outcome.result.cutTokens > 0 || outcome.result.endsLost > 0 ? 'warning' : 'success',
-          formatCompactionReport(outcome.result),
+          result.cutTokens > 0 || result.endsLost > 0 ? 'warning' : 'success',
+          formatCompactionReport(result) + stillOver,
         );
         requests.refreshUsed();
         return 'done';

@@ -378,6 +378,17 @@ describe('a message too large for the window even after compaction', () => {
     expect(next.error).toBeUndefined();
   });
 
+  it('a /compact right after it says why the context is still over the window', async () => {
+    emu.respondWith(compactionResponder({ chat: numberedReplies }));
+    const h = await open({ numCtx: 2048 });
+    for (let turn = 1; turn <= 3; turn++) await h.say(`Turn ${turn}: ${filler(150)}`);
+    await sayAnswering(h, `Huge: ${filler(3000)}`, 'y');
+    await h.say('/compact');
+    expect(lastNotice(h)!.text).toMatch(
+      /^Compacted \d+ messages: .* \(\d+% → 1\d\d% of 2k\); the message sent anyway stays whole, cut by Ollama, until the next turn compacts it$/,
+    );
+  });
+
   it('is an error, sending nothing, when nobody can answer (one-shot behaviour)', async () => {
     const h = await open({ numCtx: 2048, interactive: false });
     await h.say(`Huge: ${filler(3000)}`);
