@@ -35,7 +35,10 @@ export function parseConfigText(text: string, shown: string): Config {
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const syntaxError = doc.errors[0];
   if (syntaxError) {
-    const { line, col } = lines.linePos(syntaxError.pos[0]);
+    // An error found at the end of the file (an unclosed `[`) is placed on its last line, not on
+    // the empty line after the final newline, which the user cannot find in their editor.
+    const at = Math.min(syntaxError.pos[0], Math.max(0, text.trimEnd().length - 1));
+    const { line, col } = lines.linePos(at);
     throw new ConfigError(shown, [{ line, column: col, message: `invalid YAML: ${syntaxError.message}` }]);
   }
   const duplicate = firstDuplicateKey(doc);

@@ -154,6 +154,12 @@ describe('loadConfig: errors name file, line, column and key', () => {
     expect(nested.message.split('\n')).toHaveLength(1);
   });
 
+  it('places a syntax error found at the end of the file on its last line, not past it', () => {
+    const unclosed = errorFor('model: llama3.2\ncompaction:\n  auto: [\n\n');
+    expect(unclosed.line).toBe(3);
+    expect(unclosed.message).toMatch(/:3:\d+: invalid YAML: Flow sequence/);
+  });
+
   it('names a duplicated key', () => {
     const error = errorFor('compaction:\n  auto: true\n  auto: false\n');
     expect(error.line).toBe(3);
