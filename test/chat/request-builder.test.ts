@@ -15,6 +15,18 @@ async function open(options: Parameters<typeof fakeChat>[0] = {}): Promise<FakeC
   return chat;
 }
 
+/** Forty MCP tools of a `docs` server, more than tools.max_definitions_share of a 4k window. */
+function addDocsServerTools(chat: FakeChat): void {
+  chat.tools.setMcpTools(
+    Array.from({ length: 40 }, (_, i) => ({
+      ...BUILTIN_TOOLS[0],
+      name: `docs__tool_${i}`,
+      description: `Tool ${i}: ${'does a thing to a document. '.repeat(8)}`,
+      mcp: { server: 'docs', tool: `tool_${i}`, confirm: true },
+    })),
+  );
+}
+
 describe('RequestBuilder', () => {
   it('sends the connected window, the options, and thinking and tools only where the model has them', async () => {
     const plain = await open({ model: { capabilities: ['completion'] } });
@@ -78,14 +90,7 @@ describe('RequestBuilder', () => {
     const told: string[] = [];
     requests.onToolsDeferred = (text) => told.push(text);
     const builtIns = chat.tools.schemas().length;
-    chat.tools.setMcpTools(
-      Array.from({ length: 40 }, (_, i) => ({
-        ...BUILTIN_TOOLS[0],
-        name: `docs__tool_${i}`,
-        description: `Tool ${i}: ${'does a thing to a document. '.repeat(8)}`,
-        mcp: { server: 'docs', tool: `tool_${i}`, confirm: true },
-      })),
-    );
+    addDocsServerTools(chat);
     requests.toolsChanged();
     const plan = requests.definitionPlan();
     requests.definitionPlan();
@@ -100,14 +105,7 @@ describe('RequestBuilder', () => {
 
   it('has /tools mark the tools whose definitions are deferred, and only those', async () => {
     const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
-    chat.tools.setMcpTools(
-      Array.from({ length: 40 }, (_, i) => ({
-        ...BUILTIN_TOOLS[0],
-        name: `docs__tool_${i}`,
-        description: `Tool ${i}: ${'does a thing to a document. '.repeat(8)}`,
-        mcp: { server: 'docs', tool: `tool_${i}`, confirm: true },
-      })),
-    );
+    addDocsServerTools(chat);
     chat.parts.requests.toolsChanged();
     const deferred = chat.parts.requests.definitionPlan().deferred.map((schema) => schema.function.name);
     expect(deferred.length).toBeGreaterThan(0);
