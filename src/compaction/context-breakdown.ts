@@ -70,17 +70,35 @@ export function contextBreakdown(input: {
     tokens,
     percent: numCtx > 0 ? Math.round((tokens / numCtx) * 1000) / 10 : 0,
   });
+  // The server counted less than the system message was estimated at: its parts are scaled down
+  // to what is left beside the tool definitions (the tail is then empty), so the rows still add
+  // up to what the meter shows.
+  const [systemRow, summaryRow, entriesRow] = fitParts(
+    [plainHead, summaryTotal - toolTokens, toolTokens],
+    Math.max(0, total - toolDefinitions),
+  );
   return {
     numCtx,
     toolDefinitionSources: input.toolDefinitionSources ?? [],
     rows: [
-      row('system', plainHead),
-      row('summary', summaryTotal - toolTokens),
-      row('tool entries', toolTokens),
+      row('system', systemRow),
+      row('summary', summaryRow),
+      row('tool entries', entriesRow),
       row('tool definitions', toolDefinitions),
       row('verbatim tail', Math.max(0, total - head - toolDefinitions)),
       row('reserve', budgets.reserve),
       row('free', Math.max(0, numCtx - total - budgets.reserve)),
     ],
   };
+}
+
+/** `parts` as they are when they fit in `total`; else scaled down to add up to it exactly. */
+function fitParts(parts: readonly number[], total: number): number[] {
+  const sum = parts.reduce((a, b) => a + b, 0);
+  if (sum <= total) return [...parts];
+  const scaled = parts.map((part) => Math.floor((part * total) / sum));
+  // What the floors lost goes to the largest part.
+  const largest = scaled.indexOf(Math.max(...scaled));
+  scaled[largest] += total - scaled.reduce((a, b) => a + b, 0);
+  return scaled;
 }

@@ -96,6 +96,21 @@ describe('contextBreakdown', () => {
     expect(counted.free).toBe(10_000 - view - 566 - 300 - 1000);
   });
 
+  it('still adds up to the meter figure when the server counted less than the parts estimated', () => {
+    const rows = contextBreakdown({
+      system: text(400, 's'),
+      transcript,
+      budgets,
+      charsPerToken: 4,
+      toolDefinitionTokens: 566,
+      used: 616,
+    }).rows;
+    const parts = rows.filter((r) => r.label !== 'reserve' && r.label !== 'free');
+    expect(parts.reduce((sum, r) => sum + r.tokens, 0)).toBe(616);
+    expect(parts.find((r) => r.label === 'verbatim tail')?.tokens).toBe(0);
+    expect(parts.every((r) => r.tokens >= 0)).toBe(true);
+  });
+
   it('shows no free room when the view and reserve overflow the window', () => {
     const tiny = { ...budgets, numCtx: 500 };
     const { rows } = contextBreakdown({ transcript, budgets: tiny, charsPerToken: 4 });
