@@ -93,9 +93,13 @@ export class TurnRunner {
     this.#held = false;
     const abort = this.deps.abort.begin();
     const turn = { model };
+    let replying: Promise<unknown> | undefined;
     try {
       const outcome = await runToolLoop({
-        requestReply: () => this.streamReply(turn, abort.signal),
+        requestReply: () => {
+          replying = this.streamReply(turn, abort.signal);
+          return replying as Promise<{ toolCalls: ReceivedToolCall[] }>;
+        },
         execute: (call) => this.deps.tools.run(call, abort.signal),
         maxSteps: config.max_steps,
         signal: abort.signal,
@@ -112,6 +116,10 @@ export class TurnRunner {
       this.deps.abort.end();
       screen.store.update({ busy: undefined, live: undefined });
     }
+    // After Ctrl+C the loop returns at once, and the abandoned reply keeps its partial when its
+    // request ends, at once for a server that answers the abort: wait for that (a second at
+    // most), so the partial is in the transcript before anything typed next.
+    if (abort.signal.aborted && replying) await settledWithin(replying, ABANDONED_REPLY_GRACE_MS);
     requests.refreshUsed();
     // After the reply: compacted while the user reads and types, the next send need not wait
     // (not right after the user cancelled one: the empty Enter that sends the message runs it).
@@ -325,3 +333,17 @@ export class TurnRunner {
 function storedToolCall({ malformed: _malformed, ...call }: ReceivedToolCall): ToolCall {
   return call;
 }
+
+/** How long a turn cancelled by Ctrl+C waits for its abandoned request to keep its partial reply. */
+const ABANDONED_REPLY_GRACE_MS = 1000;
+
+/** Resolves when `work` settles (either way) or after `ms`, whichever is first. */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([work.then(noop, noop), deadline]).finally(() => clearTimeout(timer));
+}
+
+function noop(): void {}

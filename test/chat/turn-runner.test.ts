@@ -136,16 +136,17 @@ describe('TurnRunner', () => {
     expect(parts.turns.retryable).toBe(false);
   });
 
-  it('counts a cancelled partial reply in the meter: the next message carries it', async () => {
-    const { backend, parts, connected, store, userSays, until } = await open();
+  it('keeps a cancelled partial reply before the turn ends, and counts it in the meter: the next message carries it', async () => {
+    const { backend, parts, connected, store, userSays } = await open();
     const partial = 'Once upon a time. '.repeat(250); // 4,500 chars: about 1.1k tokens at 4 per token
-    backend.enqueue({ hang: true, partial });
+    backend.enqueue({ hang: true, partial, abortLatencyMs: 50 });
     userSays('tell me a story');
     const running = parts.turns.run(connected);
     await backend.hanging();
     parts.abort.cancel();
     await running;
-    await until(() => parts.conversation.transcript.at(-1)?.interrupted === true);
+    // In the transcript when the turn ends, before anything typed next.
+    expect(parts.conversation.transcript.at(-1)).toMatchObject({ role: 'assistant', interrupted: true });
     expect(store.get().used).toBeGreaterThan(1100);
 
     backend.enqueue({ content: 'Go on?' });

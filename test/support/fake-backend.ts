@@ -23,8 +23,11 @@ export type FakeReply =
   | { fail: 'stream' | 'http' | 'unreachable'; message?: string; partial?: string }
   /** Rejects with the model's refusal of a capability (HTTP 400 "does not support tools"). */
   | { unsupported: Capability }
-  /** Streams `partial`, then waits for the abort and rejects as a cancelled request would. */
-  | { hang: true; partial?: string };
+  /**
+   * Streams `partial`, then waits for the abort and rejects as a cancelled request would;
+   * `abortLatencyMs` later, as one over a socket does (the stream ends on its next read).
+   */
+  | { hang: true; partial?: string; abortLatencyMs?: number };
 
 /** A ChatBackend that answers from a script. */
 export class FakeBackend implements ChatBackend {
@@ -128,6 +131,7 @@ export class FakeBackend implements ChatBackend {
         if (waiter) waiter();
         else this.unreportedHangs++;
       });
+      if (next.abortLatencyMs) await new Promise((resolve) => setTimeout(resolve, next.abortLatencyMs));
       throw new BackendError('aborted', 'Request cancelled.', undefined, {
         partial: { content: partial, thinking: '' },
       });
