@@ -12,6 +12,26 @@ function historyText(message: Message): string {
   return [oneLine(text), ...attachments.map(attachmentChip)].join(' ');
 }
 
+/**
+ * A setting's value in words: the tool list as `on: a, b; off: c`, options as `name=value`, a
+ * plain value as it is (not its JSON).
+ */
+function describeSetting(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return JSON.stringify(value);
+  const entries = Object.entries(value);
+  if (entries.length === 0) return 'nothing';
+  if (entries.every(([, v]) => typeof v === 'boolean')) {
+    const named = (state: boolean) => entries.filter(([, v]) => v === state).map(([k]) => k);
+    const on = named(true);
+    const off = named(false);
+    return [on.length ? `on: ${on.join(', ')}` : '', off.length ? `off: ${off.join(', ')}` : '']
+      .filter(Boolean)
+      .join('; ');
+  }
+  return entries.map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(', ');
+}
+
 function oneLine(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -74,7 +94,7 @@ export function formatHistory(
         if (entry.key === 'auto_compaction_paused')
           lines.push(`── automatic compaction ${entry.value ? 'paused' : 'on again'}`);
         else if (entry.key !== 'num_ctx' && entry.key !== 'meter')
-          lines.push(`── ${entry.key} set to ${oneLine(JSON.stringify(entry.value), 80)}`);
+          lines.push(`── ${entry.key} set to ${oneLine(describeSetting(entry.value), 120)}`);
         break;
       case 'replaced':
         lines.push(

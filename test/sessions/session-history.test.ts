@@ -53,7 +53,20 @@ describe('formatHistory', () => {
     expect(
       formatHistory(HEADER, [{ type: 'setting', at: 'T', key: 'auto_compaction_paused', value: true }]),
     ).toContain('── automatic compaction paused');
-    expect(text).toContain('── tools set to {"run_command":false}');
+    expect(text).toContain('── tools set to off: run_command');
+    const more = formatHistory(HEADER, [
+      {
+        type: 'setting',
+        at: 'T',
+        key: 'tools',
+        value: { read_file: true, get_time: true, run_command: false },
+      },
+      { type: 'setting', at: 'T', key: 'options', value: { temperature: 0.2, stop: ['END'] } },
+      { type: 'setting', at: 'T', key: 'keep_alive', value: '2h' },
+    ]).split('\n');
+    expect(more).toContain('── tools set to on: read_file, get_time; off: run_command');
+    expect(more).toContain('── options set to temperature=0.2, stop=["END"]');
+    expect(more).toContain('── keep_alive set to 2h');
   });
 
   test('after /uncompact nothing is marked summarized', () => {
