@@ -3,7 +3,7 @@ import { supportsThinking, supportsTools, supportsVision } from '../backend/capa
 import type { ChatRequest, ToolSchema } from '../backend/interfaces.js';
 import type { LoadRequest } from '../backend/model-lifecycle.js';
 import { type Budgets, resolveBudgets, smallestNumCtx } from '../compaction/budgets.js';
-import { buildModelView, toWireMessage, type ViewFit } from '../compaction/model-view.js';
+import { buildModelView, isRetriedReply, toWireMessage, type ViewFit } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import { ContextMeter } from '../conversation/context-meter.js';
 import type { Conversation } from '../conversation/conversation.js';
@@ -256,7 +256,7 @@ export class RequestBuilder {
     const { charsPerToken } = this.meter;
     const last = this.conversation.transcript.at(-1);
     const partial =
-      last?.role === 'assistant' && last.interrupted && !last.replaced && !last.tool_calls?.length
+      last && !last.replaced && isRetriedReply(last, undefined)
         ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
         : 0;
     return estimateMessagesTokens(this.modelView(), charsPerToken) + partial + this.toolDefinitionTokens();

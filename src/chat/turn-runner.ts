@@ -93,12 +93,12 @@ export class TurnRunner {
     this.#held = false;
     const abort = this.deps.abort.begin();
     const turn = { model };
-    let replying: Promise<unknown> | undefined;
+    let replying: Promise<{ toolCalls: ReceivedToolCall[] }> | undefined;
     try {
       const outcome = await runToolLoop({
         requestReply: () => {
           replying = this.streamReply(turn, abort.signal);
-          return replying as Promise<{ toolCalls: ReceivedToolCall[] }>;
+          return replying;
         },
         execute: (call) => this.deps.tools.run(call, abort.signal),
         maxSteps: config.max_steps,
@@ -258,8 +258,8 @@ export class TurnRunner {
         thinking: kept.thinking || undefined,
         interrupted: true,
       });
-      // After a Ctrl+C the turn has already ended (the tool loop does not wait for an abandoned
-      // request): the meter is refreshed here, or it would read low by the partial.
+      // A server slower to end an aborted request than the turn waits for lands its partial
+      // after the turn: the meter is refreshed here too, or it would read low by the partial.
       this.deps.requests.refreshUsed();
     }
     if ((error instanceof BackendError && error.kind === 'aborted') || signal.aborted) {

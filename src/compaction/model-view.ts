@@ -82,7 +82,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
  * A reply cut short by a failure that is being, or was, retried: the transcript keeps it, but the
  * model sees the retry's reply instead (a trailing assistant message would be continued, not redone).
  */
-function isRetriedReply(message: Message, next: Message | undefined): boolean {
+export function isRetriedReply(message: Message, next: Message | undefined): boolean {
   return (
     message.role === 'assistant' &&
     message.interrupted === true &&
