@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { FORCE_COLOR: '0' },
+    // Builds the real llama.cpp server once per machine (or says why its tests skip) before any test runs.
+    globalSetup: ['test/support/llama-server/global-setup.ts'],
   },
 });
