@@ -19,6 +19,7 @@ import { MessageSender } from './message-sender.js';
 import { ModelConnector } from './model-connector.js';
 import { ModelSettings } from './model-settings.js';
 import { ChatOptions } from './option-commands.js';
+import { ProjectInstructions } from './project-instructions.js';
 import { RequestBuilder } from './request-builder.js';
 import { ScreenLog } from './screen-log.js';
 import { SessionKeeper } from './session-keeper.js';
@@ -74,6 +75,8 @@ export interface ChatParts {
   conversation: Conversation;
   /** The model connected and what every request to it carries. */
   settings: ModelSettings;
+  /** The instruction files (AGENTS.md) in the system message. */
+  instructions: ProjectInstructions;
   /** The next request: its model view, its tool definitions, and the meter counting them. */
   requests: RequestBuilder;
   dialogs: DialogQueue;
@@ -145,6 +148,14 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
     onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
+  const instructions = new ProjectInstructions({
+    names: config.instructions_files,
+    cwd: deps.cwd,
+    env: deps.env ?? process.env,
+    settings,
+    requests,
+    screen,
+  });
   const local = new LocalModel({ backend, requests, screen, interactive });
   const connector = new ModelConnector({
     backend,
@@ -159,6 +170,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     abort,
     interactive,
     local,
+    instructions,
     ask,
   });
   const mcp = new McpConnections({
@@ -304,6 +316,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     screen,
     conversation,
     settings,
+    instructions,
     requests,
     dialogs,
     abort,
