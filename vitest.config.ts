@@ -1,7 +1,12 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** The tests that read dist/: they need a build of the checkout's own sources. */
-const BUILT = ['test/e2e/**/*.test.ts', 'test/build/bundle-layout.test.ts', 'test/build/stand-ins.test.ts'];
+const BUILT = [
+  'test/e2e/**/*.test.ts',
+  'test/build/bundle-layout.test.ts',
+  'test/build/stand-ins.test.ts',
+  'test/build/npm-start.test.ts',
+];
 
 export default defineConfig({
   test: {

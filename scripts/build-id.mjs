@@ -1,33 +1,43 @@
-// The fingerprint of what a build is made of: every source file, the build scripts, package.json and
-// the locked dependencies. The build stamps it into the bundle (a config file parsed by one build is
-// kept for that build only: src/config/parsed-config-cache.ts) and writes it to dist/build-id, so a
-// stale dist/ can be told from a fresh one (scripts/ensure-build.mjs, test/support/fresh-build.ts).
+// The build's fingerprint, shared by the build (which stamps dist/ with it) and `npm start` (which
+// builds only when it changed).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The file dist/ keeps the id of the sources it was built from in. */
+/** Where the build writes the id of what dist/ was built from (left out of the package). */
 export const BUILD_ID_FILE = join('dist', 'build-id');
 
+/** The folders and files a build is made of: the sources, the build scripts, the locked dependencies. */
+const INPUT_DIRS = ['src', 'scripts'];
+const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json'];
+
+/**
+ * A fingerprint of what the build is made of: a config file parsed by one build is kept for that
+ * build only (src/config/parsed-config-cache.ts), and `npm start` rebuilds only when it changed.
+ */
 export function buildId(root) {
-  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const hash = createHash('sha256').update(version);
-  for (const folder of ['src', 'scripts']) {
-    const names = readdirSync(join(root, folder), { recursive: true }).map(String).sort();
+  const hash = createHash('sha256');
+  for (const dir of INPUT_DIRS) {
+    const names = readdirSync(join(root, dir), { recursive: true }).map(String).sort();
     for (const name of names) {
-      const path = join(root, folder, name);
-      if (statSync(path).isFile()) hash.update(`${folder}/${name}`).update(readFileSync(path));
+      const path = join(root, dir, name);
+      if (statSync(path).isFile()) hash.update(join(dir, name)).update(readFileSync(path));
     }
   }
-  return hash
-    .update(readFileSync(join(root, 'package.json')))
-    .update(readFileSync(join(root, 'package-lock.json')))
-    .digest('hex')
-    .slice(0, 16);
+  for (const name of INPUT_FILES) {
+    const path = join(root, name);
+    if (existsSync(path)) hash.update(name).update(readFileSync(path));
+  }
+  return hash.digest('hex').slice(0, 16);
 }
 
-/** The id dist/ was built from, or undefined when there is no build. */
+/** The id dist/ was built from, or undefined when it was never built (or the build failed). */
 export function builtId(root) {
   const file = join(root, BUILD_ID_FILE);
   return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/** Whether dist/ was built from the sources as they are now. */
+export function isBuildCurrent(root) {
+  return builtId(root) === buildId(root);
 }

@@ -33,7 +33,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__: JSON.stringify(buildId(root)) };
+const id = buildId(root);
+const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__: JSON.stringify(id) };
 
 /** A module a whole module may bundle though the chat bundles it too (see `MAY_DUPLICATE`). */
 const mayDuplicate = (input) => input.startsWith('node_modules/zod/') || MAY_DUPLICATE.includes(input);
@@ -264,5 +265,5 @@ writeFileSync(
     legalComments.join('\n\n'),
   ),
 );
-// Written last: dist/ counts as built from these sources only once everything above succeeded.
-writeFileSync(join(root, BUILD_ID_FILE), `${buildId(root)}\n`);
+// Last: a build that failed leaves no stamp, so `npm start` builds again.
+writeFileSync(join(root, BUILD_ID_FILE), `${id}\n`);

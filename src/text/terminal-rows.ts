@@ -57,7 +57,7 @@ function wrapLine(line: string, width: number, options: WrapOptions): string[] {
   // Most of what models write is ASCII: it wraps by its characters, without segmenting and
   // measuring each one (the live area wraps its rows on every frame).
   const ascii = PRINTABLE_ASCII.test(line);
-  const chars: readonly string[] = ascii ? line : [...graphemeStrings(line)];
+  const chars: ArrayLike<string> = ascii ? line : [...graphemeStrings(line)];
   const indent = continuationPrefix(line, width, options);
   const rows: string[] = [];
   let row = '';

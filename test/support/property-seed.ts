@@ -9,7 +9,13 @@ import fc from 'fast-check';
 const FIXED_SEED = 20261204;
 const wanted = process.env.OCHAT_FC_SEED;
 const seed =
-  wanted === 'fresh' ? Math.floor(Math.random() * 2 ** 31) : wanted !== undefined && wanted !== '' ? Number(wanted) : FIXED_SEED;
-if (!Number.isSafeInteger(seed)) throw new Error(`OCHAT_FC_SEED must be an integer or "fresh", not ${JSON.stringify(wanted)}`);
-if (wanted === 'fresh') console.log(`fast-check seed ${seed} (OCHAT_FC_SEED=${seed} replays this run's properties)`);
+  wanted === 'fresh'
+    ? Math.floor(Math.random() * 2 ** 31)
+    : wanted !== undefined && wanted !== ''
+      ? Number(wanted)
+      : FIXED_SEED;
+if (!Number.isSafeInteger(seed))
+  throw new Error(`OCHAT_FC_SEED must be an integer or "fresh", not ${JSON.stringify(wanted)}`);
+if (wanted === 'fresh')
+  console.log(`fast-check seed ${seed} (OCHAT_FC_SEED=${seed} replays this run's properties)`);
 fc.configureGlobal({ seed });

@@ -128,6 +128,8 @@ export class McpConnections implements McpCommands {
   /** Whether the `.mcp.json` (this content) may start its programs: asked once, remembered per directory and hash. */
   async #approved(hash: string, path: string, lines: string[]): Promise<boolean> {
     const { deps } = this;
+    // A one-shot that names its model has not opened the state file yet: the approval is in it.
+    await deps.appState.open();
     if (deps.appState.mcpApproval(deps.cwd) === hash) return true;
     if (!deps.interactive) {
       deps.screen.notice(
