@@ -591,14 +591,12 @@ describe('the exact details check', () => {
       fc.tuple(fc.nat(20), fc.nat(20), fc.nat(20)).map(([a, b, c]) => `v${a}.${b}.${c}`),
       fc.stringMatching(/^[a-z]{2,8}$/).map((w) => `/srv/${w}/app.conf`),
     );
-    const turnArbWithDetails = fc
-      .tuple(fc.array(detailArb, { maxLength: 4 }), fc.nat(1500))
-      .map(
-        ([details, pad]): TurnSpec => ({
-          user: `Note ${details.join(' and ')}. ${'blah '.repeat(pad / 5)}`,
-          steps: [{ reply: 'Noted.' }],
-        }),
-      );
+    const turnArbWithDetails = fc.tuple(fc.array(detailArb, { maxLength: 4 }), fc.nat(1500)).map(
+      ([details, pad]): TurnSpec => ({
+        user: `Note ${details.join(' and ')}. ${'blah '.repeat(pad / 5)}`,
+        steps: [{ reply: 'Noted.' }],
+      }),
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.array(turnArbWithDetails, { minLength: 8, maxLength: 30 }),
