@@ -32,6 +32,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     max_message_chars: 1000,
     unload_after: false,
     cut_long_messages: false,
+    details: 'on',
+    details_share: 0.3,
   },
   tools: {
     enabled: [...TOOL_NAMES],

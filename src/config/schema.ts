@@ -78,6 +78,16 @@ const compactionSchema = section({
   max_message_chars: z._default(positiveInt(), 1000),
   cut_long_messages: z._default(z.boolean(mustBe('true or false')), false),
   prompt: unset(nonEmptyText('a prompt text or null')),
+  // The exact details check (compaction/details.ts); YAML's true/false read as on/off.
+  details: z._default(
+    preprocess(
+      (value) => (value === true ? 'on' : value === false ? 'off' : value),
+      z.enum(['on', 'off'], mustBe('on or off')),
+    ),
+    'on',
+  ),
+  // Share of the summary budget the list of exact details the summary dropped may take.
+  details_share: z._default(ratio(), 0.3),
   // Free the summarizer model (when it is not the chat model) after each compaction.
   unload_after: z._default(z.boolean(mustBe('true or false')), false),
 });

@@ -106,6 +106,12 @@ describe('loadConfig: errors name file, line, column and key', () => {
     );
   });
 
+  it('reports a compaction.details that is neither on nor off at the value', () => {
+    const error = errorFor('compaction:\n  details: sometimes\n');
+    expect([error.line, error.column, error.key]).toEqual([2, 12, 'compaction.details']);
+    expect(error.message).toMatch(/:2:12: compaction\.details: must be on or off, got "sometimes"$/);
+  });
+
   it('reports an out-of-range ratio and a bad floor, one line each, in file order', () => {
     const line2 = '  summary: { min_tokens: -5, ratio: 1.2 }';
     const error = errorFor(`compaction:\n${line2}\n`);

@@ -249,6 +249,7 @@ export class CompactionRunner implements CompactionCommands {
         maxMessageChars: config.max_message_chars,
         cutLongMessages: config.cut_long_messages,
         rules: config.prompt ?? undefined,
+        details: config.details === 'on' ? { share: config.details_share } : undefined,
         focus,
         charsPerToken: requests.meter.charsPerToken,
         toolContent: requests.toolContent,
