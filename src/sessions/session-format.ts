@@ -23,7 +23,9 @@ export interface SessionHeader {
  * tools are on (`/tools on|off`), as `{name: enabled}`. `meter`: the context meter's state (the
  * server's last counts and the calibrated chars per token), so a resumed session decides on
  * compaction exactly as the original would, as does `auto_compaction_paused` (automatic compaction
- * waits for a successful one after it failed). These were added without a format change: a reader
+ * waits for a successful one after it failed). `tool_started`: a tool call was approved and began
+ * to run (`{message, call}`: the assistant message's id, the call's index in it), so a resume
+ * after a kill says its outcome is unknown rather than that it was not run. These were added without a format change: a reader
  * that does not know a key skips it.
  */
 export type SettingKey =
@@ -36,7 +38,8 @@ export type SettingKey =
   | 'name'
   | 'tools'
   | 'meter'
-  | 'auto_compaction_paused';
+  | 'auto_compaction_paused'
+  | 'tool_started';
 
 /**
  * Every line after the header. Records are plain serialized objects (the compaction record may grow
