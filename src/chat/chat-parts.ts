@@ -174,6 +174,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     appState,
     interactive,
   });
+  requests.mcpSettled = () => mcp.settled;
   const toolRunner = new ToolRunner({
     mcp,
     tools: deps.tools,
@@ -249,6 +250,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       keeper.startNew();
       resetChat();
       requests.resetMeter();
+      requests.toolRecency.restore({ used: [], found: [] });
       // The last reply's speed belongs to the conversation that is gone.
       store.update({ used: 0, lastStats: undefined });
     },
