@@ -30,3 +30,14 @@ export function buildId(root) {
   }
   return hash.digest('hex').slice(0, 16);
 }
+
+/** The id dist/ was built from, or undefined when it was never built (or the build failed). */
+export function builtId(root) {
+  const file = join(root, BUILD_ID_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+}
+
+/** Whether dist/ was built from the sources as they are now. */
+export function isBuildCurrent(root) {
+  return builtId(root) === buildId(root);
+}

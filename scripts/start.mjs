@@ -2,21 +2,11 @@
 // a start with nothing changed opens the chat at once (~0.3 s instead of a ~11 s build), then runs
 // ochat with the flags. npm's banner above it (`> ochat@… start`) is erased on a terminal.
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILD_ID_FILE, buildId } from './build-id.mjs';
+import { isBuildCurrent } from './build-id.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** Whether dist/ was built from the sources as they are now. */
-export function isBuildCurrent(dir) {
-  try {
-    return readFileSync(join(dir, BUILD_ID_FILE), 'utf8').trim() === buildId(dir);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The terminal rows npm's banner took: `\n> <name>@<version> <event>\n> <script> <args>\n`, then a

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain .mjs build script without type declarations.
-import { isBuildCurrent } from '../../scripts/start.mjs';
+import { isBuildCurrent } from '../../scripts/build-id.mjs';
 import { PROMPT_PLACEHOLDER } from '../support/e2e-chat.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
 import { type PtySession, spawnOchat } from '../support/pty-session.js';

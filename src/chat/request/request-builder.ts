@@ -81,7 +81,7 @@ export class RequestBuilder {
     const connected = this.settings.connected;
     const fit = connected && this.viewFit(connected);
     const view = buildModelView({
-      system: this.settings.systemInForce(),
+      ...this.settings.systemSections(),
       record: this.conversation.latestRecord,
       transcript: this.conversation.transcript,
       toolContent: this.toolContent,
@@ -113,10 +113,24 @@ export class RequestBuilder {
     };
   }
 
-  /** The compaction budgets for `model`'s window (room left for the tool definitions). */
+  /**
+   * The compaction budgets for `model`'s window: room left for the tool definitions and the
+   * instruction files, which every request carries whole.
+   */
   budgets(model: ConnectedModel): Budgets {
     const { reserve, keep_recent, summary } = this.config.compaction;
-    return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, this.toolDefinitionTokens());
+    const fixed = this.toolDefinitionTokens() + this.instructionTokens();
+    return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, fixed);
+  }
+
+  /** Estimated tokens the instruction files' section adds to the system message (0: none). */
+  instructionTokens(): number {
+    const { instructions } = this.settings;
+    if (!instructions) return 0;
+    const { charsPerToken } = this.meter;
+    const without = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
+    const withThem = buildModelView({ ...this.settings.systemSections(), transcript: [] });
+    return estimateMessagesTokens(withThem, charsPerToken) - estimateMessagesTokens(without, charsPerToken);
   }
 
   /**
@@ -126,7 +140,7 @@ export class RequestBuilder {
    */
   smallestRequestWith(user: WireMessage): number {
     const head = buildModelView({
-      system: this.settings.systemInForce(),
+      ...this.settings.systemSections(),
       record: this.conversation.latestRecord,
       transcript: [],
     });
@@ -138,10 +152,16 @@ export class RequestBuilder {
    * definitions, plus the least room compaction needs (budgets.ts).
    */
   smallestNumCtx(): { numCtx: number; systemTokens: number; toolTokens: number } {
-    const system = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
+    const system = buildModelView({ ...this.settings.systemSections(), transcript: [] });
     const systemTokens = estimateMessagesTokens(system, this.meter.charsPerToken);
     const toolTokens = this.toolDefinitionTokens();
-    return { numCtx: smallestNumCtx(toolTokens, systemTokens), systemTokens, toolTokens };
+    // The instruction files are fixed like the tool definitions: the budgets leave room for both.
+    const instructionTokens = this.instructionTokens();
+    return {
+      numCtx: smallestNumCtx(toolTokens + instructionTokens, systemTokens - instructionTokens),
+      systemTokens,
+      toolTokens,
+    };
   }
 
   /**
