@@ -3,7 +3,12 @@ import { MESSAGE_OVERHEAD_TOKENS, weightedLength } from '../conversation/token-e
 import { isHighSurrogate, isLowSurrogate } from '../text/shorten.js';
 import type { Ask, SummarizerReply } from './ask.js';
 import { cutNarrative } from './narrative-cut.js';
-import { buildCondenseRequest, buildSummarizerRequest, summaryCharLimit } from './summarizer-prompt.js';
+import {
+  buildCondenseRequest,
+  buildMissingDetailsRequest,
+  buildSummarizerRequest,
+  summaryCharLimit,
+} from './summarizer-prompt.js';
 import { cleanNarrative } from './summary.js';
 
 /**
@@ -67,6 +72,8 @@ export function chunkCapacity(input: {
   previousNarrative?: string;
   rules?: string;
   focus?: string;
+  /** Exact details the requests list (their whole list: an upper bound of any chunk's). */
+  details?: readonly string[];
   estimate: (text: string) => number;
 }): number {
   const { estimate, summaryTokens } = input;
@@ -126,6 +133,9 @@ export interface SummarizerCall {
   signal?: AbortSignal;
 }
 
+/** Most characters of exact details one summarizer request lists: the rest are still checked, and kept out-of-band. */
+export const MAX_LISTED_DETAIL_CHARS = 2000;
+
 /**
  * Summarizes the lines with the injected `ask`: in one request when they fit the summarizer's
  * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
@@ -135,10 +145,16 @@ export interface SummarizerCall {
  * summary or its window cannot hold a useful chunk.
  */
 export async function summarizeLines(
-  input: SummarizerCall & { lines: readonly string[]; previousNarrative?: string },
+  input: SummarizerCall & {
+    lines: readonly string[];
+    previousNarrative?: string;
+    /** Exact details to ask for (details.ts): listed in each request, then checked; missing ones asked for once more. */
+    details?: readonly string[];
+  },
 ): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
   const { estimate, summaryTokens } = input;
-  const capacity = chunkCapacity(input);
+  const listed = listedDetails(input.details ?? []);
+  const capacity = chunkCapacity({ ...input, details: listed });
   if (capacity < MIN_CHUNK_TOKENS) {
     throw new CompactionLimitError(
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
@@ -160,8 +176,15 @@ export async function summarizeLines(
   let removedTokens = 0;
   let endsLost = 0;
   let parts = 0;
+  // Details no line shows (past a message's cap) are listed with the first chunk.
+  const unseen = new Set(listed.filter((d) => !input.lines.some((line) => line.includes(d))));
   for (const chunk of chunkLines(input.lines, capacity, estimate)) {
     parts += 1;
+    // A request lists the details its chunk, the summary so far, or (the first) no line holds.
+    const details = listed.filter(
+      (d) =>
+        narrative.includes(d) || chunk.some((line) => line.includes(d)) || (parts === 1 && unseen.has(d)),
+    );
     const summarize = (wasCutOff: boolean) =>
       ask(
         buildSummarizerRequest({
@@ -171,6 +194,7 @@ export async function summarizeLines(
           lines: chunk,
           maxChars,
           wasCutOff,
+          details,
         }),
       );
     let reply = await summarize(false);
@@ -194,10 +218,36 @@ export async function summarizeLines(
     }
     narrative = cut.kept;
   }
+  // The details check: what the summary dropped is asked for once more, within the same limit.
+  const missing = (input.details ?? []).filter((d) => !narrative.includes(d));
+  const retry = buildMissingDetailsRequest({
+    rules: input.rules,
+    summary: narrative,
+    missing: listedDetails(missing),
+    maxChars,
+  });
+  if (missing.length && narrative && fitsWindow(retry)) {
+    const reply = await ask(retry);
+    const stillMissing = reply.text ? missing.filter((d) => !reply.text.includes(d)).length : missing.length;
+    // Taken only whole, within the limit, and keeping more: the rest stay in the details list.
+    if (!reply.cutOff && stillMissing < missing.length && estimate(reply.text) <= input.targetTokens)
+      narrative = reply.text;
+  }
   const cut: SummaryCut | undefined =
     removed.length || endsLost ? { text: removed.join('\n'), tokens: removedTokens } : undefined;
   if (cut && endsLost) cut.endsLost = endsLost;
   return { narrative, cut, parts };
+}
+
+/** The details a request lists: newest last, as many of the newest as fit MAX_LISTED_DETAIL_CHARS. */
+function listedDetails(details: readonly string[]): string[] {
+  let chars = 0;
+  let first = details.length;
+  while (first > 0 && chars + details[first - 1].length + 3 <= MAX_LISTED_DETAIL_CHARS) {
+    first -= 1;
+    chars += details[first].length + 3;
+  }
+  return details.slice(first);
 }
 
 /**

@@ -78,6 +78,16 @@ const compactionSchema = section({
   max_message_chars: z._default(positiveInt(), 1000),
   cut_long_messages: z._default(z.boolean(mustBe('true or false')), false),
   prompt: unset(nonEmptyText('a prompt text or null')),
+  // The exact details check (compaction/details.ts); YAML's true/false read as on/off.
+  details: z._default(
+    preprocess(
+      (value) => (value === true ? 'on' : value === false ? 'off' : value),
+      z.enum(['on', 'off'], mustBe('on or off')),
+    ),
+    'on',
+  ),
+  // Share of the summary budget the list of exact details the summary dropped may take.
+  details_share: z._default(ratio(), 0.3),
   // Free the summarizer model (when it is not the chat model) after each compaction.
   unload_after: z._default(z.boolean(mustBe('true or false')), false),
 });
@@ -120,6 +130,11 @@ export const configSchema = z.strictObject(
       120,
     ),
     system: unset(z.string(mustBe('a text or null'))),
+    // Instruction files (AGENTS.md) put in the system message; [] reads none.
+    instructions_files: preprocess(
+      nullAsUnset,
+      z._default(z.array(nonEmptyText('a file name'), mustBe('a list of file names')), ['AGENTS.md']),
+    ),
     think: unset(thinkSchema),
     keep_alive: unset(keepAliveSchema),
     options: preprocess(nullAsUnset, z._default(ollamaOptionsSchema, {})),

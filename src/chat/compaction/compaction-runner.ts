@@ -131,7 +131,7 @@ export class CompactionRunner implements CompactionCommands {
     const connected = settings.connected;
     if (!connected) return undefined;
     return contextBreakdown({
-      system: settings.systemInForce(),
+      ...settings.systemSections(),
       record: this.record,
       transcript: conversation.transcript,
       budgets: this.budgets(connected),
@@ -242,13 +242,14 @@ export class CompactionRunner implements CompactionCommands {
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
         budgets: this.budgets(connected),
-        system: settings.systemInForce(),
+        ...settings.systemSections(),
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
         model: this.summarizer.model,
         maxMessageChars: config.max_message_chars,
         cutLongMessages: config.cut_long_messages,
         rules: config.prompt ?? undefined,
+        details: config.details === 'on' ? { share: config.details_share } : undefined,
         focus,
         charsPerToken: requests.meter.charsPerToken,
         toolContent: requests.toolContent,
