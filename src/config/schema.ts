@@ -130,6 +130,11 @@ export const configSchema = z.strictObject(
       120,
     ),
     system: unset(z.string(mustBe('a text or null'))),
+    // Instruction files (AGENTS.md) put in the system message; [] reads none.
+    instructions_files: preprocess(
+      nullAsUnset,
+      z._default(z.array(nonEmptyText('a file name'), mustBe('a list of file names')), ['AGENTS.md']),
+    ),
     think: unset(thinkSchema),
     keep_alive: unset(keepAliveSchema),
     options: preprocess(nullAsUnset, z._default(ollamaOptionsSchema, {})),

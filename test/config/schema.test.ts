@@ -11,6 +11,7 @@ describe('DEFAULT_CONFIG', () => {
     expect(DEFAULT_CONFIG).toEqual({
       host: 'http://127.0.0.1:11434',
       request_timeout_s: 120,
+      instructions_files: ['AGENTS.md'],
       options: {},
       compaction: {
         auto: true,

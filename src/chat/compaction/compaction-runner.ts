@@ -131,7 +131,7 @@ export class CompactionRunner implements CompactionCommands {
     const connected = settings.connected;
     if (!connected) return undefined;
     return contextBreakdown({
-      system: settings.systemInForce(),
+      ...settings.systemSections(),
       record: this.record,
       transcript: conversation.transcript,
       budgets: this.budgets(connected),
@@ -242,7 +242,7 @@ export class CompactionRunner implements CompactionCommands {
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
         budgets: this.budgets(connected),
-        system: settings.systemInForce(),
+        ...settings.systemSections(),
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
         model: this.summarizer.model,

@@ -2,7 +2,7 @@ import { supportsVision } from '../../backend/capabilities.js';
 import type { ChatBackend } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../../backend/interfaces.js';
-import type { ModelCommands } from '../../commands/command-host.js';
+import type { InstructionsView, ModelCommands } from '../../commands/command-host.js';
 import type { AppState } from '../../config/app-state.js';
 import type { Config } from '../../config/schema.js';
 import type { MeterState } from '../../conversation/context-meter.js';
@@ -19,6 +19,7 @@ import {
 } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import { resolveNumCtx } from '../request/num-ctx.js';
+import type { ProjectInstructions } from '../request/project-instructions.js';
 import type { RequestBuilder } from '../request/request-builder.js';
 import type { AbortSlot } from '../state/abort-slot.js';
 import type { AskDialog } from '../state/dialog-queue.js';
@@ -43,6 +44,8 @@ export interface ModelConnectorDeps {
   interactive: boolean;
   /** The model's life at the server: warm-up, pull, /ps, /unload. */
   local: LocalModel;
+  /** The instruction files the system message carries, for `/instructions`. */
+  instructions: Pick<ProjectInstructions, 'view'>;
   /** Asks `Pull tiny? (y/n)` when the model named is not installed, and which model when several are and none was named. */
   ask: AskDialog;
 }
@@ -326,6 +329,10 @@ export class ModelConnector implements ModelCommands {
 
   setSystem(text: string | undefined): void {
     this.deps.settings.setSystem(text);
+  }
+
+  instructions(): InstructionsView {
+    return this.deps.instructions.view();
   }
 
   get think(): ThinkSetting | undefined {
