@@ -23,6 +23,7 @@ const LAYERS = [
   'commands',
   'tools',
   'files',
+  'openai',
   'ollama',
   'config',
   'compaction',
