@@ -29,10 +29,10 @@ function buildProgram(): Command {
       'the server: Ollama, or an OpenAI-compatible one (vLLM, llama-server, SGLang, LM Studio, LiteLLM; a /v1 URL is taken as such) (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)',
     )
     .addOption(
-      new Option('--api <api>', 'the protocol the host speaks, instead of finding it out (config `api`)').choices([
-        'ollama',
-        'openai',
-      ]),
+      new Option(
+        '--api <api>',
+        'the protocol the host speaks, instead of finding it out (config `api`)',
+      ).choices(['ollama', 'openai']),
     )
     .option(
       '-c, --config <file>',

@@ -401,6 +401,27 @@ describe('/summary', () => {
     ]);
   });
 
+  it('shows the exact details kept beside the summary, and how many were folded', async () => {
+    const host = new FakeHost();
+    host.compaction.record = {
+      ...RECORD,
+      toolEntries: [],
+      details: [
+        { text: '5433', context: 'host listens on port …' },
+        { text: 'ORD-58213', context: '' },
+      ],
+      detailsFolded: 3,
+    };
+    await run('/summary', host);
+    expect(host.onlyShown.split('\n').slice(3)).toEqual([
+      '',
+      'Exact details the summary left out, kept verbatim beside it (2):',
+      '  - 5433 (host listens on port …)',
+      '  - ORD-58213',
+      '3 older exact details were folded to fit the summary budget; recall still finds them in the history.',
+    ]);
+  });
+
   it('leaves out the tool section when there were no tool calls', async () => {
     const host = new FakeHost();
     host.compaction.record = { ...RECORD, toolEntries: [] };

@@ -3,7 +3,8 @@
  * server over stdio, the model in the emulator calling its tools.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -340,6 +341,50 @@ describe('MCP servers in a one-shot (-p)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 40_000);
+
+  test('an approved .mcp.json is used whether the model is named with -m or by the config (the approval is read either way)', async () => {
+    const emu = await startEmulator({
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      models: [{ name: 'toolbot:latest', capabilities: ['completion', 'tools'] }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-oneshot-'));
+    const home = mkdtempSync(join(tmpdir(), 'ochat-mcp-home-'));
+    try {
+      const text = JSON.stringify({
+        mcpServers: { proj: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] } },
+      });
+      writeFileSync(join(dir, '.mcp.json'), text);
+      // What approving it in the chat keeps (test/config/app-state.test.ts covers the writing).
+      mkdirSync(join(home, 'data/ochat'), { recursive: true });
+      const hash = createHash('sha256').update(text).digest('hex');
+      writeFileSync(join(home, 'data/ochat/state.json'), JSON.stringify({ mcpApprovals: { [dir]: hash } }));
+      const named = join(home, 'named.yml');
+      writeFileSync(named, 'model: toolbot\n');
+      for (const args of [
+        ['-m', 'toolbot'],
+        ['-c', named],
+      ]) {
+        emu.chats.length = 0;
+        emu.enqueue(
+          { toolCalls: [{ name: 'proj__get-sum', arguments: { a: 40, b: 2 } }] },
+          { content: 'It is 42.' },
+        );
+        const result = await runOchat([...args, '-y', '-p', 'add 40 and 2'], {
+          cwd: dir,
+          env: { OLLAMA_HOST: emu.url, XDG_DATA_HOME: join(home, 'data') },
+          timeoutMs: 30_000,
+        });
+        expect(result.stderr, args.join(' ')).not.toContain('not approved');
+        expect(result.stdout, args.join(' ')).toBe('It is 42.\n');
+        expect(toolNames(emu.chats[0])).toContain('proj__get-sum');
+        expect(String(toolMessagesOf(emu.chats[1])[0]?.content)).toContain('42');
+      }
+    } finally {
+      await emu.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test('without -y the call is not run, and the model and stderr say -y allows it (nobody declined)', async () => {
     const emu = await startEmulator({

@@ -4,7 +4,12 @@
  * (`FACT-…`) in the previous summary and in the new slice — so tests can follow facts through
  * any number of compactions.
  */
-import { CONDENSE_OPENING, MESSAGES_CLOSE, MESSAGES_OPEN } from '../../src/compaction/summarizer-prompt.js';
+import {
+  CONDENSE_OPENING,
+  MESSAGES_CLOSE,
+  MESSAGES_OPEN,
+  MISSING_DETAILS_OPENING,
+} from '../../src/compaction/summarizer-prompt.js';
 import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
 
 /** Opens the slice in the summarizer's prompt. */
@@ -25,8 +30,15 @@ export function isSummarizerRequest(req: Pick<ChatRequestRecord, 'body'>): boole
     messages[0]?.role === 'system' &&
     messages[1]?.role === 'user' &&
     typeof messages[1].content === 'string' &&
-    (messages[1].content.includes(SLICE_OPEN) || messages[1].content.startsWith(CONDENSE_OPENING))
+    (messages[1].content.includes(SLICE_OPEN) ||
+      messages[1].content.startsWith(CONDENSE_OPENING) ||
+      messages[1].content.startsWith(MISSING_DETAILS_OPENING))
   );
+}
+
+/** Whether a summarizer call asks once more for the exact details a summary left out. */
+export function isMissingDetailsRequest(req: ChatRequestRecord): boolean {
+  return isSummarizerRequest(req) && summarizerPrompt(req).startsWith(MISSING_DETAILS_OPENING);
 }
 
 /** Whether a summarizer call asks to condense an over-long summary. */
@@ -87,6 +99,37 @@ export function keepWhatItIsShown(req: Pick<ChatRequestRecord, 'body'>): Scripte
   return {
     content: `Summary of ${seen} more messages.${facts.length ? ` Facts: ${facts.join(' ')}.` : ''}`,
   };
+}
+
+/** The previous summary a summarizer request folds in (or the summary to condense or complete), '' if none. */
+export function previousSummary(req: ChatRequestRecord): string {
+  return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
+}
+
+/** A plain word: letters only, maybe followed by punctuation — no digit, path, id, address or code. */
+const PLAIN_WORD = /^[A-Za-z][a-z]*[,.;!?]?$/;
+
+/** Words of each slice line a gist keeps. */
+const GIST_WORDS_PER_LINE = 8;
+
+/**
+ * A summarizer that keeps only the gist, as small local models do (deja-vu #543: file paths 9.8%
+ * kept, numbers 1.9%, commands 0.2%): plain words of the previous summary and the first few of
+ * each new line, every path, number, command, id, URL, email and date dropped, the list of
+ * details to keep and any request to add them ignored; within the stated limit.
+ */
+export function gistOnly(req: ChatRequestRecord): ScriptedReply {
+  const plain = (text: string) => text.split(/\s+/).filter((w) => PLAIN_WORD.test(w));
+  const words = [
+    ...plain(previousSummary(req)),
+    ...sliceLines(req).flatMap((line) =>
+      plain(line.replace(/^\[\d+\] \w+:/, '')).slice(0, GIST_WORDS_PER_LINE),
+    ),
+  ];
+  const limit = statedLimit(req);
+  // Over the limit, the oldest words go first.
+  while (words.length > 1 && words.join(' ').length > limit) words.shift();
+  return { content: words.join(' ') || 'Nothing of note.' };
 }
 
 /** Summarizer requests the emulator has seen, in order. */
