@@ -186,6 +186,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     appState,
     interactive,
   });
+  requests.mcpSettled = () => mcp.settled;
   const toolRunner = new ToolRunner({
     mcp,
     tools: deps.tools,
@@ -262,6 +263,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       keeper.startNew();
       resetChat();
       requests.resetMeter();
+      requests.toolRecency.restore({ used: [], found: [] });
       // The last reply's speed belongs to the conversation that is gone.
       store.update({ used: 0, lastStats: undefined });
     },

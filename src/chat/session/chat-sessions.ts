@@ -146,6 +146,8 @@ export class ChatSessions implements SessionCommands {
     modelSettings.restore(settings);
     // Without a saved meter, the request is estimated afresh.
     requests.meter.restore(settings.meter ?? { charsPerToken: requests.meter.charsPerToken });
+    // The same tools used and found: the same definitions sent when they are deferred.
+    requests.toolRecency.restore(settings.toolRecency ?? { used: [], found: [] });
     this.deps.compactions.restorePaused(settings.autoCompactionPaused ?? false);
     for (const item of transcriptItems({
       entries: opened.parsed.entries,
