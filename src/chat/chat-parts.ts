@@ -218,6 +218,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     load: local,
     onReplyDelta: deps.onReplyDelta,
     interactive,
+    learnWindow: (tokens) => connector.learnWindow(tokens),
   });
   const shell = new ShellRunner({
     conversation,
