@@ -1,13 +1,37 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The tests that read dist/: they need a build of the checkout's own sources. */
+const BUILT = [
+  'test/e2e/**/*.test.ts',
+  'test/build/bundle-layout.test.ts',
+  'test/build/stand-ins.test.ts',
+  'test/build/npm-start.test.ts',
+];
+
+/** Builds the real llama.cpp server once per machine (or says why its tests skip) before any test runs. */
+const LLAMA_SERVER = 'test/support/llama-server/global-setup.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
     // End-to-end tests drive the built CLI in a PTY; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { FORCE_COLOR: '0' },
-    // Builds the real llama.cpp server once per machine (or says why its tests skip) before any test runs.
-    globalSetup: ['test/support/llama-server/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...BUILT],
+          setupFiles: ['test/support/property-seed.ts'],
+          globalSetup: [LLAMA_SERVER],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: BUILT, globalSetup: ['test/support/fresh-build.ts', LLAMA_SERVER] },
+      },
+    ],
   },
 });
