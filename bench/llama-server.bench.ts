@@ -1,6 +1,6 @@
+import { isSummarizerRequest } from '../test/support/compaction-summarizer.js';
 import { LlamaServerUnavailable } from '../test/support/llama-server/build.js';
 import {
-  isSummarizerRequest,
   type LlamaChat,
   noteText,
   sendAndSettle,

@@ -5,9 +5,9 @@
  * in between shows what the server answered to every request.
  */
 import { afterEach, describe, expect, test } from 'vitest';
+import { isSummarizerRequest } from '../support/compaction-summarizer.js';
 import { llamaServerSetup } from '../support/llama-server/global-setup.js';
 import {
-  isSummarizerRequest,
   type LlamaChat,
   noteText,
   sendAndSettle,
@@ -66,14 +66,14 @@ describe.skipIf(!llama.files)(
     test('told --num-ctx 8192, it learns the 2048 window from the refusal, says so, compacts and sends the message again', async () => {
       chat = await startLlamaChat(llama.files!, { args: ['--num-ctx', '8192'] });
       const { pty, proxy } = chat;
-      expect(pty.screen()).toMatch(/num_ctx 8192/);
+      await pty.waitFor('num_ctx 8192');
       const refused = () => proxy.completions.find((completion) => completion.status === 400);
       let n = 1;
       for (; n <= 14 && !refused(); n++) await sendAndSettle(chat, noteText(n));
 
       const refusal = refused();
       expect(refusal?.error).toMatchObject({ type: 'exceed_context_size_error', n_ctx: 2048 });
-      await pty.waitFor(/window is 2k, not 8k/);
+      await pty.waitFor("llama-server's window is 2k, not 8k");
       await waitUntil('a compaction report', () => compactions(pty.screen()) >= 1);
       // The refused message went again, after the compaction, and was answered: nothing typed is lost.
       const again = turnRequests(chat, noteText(n - 1));

@@ -3,7 +3,7 @@
  * (or the bench) sees what the real engine did with each request; and a long chat typed into it
  * turn by turn. For the end-to-end tests and the bench alike.
  */
-import { DEFAULT_SUMMARIZER_RULES } from '../../../src/compaction/summarizer-prompt.js';
+import { isSummarizerRequest } from '../compaction-summarizer.js';
 import { PROMPT_PLACEHOLDER } from '../e2e-chat.js';
 import { type PtySession, spawnOchat } from '../pty-session.js';
 import { waitUntil } from '../wait-until.js';
@@ -54,17 +54,6 @@ export async function startLlamaChat(
     throw error;
   }
   return chat;
-}
-
-/** The first line of the summarizer's rules: every summarizer request carries them, no chat request does. */
-const RULES_MARK = DEFAULT_SUMMARIZER_RULES.split('\n')[0];
-
-/** Whether a recorded request is one of compaction's (standalone, or continuing the chat's prompt). */
-export function isSummarizerRequest(completion: RecordedCompletion): boolean {
-  const messages: { content?: unknown }[] = completion.body?.messages ?? [];
-  return messages.some(
-    (message) => typeof message.content === 'string' && message.content.includes(RULES_MARK),
-  );
 }
 
 /** A user message of about `words` × 2 tokens, with a fact in it (`NOTE-<n>`), the same on every run. */
