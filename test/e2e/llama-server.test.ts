@@ -34,8 +34,8 @@ describe.skipIf(!llama.files)(
     test("opens a chat on the server's model with its real window, streams a reply and meters it with the server's own counts", async () => {
       chat = await startLlamaChat(llama.files!);
       const { pty, proxy } = chat;
+      await pty.waitFor('num_ctx 2048 (2k) from llama-server /props n_ctx');
       expect(pty.screen()).toMatch(/ochat-tiny/);
-      expect(pty.screen()).toMatch(/num_ctx 2048/);
 
       await sendAndSettle(chat, 'Hello there, tiny model.');
       const [request] = proxy.completions;

@@ -102,7 +102,7 @@ export async function sendAndSettle(chat: LlamaChat, text: string, timeoutMs = 1
       timeoutMs,
       pollMs: 50,
       describe: () =>
-        `Requests: ${proxy.completions.map((c) => `${isSummarizerRequest(c) ? 'summarizer' : 'chat'} ${c.status}`).join(', ')}\n${pty.screen()}`,
+        `Requests: ${proxy.completions.map((c) => `${isSummarizerRequest(c) ? 'summarizer' : 'chat'} ${c.status}`).join(', ')}\n${pty.screen()}\nThe server's last lines:\n${chat.server.log().split('\n').slice(-15).join('\n')}`,
     },
   );
 }

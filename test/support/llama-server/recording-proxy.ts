@@ -82,6 +82,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
         method: req.method,
         path: req.url,
         headers: { ...req.headers, host: upstream.host },
+        // A connection per request: a kept-alive one the server has just closed fails the next
+        // request with "socket hang up", a fault of the proxy, not of ochat or the server.
+        agent: false,
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -5,7 +5,9 @@
  * ./prepare.ts directly.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { readGgufKeys } from './gguf.js';
 import type { LlamaServerFiles } from './prepare.js';
 
 /** A running server. */
@@ -28,6 +30,18 @@ export interface LlamaServerOptions {
   args?: string[];
   /** How long to wait for `/health` (default 60 s: a loaded machine starts it slowly). */
   readyTimeoutMs?: number;
+}
+
+const TOKEN_TYPE_BYTE = 6;
+
+/** The model's name at the server (`/v1/models` id). */
+export const MODEL_ALIAS = 'ochat-tiny';
+
+/** The ids of the model's byte tokens (`<0xNN>`, token type 6). */
+function byteTokens(model: string): number[] {
+  const types = readGgufKeys(readFileSync(model)).get('tokenizer.ggml.token_type')?.value;
+  if (!Array.isArray(types)) return [];
+  return types.flatMap((type, id) => (type === TOKEN_TYPE_BYTE ? [id] : []));
 }
 
 async function freePort(): Promise<number> {
@@ -66,7 +80,7 @@ export async function startLlamaServer(
   files: LlamaServerFiles,
   options: LlamaServerOptions = {},
 ): Promise<LlamaServer> {
-  const { ctx = 2048, slots = 1, predict = 48, threads = 2, args = [], readyTimeoutMs = 60_000 } = options;
+  const { ctx = 2048, slots = 1, predict = 48, threads = 1, args = [], readyTimeoutMs = 60_000 } = options;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(
@@ -74,6 +88,13 @@ export async function startLlamaServer(
     [
       ...['-m', files.model, '-c', String(ctx), '-np', String(slots), '-n', String(predict)],
       ...['-t', String(threads), '--chat-template', 'chatml', '--host', '127.0.0.1', '--port', String(port)],
+      // Without an alias the server names its model by the file's whole path.
+      ...['--alias', MODEL_ALIAS],
+      // Random weights sample single bytes too, and a stray byte of a UTF-8 sequence fails the chat
+      // parser (an SSE error event after a 200): a real model writes whole characters, so byte tokens
+      // are never sampled. A fixed sampling seed: the same words every run.
+      ...byteTokens(files.model).flatMap((id) => ['--logit-bias', `${id}-inf`]),
+      ...['--seed', '1'],
       ...args,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
