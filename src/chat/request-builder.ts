@@ -3,6 +3,7 @@ import { supportsThinking, supportsTools, supportsVision } from '../backend/capa
 import type { ChatRequest, ToolSchema } from '../backend/interfaces.js';
 import type { LoadRequest } from '../backend/model-lifecycle.js';
 import { type Budgets, resolveBudgets, smallestNumCtx } from '../compaction/budgets.js';
+import type { ChatContinuation } from '../compaction/continuation.js';
 import { buildModelView, isRetriedReply, toWireMessage, type ViewFit } from '../compaction/model-view.js';
 import type { Config } from '../config/schema.js';
 import { ContextMeter } from '../conversation/context-meter.js';
@@ -21,6 +22,7 @@ import { type ToolRegistry, toolSchema } from '../tools/registry.js';
 import type { ConnectedModel } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
 import type { Store } from './store.js';
+import type { ChatRequestFrame } from './summarizer.js';
 import type { ChatViewState } from './view-state.js';
 
 /**
@@ -32,6 +34,8 @@ export class RequestBuilder {
   /** Tool names, the most recently used or found first: they stay resident when definitions are deferred. */
   #recentTools: string[] = [];
   #deferralTold = false;
+  /** What the last chat request sent besides its view: a summarizer continuing it sends the same. */
+  #sent: { model: string; tools: ToolSchema[]; shortened: ReadonlyMap<Message, number> } | undefined;
   /** Told once per chat, the first time tool definitions are deferred. */
   onToolsDeferred: ((text: string) => void) | undefined;
 
@@ -67,15 +71,57 @@ export class RequestBuilder {
   modelView(onShortened?: (source: Message, headChars: number) => void): WireMessage[] {
     const connected = this.settings.connected;
     const fit = connected && this.viewFit(connected);
-    const view = buildModelView({
-      system: this.settings.systemInForce(),
-      record: this.conversation.latestRecord,
-      transcript: this.conversation.transcript,
-      toolContent: this.toolContent,
-      fit: fit && { ...fit, onShortened },
-    });
-    // Images attached for an earlier (vision) model of this chat.
+    return this.seenByModel(
+      buildModelView({
+        system: this.settings.systemInForce(),
+        record: this.conversation.latestRecord,
+        transcript: this.conversation.transcript,
+        toolContent: this.toolContent,
+        fit: fit && { ...fit, onShortened },
+      }),
+    );
+  }
+
+  /** A view as the connected model is sent it: without the images attached for an earlier (vision) model of this chat. */
+  private seenByModel(view: WireMessage[]): WireMessage[] {
+    const connected = this.settings.connected;
     return connected && !supportsVision(connected.info) ? withoutImages(view) : view;
+  }
+
+  /**
+   * The chat's last request as far as `transcript[upto]`: its system message (the summary in
+   * force) and the messages before `upto` as it sent them, tool outputs it shortened to fit
+   * shortened alike — what a summarizer that is the chat model continues, so that the server
+   * finds all of it in its KV cache.
+   */
+  chatContinuation(upto: number): ChatContinuation {
+    const { transcript, latestRecord } = this.conversation;
+    const shortened = this.#sentTo()?.shortened ?? new Map<Message, number>();
+    const messages = this.seenByModel(
+      buildModelView({
+        system: this.settings.systemInForce(),
+        record: latestRecord,
+        transcript,
+        toolContent: this.toolContent,
+        end: upto,
+        shortened,
+      }),
+    );
+    const from = latestRecord?.upto ?? 0;
+    return { messages, shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)) };
+  }
+
+  /** What a request continuing the chat's carries besides its messages: the tools it last sent, its options. */
+  chatFrame(model: ConnectedModel): ChatRequestFrame {
+    return {
+      tools: this.#sentTo()?.tools ?? this.toolSchemas(),
+      options: this.loadRequest(model).options ?? {},
+    };
+  }
+
+  /** The last request sent, if it went to the model connected now. */
+  #sentTo() {
+    return this.#sent?.model === this.settings.connected?.name ? this.#sent : undefined;
   }
 
   /**
@@ -216,8 +262,15 @@ export class RequestBuilder {
    * for a message the user chose to send anyway ("Send it anyway?" → y): they were told what the
    * server will cut of it, and a refusal would make the choice void.
    */
-  chatRequest(model: ConnectedModel, view: WireMessage[]): ChatRequest {
+  chatRequest(
+    model: ConnectedModel,
+    view: WireMessage[],
+    /** The tool outputs `view` shortened to fit (`modelView`'s `onShortened`). */
+    shortened: ReadonlyMap<Message, number> = new Map(),
+  ): ChatRequest {
     const tools = this.toolSchemas();
+    // Remembered as the request sent: what the server's KV cache now holds.
+    this.#sent = { model: model.name, tools, shortened };
     const { think } = this.settings;
     return {
       ...this.loadRequest(model),

@@ -116,10 +116,10 @@ export interface SummarizerCall {
 /**
  * Summarizes the lines with the injected `ask`: in one request when they fit the summarizer's
  * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
- * (the previous narrative is always the first input). A reply over `targetTokens` is sent back
- * once to be condensed; only if it is still over is it cut (see narrative-cut.ts), and the cut is
- * returned so the caller can report and record it, with the number of chunks (`parts`). Throws when the summarizer returns an empty
- * summary or its window cannot hold a useful chunk.
+ * (the previous narrative is always the first input). Each step is `foldStep`'s: a reply over
+ * `targetTokens` is sent back once to be condensed, and only if it is still over is it cut; the
+ * cut is returned so the caller can report and record it, with the number of chunks (`parts`).
+ * Throws when the summarizer returns an empty summary or its window cannot hold a useful chunk.
  */
 export async function summarizeLines(
   input: SummarizerCall & { lines: readonly string[]; previousNarrative?: string },
@@ -131,59 +131,115 @@ export async function summarizeLines(
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
     );
   }
-  const maxChars = summaryCharLimit(input.targetTokens, input.charsPerToken / bytesPerChar(input));
-  const numPredict = REPLY_ROOM_FACTOR * summaryTokens;
-  const ask = async (request: { system: string; prompt: string }): Promise<SummarizerReply> => {
-    if (input.signal?.aborted) throw new Error('cancelled');
-    const reply = await input.ask({ ...request, numPredict, signal: input.signal });
-    return { text: cleanNarrative(reply.text), cutOff: reply.cutOff };
-  };
-  // A condense request carries the whole reply: sent only when it fits the summarizer's window too.
-  const fitsWindow = (request: { system: string; prompt: string }) =>
-    estimate(request.system) + estimate(request.prompt) + 2 * MESSAGE_OVERHEAD_TOKENS + summaryTokens <=
-    Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN);
+  const maxChars = summaryMaxChars(input, [input.previousNarrative ?? '', ...input.lines]);
   let narrative = input.previousNarrative ?? '';
-  const removed: string[] = [];
-  let removedTokens = 0;
-  let endsLost = 0;
+  const cuts = new CutTally();
   const chunks = chunkLines(input.lines, capacity, estimate);
   for (const chunk of chunks) {
-    const summarize = (wasCutOff: boolean) =>
-      ask(
-        buildSummarizerRequest({
-          rules: input.rules,
-          focus: input.focus,
-          previousNarrative: narrative,
-          lines: chunk,
-          maxChars,
-          wasCutOff,
-        }),
-      );
-    let reply = await summarize(false);
-    // Cut off by the server, the reply lost its end — the newest facts: only the whole input
-    // can give them back, so the summary is asked for again, told it was too long.
-    if (reply.cutOff) reply = await summarize(true);
-    if (!reply.text) throw new Error('the summarizer returned an empty summary');
-    if (reply.cutOff) endsLost += 1;
-    let text = reply.text;
-    const condense = buildCondenseRequest({ rules: input.rules, summary: text, maxChars });
-    if ((reply.cutOff || estimate(text) > input.targetTokens) && fitsWindow(condense)) {
-      const condensed = await ask(condense);
-      // A condensed reply the server cut off is missing its end: cutting the whole one loses less, and says so.
-      if (condensed.text && !condensed.cutOff && estimate(condensed.text) < estimate(text))
-        text = condensed.text;
-    }
-    const cut = cutNarrative(text, input.targetTokens, estimate);
-    if (cut.removed) {
-      removed.push(cut.removed);
-      removedTokens += Math.max(1, estimate(text) - estimate(cut.kept));
-    }
-    narrative = cut.kept;
+    const step = await foldStep(input, maxChars, (wasCutOff) =>
+      buildSummarizerRequest({
+        rules: input.rules,
+        focus: input.focus,
+        previousNarrative: narrative,
+        lines: chunk,
+        maxChars,
+        wasCutOff,
+      }),
+    );
+    if (step.calledTools) throw new Error('the summarizer called a tool instead of writing a summary');
+    narrative = cuts.add(step);
   }
-  const cut: SummaryCut | undefined =
-    removed.length || endsLost ? { text: removed.join('\n'), tokens: removedTokens } : undefined;
-  if (cut && endsLost) cut.endsLost = endsLost;
-  return { narrative, cut, parts: chunks.length };
+  return { narrative, cut: cuts.total(), parts: chunks.length };
+}
+
+/** The limit told to the summarizer in characters, for a summary of `texts` (see `bytesPerChar`). */
+export function summaryMaxChars(input: SummarizerCall, texts: readonly string[]): number {
+  return summaryCharLimit(input.targetTokens, input.charsPerToken / bytesPerChar(texts.join('\n')));
+}
+
+/** One request to the summarizer, as `Ask` takes it (without `numPredict` and `signal`). */
+export type SummarizerAsk = Omit<Parameters<Ask>[0], 'numPredict' | 'signal'>;
+
+/** What one summarizing step gave: the narrative kept, what was cut of it, whether its end was lost. */
+export interface FoldStep {
+  narrative: string;
+  removed: string;
+  removedTokens: number;
+  endLost: boolean;
+  /** The model called tools instead (the other fields are then empty). */
+  calledTools: boolean;
+}
+
+/**
+ * One summary from one request: asked again, told so, when the server cut the reply off (only
+ * the whole input can give back the lost end, the newest facts); sent back once to be condensed
+ * when over `targetTokens` or cut off again; cut only as a last resort (narrative-cut.ts).
+ * Throws on an empty summary.
+ */
+export async function foldStep(
+  input: SummarizerCall,
+  maxChars: number,
+  request: (wasCutOff: boolean) => SummarizerAsk,
+): Promise<FoldStep> {
+  const { estimate, summaryTokens } = input;
+  const numPredict = REPLY_ROOM_FACTOR * summaryTokens;
+  const ask = async (asked: SummarizerAsk): Promise<SummarizerReply> => {
+    if (input.signal?.aborted) throw new Error('cancelled');
+    const reply = await input.ask({ ...asked, numPredict, signal: input.signal });
+    return { ...reply, text: cleanNarrative(reply.text) };
+  };
+  let reply = await ask(request(false));
+  if (reply.cutOff && !reply.calledTools) reply = await ask(request(true));
+  if (reply.calledTools)
+    return { narrative: '', removed: '', removedTokens: 0, endLost: false, calledTools: true };
+  if (!reply.text) throw new Error('the summarizer returned an empty summary');
+  let text = reply.text;
+  // A condense request carries the whole reply: sent only when it fits the summarizer's window too.
+  const condense = buildCondenseRequest({ rules: input.rules, summary: text, maxChars });
+  const fitsWindow =
+    estimate(condense.system) + estimate(condense.prompt) + 2 * MESSAGE_OVERHEAD_TOKENS + summaryTokens <=
+    Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN);
+  if ((reply.cutOff || estimate(text) > input.targetTokens) && fitsWindow) {
+    const condensed = await ask(condense);
+    // A condensed reply the server cut off is missing its end: cutting the whole one loses less, and says so.
+    if (
+      condensed.text &&
+      !condensed.cutOff &&
+      !condensed.calledTools &&
+      estimate(condensed.text) < estimate(text)
+    )
+      text = condensed.text;
+  }
+  const cut = cutNarrative(text, input.targetTokens, estimate);
+  return {
+    narrative: cut.kept,
+    removed: cut.removed,
+    removedTokens: cut.removed ? Math.max(1, estimate(text) - estimate(cut.kept)) : 0,
+    endLost: reply.cutOff,
+    calledTools: false,
+  };
+}
+
+/** The cuts of several steps, summed into one `SummaryCut`. */
+export class CutTally {
+  private readonly removed: string[] = [];
+  private tokens = 0;
+  private endsLost = 0;
+
+  /** Counts the step's cut; returns its narrative. */
+  add(step: FoldStep): string {
+    if (step.removed) this.removed.push(step.removed);
+    this.tokens += step.removedTokens;
+    if (step.endLost) this.endsLost += 1;
+    return step.narrative;
+  }
+
+  total(): SummaryCut | undefined {
+    if (!this.removed.length && !this.endsLost) return undefined;
+    const cut: SummaryCut = { text: this.removed.join('\n'), tokens: this.tokens };
+    if (this.endsLost) cut.endsLost = this.endsLost;
+    return cut;
+  }
 }
 
 /**
@@ -192,8 +248,7 @@ export async function summarizeLines(
  * wider script (Cyrillic 2, CJK 3), a summary may be all of it, so that script's width counts,
  * not an average diluted by the ASCII names, numbers and markup around it.
  */
-function bytesPerChar(input: { lines: readonly string[]; previousNarrative?: string }): number {
-  const text = [input.previousNarrative ?? '', ...input.lines].join('\n');
+function bytesPerChar(text: string): number {
   const wide = text.match(/[^\x00-\x7f]/gu) ?? [];
   const visible = text.replace(/\s/g, '').length;
   if (wide.length && wide.length >= WIDE_SCRIPT_SHARE * visible)

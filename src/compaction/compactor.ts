@@ -9,7 +9,8 @@ import { lastTurnStart } from '../conversation/turns.js';
 import { describeError } from '../text/describe-error.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
-import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunking.js';
+import { CompactionLimitError, type SummarizerCall, type SummaryCut, summarizeLines } from './chunking.js';
+import { type ChatContinuation, continueChat } from './continuation.js';
 import {
   type CondensedMessage,
   type CutMessage,
@@ -17,7 +18,7 @@ import {
   type LongMessages,
 } from './long-messages.js';
 import { buildModelView, toWireMessage, type ViewFit } from './model-view.js';
-import { planCompaction } from './plan.js';
+import { type CompactionPlan, planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
 import { assembleToolEntries, narrativeBudget, toolLogRoom } from './summary.js';
 import { collectToolEntries, mergeToolEntries } from './tool-entries.js';
@@ -56,6 +57,13 @@ export interface CompactionInput {
   fit?: ViewFit;
   /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
   fixedTokens?: number;
+  /**
+   * The chat's own request as far as `transcript[upto]` (its system message and messages as
+   * sent), when the summarizer is the chat model and may continue it (`compaction.reuse_cache`):
+   * the slice is then summarized by continuing that request, which the server has in its KV
+   * cache. Absent, or when that cannot be done, the standalone prompt is used.
+   */
+  continuation?: (upto: number) => ChatContinuation | undefined;
   /**
    * The app's figure for the request before compaction (the server's count when it has one), so
    * the report agrees with the meter; default: the estimate.
@@ -124,6 +132,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   let narrative: string;
   let cut: SummaryCut | undefined;
   let long: LongMessages;
+  let summarized: { narrative: string; cut: SummaryCut | undefined };
   try {
     const summarizer = {
       rules: input.rules,
@@ -136,23 +145,27 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       estimate: estimateText,
       signal: input.signal,
     };
-    long = await condenseLongMessages({
-      ...summarizer,
-      slice: plan.slice,
-      firstIndex: plan.from,
-      maxMessageChars: input.maxMessageChars,
-      cutLongMessages: input.cutLongMessages ?? false,
-      toolContent,
-    });
-    const summarized = await summarizeLines({
-      ...summarizer,
-      lines: renderSliceLines(plan.slice, {
-        maxMessageChars: input.maxMessageChars,
+    const continued = await continueSlice(input, summarizer, plan);
+    if (continued) ({ long, summarized } = continued);
+    else {
+      long = await condenseLongMessages({
+        ...summarizer,
+        slice: plan.slice,
         firstIndex: plan.from,
-        condensed: long.condensed,
-      }),
-      previousNarrative: previous?.narrative,
-    });
+        maxMessageChars: input.maxMessageChars,
+        cutLongMessages: input.cutLongMessages ?? false,
+        toolContent,
+      });
+      summarized = await summarizeLines({
+        ...summarizer,
+        lines: renderSliceLines(plan.slice, {
+          maxMessageChars: input.maxMessageChars,
+          firstIndex: plan.from,
+          condensed: long.condensed,
+        }),
+        previousNarrative: previous?.narrative,
+      });
+    }
     narrative = summarized.narrative;
     cut = joinCuts(long.summaryCut, summarized.cut);
   } catch (error) {
@@ -226,6 +239,48 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       cutMessages: long.cut,
     },
   };
+}
+
+/**
+ * The slice summarized by continuing the chat's own request (see `CompactionInput.continuation`),
+ * its shortened messages condensed on their own first; undefined when that cannot be done.
+ */
+async function continueSlice(
+  input: CompactionInput,
+  summarizer: SummarizerCall,
+  plan: CompactionPlan,
+): Promise<
+  { long: LongMessages; summarized: { narrative: string; cut: SummaryCut | undefined } } | undefined
+> {
+  const continuation = input.continuation?.(plan.upto);
+  if (!continuation) return undefined;
+  const shortened = new Set(continuation.shortened);
+  const long = await condenseLongMessages({
+    ...summarizer,
+    slice: plan.slice,
+    firstIndex: plan.from,
+    maxMessageChars: input.maxMessageChars,
+    cutLongMessages: input.cutLongMessages ?? false,
+    toolContent: input.toolContent,
+    only: shortened,
+  });
+  const shortenedLines = plan.slice.flatMap((message, k) =>
+    shortened.has(message)
+      ? renderSliceLines([message], {
+          maxMessageChars: input.maxMessageChars,
+          firstIndex: plan.from + k,
+          condensed: long.condensed,
+        })
+      : [],
+  );
+  const summarized = await continueChat({
+    ...summarizer,
+    continuation,
+    hasSummary: input.previous !== undefined,
+    shortenedLines,
+    fixedTokens: input.fixedTokens ?? 0,
+  });
+  return summarized && { long, summarized };
 }
 
 /**

@@ -57,6 +57,13 @@ export function buildSummarizerRequest(input: {
   parts.push(
     `New messages to fold into the summary, one per line as [index] role: text:\n${MESSAGES_OPEN}\n${input.lines.join('\n')}\n${MESSAGES_CLOSE}`,
   );
+  parts.push(...closingParts(input));
+  return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
+}
+
+/** What ends every summarizing request: the one-run focus, the cut-off notice, the size limit. */
+function closingParts(input: { focus?: string; wasCutOff?: boolean; maxChars: number }): string[] {
+  const parts: string[] = [];
   if (input.focus?.trim()) parts.push(`Focus for this summary, from the user: ${input.focus.trim()}`);
   if (input.wasCutOff) {
     parts.push(`${CUT_OFF_NOTICE} Keep every fact, but shorten the wording: stay within the limit.`);
@@ -64,7 +71,43 @@ export function buildSummarizerRequest(input: {
   parts.push(
     `Write the complete updated summary now, at most ${input.maxChars} characters. Output only the summary.`,
   );
-  return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
+  return parts;
+}
+
+/** Opens the user message that turns the chat's own request into a summarizer request (test doubles find it by it). */
+export const CONTINUATION_OPENING =
+  'Stop here: do not answer the conversation above and do not call any tool. Summarize it instead, by these rules:';
+
+/**
+ * The one user message that follows the chat's own request (its system message and the slice's
+ * messages as they were sent) to make it a summarizer request: the rules, what to fold, the
+ * slice's messages that were sent shortened (whole here, condensed when long), then the closing
+ * parts of every summarizer request. Everything before it is the chat's last prompt, which the
+ * server still holds in its KV cache.
+ */
+export function buildContinuationPrompt(input: {
+  rules?: string;
+  /** The system message above carries a summary section, to be folded in. */
+  hasSummary: boolean;
+  /** `[i] role: text` lines of messages above that were sent shortened. */
+  shortenedLines: readonly string[];
+  focus?: string;
+  maxChars: number;
+  wasCutOff?: boolean;
+}): string {
+  const parts = [`${CONTINUATION_OPENING}\n<rules>\n${systemOf(input.rules)}\n</rules>`];
+  parts.push(
+    input.hasSummary
+      ? 'Fold the summary in the system message above (its narrative; its tool-call log is kept apart) and every message after it into one new summary: the facts of both must survive.'
+      : 'Summarize every message above, after the system message.',
+  );
+  if (input.shortenedLines.length) {
+    parts.push(
+      `Some messages above were shortened when they were sent; here they are whole, one per line as [index] role: text:\n${MESSAGES_OPEN}\n${input.shortenedLines.join('\n')}\n${MESSAGES_CLOSE}`,
+    );
+  }
+  parts.push(...closingParts(input));
+  return parts.join('\n\n');
 }
 
 /**

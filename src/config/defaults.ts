@@ -31,6 +31,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     max_message_chars: 1000,
     unload_after: false,
     cut_long_messages: false,
+    reuse_cache: 'auto',
   },
   tools: {
     enabled: [...TOOL_NAMES],

@@ -20,6 +20,7 @@ describe('DEFAULT_CONFIG', () => {
         max_message_chars: 1000,
         unload_after: false,
         cut_long_messages: false,
+        reuse_cache: 'auto',
       },
       tools: {
         enabled: ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'],
@@ -88,6 +89,9 @@ describe('configSchema', () => {
     }
     expect(configSchema.parse({}).compaction.unload_after).toBe(false);
     expect(configSchema.safeParse({ compaction: { unload_after: 'yes' } }).success).toBe(false);
+    expect(configSchema.parse({ compaction: { reuse_cache: 'off' } }).compaction.reuse_cache).toBe('off');
+    const wrong = configSchema.safeParse({ compaction: { reuse_cache: true } });
+    expect(wrong.error?.issues[0].message).toMatch(/"auto" or "off"/);
   });
 
   it('rejects ratios at or beyond 0 and 1, and non-positive token floors', () => {

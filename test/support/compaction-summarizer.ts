@@ -4,7 +4,12 @@
  * (`FACT-…`) in the previous summary and in the new slice — so tests can follow facts through
  * any number of compactions.
  */
-import { CONDENSE_OPENING, MESSAGES_CLOSE, MESSAGES_OPEN } from '../../src/compaction/summarizer-prompt.js';
+import {
+  CONDENSE_OPENING,
+  CONTINUATION_OPENING,
+  MESSAGES_CLOSE,
+  MESSAGES_OPEN,
+} from '../../src/compaction/summarizer-prompt.js';
 import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
 
 /** Opens the slice in the summarizer's prompt. */
@@ -15,17 +20,27 @@ export const FACT_PATTERN = /FACT-\w+/g;
 
 /**
  * Whether a chat request is a summarizer call: system rules + one user message holding the slice,
- * or the over-long summary to condense.
+ * or the over-long summary to condense — or the chat's own request continued by one user message
+ * asking for the summary (`isContinuation`).
  */
 export function isSummarizerRequest(req: ChatRequestRecord): boolean {
   const messages = req.body?.messages;
   return (
-    Array.isArray(messages) &&
-    messages.length === 2 &&
-    messages[0]?.role === 'system' &&
-    messages[1]?.role === 'user' &&
-    typeof messages[1].content === 'string' &&
-    (messages[1].content.includes(SLICE_OPEN) || messages[1].content.startsWith(CONDENSE_OPENING))
+    isContinuation(req) ||
+    (Array.isArray(messages) &&
+      messages.length === 2 &&
+      messages[0]?.role === 'system' &&
+      messages[1]?.role === 'user' &&
+      typeof messages[1].content === 'string' &&
+      (messages[1].content.includes(SLICE_OPEN) || messages[1].content.startsWith(CONDENSE_OPENING)))
+  );
+}
+
+/** Whether a summarizer call continues the chat's own request (the slice as sent, then the ask). */
+export function isContinuation(req: ChatRequestRecord): boolean {
+  const last = req.body?.messages?.at?.(-1);
+  return (
+    last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(CONTINUATION_OPENING)
   );
 }
 
@@ -48,7 +63,7 @@ export function statedLimit(req: ChatRequestRecord): number {
 export function writingToLimit(factor: number): (req: ChatRequestRecord) => ScriptedReply {
   return (req) => {
     const size = Math.floor(statedLimit(req) * factor);
-    const words = ['Facts:', ...factsIn(summarizerPrompt(req))];
+    const words = ['Facts:', ...factsIn(summarizerInput(req))];
     // Padding words spread between the facts until the reply is `size` long; never a fact dropped.
     const gaps = words.map(() => [] as string[]);
     let length = words.join(' ').length;
@@ -61,13 +76,30 @@ export function writingToLimit(factor: number): (req: ChatRequestRecord) => Scri
   };
 }
 
-/** The user prompt of a summarizer request (previous summary, slice, focus, size limit). */
+/** The user prompt of a summarizer request (previous summary, slice, focus, size limit; continued: the ask). */
 export function summarizerPrompt(req: ChatRequestRecord): string {
-  return String(req.body.messages[1].content);
+  return String(req.body.messages.at(-1).content);
 }
 
-/** The `[i] role: text` lines of the slice in a summarizer request. */
+/**
+ * Everything a summarizer call shows the model: its prompt, and, for a continuation, the
+ * chat's system message (the summary in force) and the slice's messages before it.
+ */
+export function summarizerInput(req: ChatRequestRecord): string {
+  return (req.body.messages as { content?: string }[]).map((message) => message.content ?? '').join('\n');
+}
+
+/**
+ * The slice's messages in a summarizer request: the `[i] role: text` lines of its prompt, or, for
+ * a continuation, the messages between the system message (if any) and the ask as `role: text`.
+ */
 export function sliceLines(req: ChatRequestRecord): string[] {
+  if (isContinuation(req)) {
+    return (req.body.messages as { role: string; content?: string }[])
+      .slice(0, -1)
+      .filter((message, i) => i > 0 || message.role !== 'system')
+      .map((message) => `${message.role}: ${message.content ?? ''}`);
+  }
   const prompt = summarizerPrompt(req);
   if (!prompt.includes(SLICE_OPEN)) return [];
   const start = prompt.indexOf(SLICE_OPEN) + SLICE_OPEN.length;
@@ -82,7 +114,7 @@ export function factsIn(text: string): string[] {
 
 /** A summary that keeps every fact the summarizer was shown (previous narrative and slice). */
 export function keepWhatItIsShown(req: ChatRequestRecord): ScriptedReply {
-  const facts = factsIn(summarizerPrompt(req));
+  const facts = factsIn(summarizerInput(req));
   const seen = sliceLines(req).length;
   return {
     content: `Summary of ${seen} more messages.${facts.length ? ` Facts: ${facts.join(' ')}.` : ''}`,

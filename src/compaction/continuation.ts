@@ -1,0 +1,73 @@
+import type { Message, WireMessage } from '../conversation/message.js';
+import { estimateMessagesTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
+import {
+  CutTally,
+  foldStep,
+  SUMMARIZER_WINDOW_MARGIN,
+  type SummarizerCall,
+  type SummaryCut,
+  summaryMaxChars,
+} from './chunking.js';
+import { buildContinuationPrompt } from './summarizer-prompt.js';
+
+/**
+ * The chat's own request as far as the slice to summarize: what a summarizer that is the chat
+ * model continues, so the server reuses the KV cache of the chat's last request for all of it.
+ */
+export interface ChatContinuation {
+  /** The system message (with the summary in force), then the slice's messages as they were sent. */
+  messages: readonly WireMessage[];
+  /** Messages of the slice the request sent shortened (tool outputs cut to fit): given whole in the prompt. */
+  shortened: readonly Message[];
+}
+
+/**
+ * Summarizes the slice by continuing the chat's own request with one user message (the rules,
+ * what to fold, the shortened messages whole, the limit): one request, whose prompt the server
+ * has all but that message of. Undefined when that cannot be done — the request would not fit
+ * the window with the reply's room (the standalone prompt then summarizes in chunks), or the
+ * model called a tool instead of writing (nothing stops it on Ollama): the caller then uses
+ * the standalone prompt.
+ */
+export async function continueChat(
+  input: SummarizerCall & {
+    continuation: ChatContinuation;
+    /** The system message carries a summary section, to be folded in. */
+    hasSummary: boolean;
+    /** `[i] role: text` lines of the shortened messages, whole or condensed. */
+    shortenedLines: readonly string[];
+    /** Tokens the request carries besides its messages: the chat's tool definitions. */
+    fixedTokens: number;
+  },
+): Promise<{ narrative: string; cut: SummaryCut | undefined } | undefined> {
+  const { messages } = input.continuation;
+  const maxChars = summaryMaxChars(
+    input,
+    messages.map((message) => message.content),
+  );
+  const prompt = (wasCutOff: boolean) =>
+    buildContinuationPrompt({
+      rules: input.rules,
+      hasSummary: input.hasSummary,
+      shortenedLines: input.shortenedLines,
+      focus: input.focus,
+      maxChars,
+      wasCutOff,
+    });
+  const tokens =
+    input.fixedTokens +
+    estimateMessagesTokens(messages, input.charsPerToken) +
+    input.estimate(prompt(true)) +
+    MESSAGE_OVERHEAD_TOKENS +
+    // An obedient reply's room, as for every summarizer request (chunking.ts).
+    input.summaryTokens;
+  if (tokens > Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN)) return undefined;
+  const step = await foldStep(input, maxChars, (wasCutOff) => ({
+    system: '',
+    prompt: prompt(wasCutOff),
+    continues: messages,
+  }));
+  if (step.calledTools) return undefined;
+  const cuts = new CutTally();
+  return { narrative: cuts.add(step), cut: cuts.total() };
+}
