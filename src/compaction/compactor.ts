@@ -242,8 +242,11 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
 }
 
 /**
- * The slice summarized by continuing the chat's own request (see `CompactionInput.continuation`),
- * its shortened messages condensed on their own first; undefined when that cannot be done.
+ * The slice summarized by continuing the chat's own request (see `CompactionInput.continuation`);
+ * undefined when that cannot be done. Long messages are still condensed on their own first, as
+ * for the standalone prompt (a fact in the middle of a long paste gets a request of its own), and
+ * given again in the ask with the messages the request sent shortened. With `cutLongMessages`
+ * only those sent shortened are cut: the others are whole in the request it continues.
  */
 async function continueSlice(
   input: CompactionInput,
@@ -255,17 +258,19 @@ async function continueSlice(
   const continuation = input.continuation?.(plan.upto);
   if (!continuation) return undefined;
   const shortened = new Set(continuation.shortened);
+  const cutLongMessages = input.cutLongMessages ?? false;
   const long = await condenseLongMessages({
     ...summarizer,
     slice: plan.slice,
     firstIndex: plan.from,
     maxMessageChars: input.maxMessageChars,
-    cutLongMessages: input.cutLongMessages ?? false,
+    cutLongMessages,
     toolContent: input.toolContent,
-    only: shortened,
+    only: cutLongMessages ? shortened : undefined,
   });
-  const shortenedLines = plan.slice.flatMap((message, k) =>
-    shortened.has(message)
+  const condensedAlone = new Set(long.report.map((condensed) => condensed.index));
+  const againLines = plan.slice.flatMap((message, k) =>
+    shortened.has(message) || condensedAlone.has(plan.from + k)
       ? renderSliceLines([message], {
           maxMessageChars: input.maxMessageChars,
           firstIndex: plan.from + k,
@@ -277,7 +282,7 @@ async function continueSlice(
     ...summarizer,
     continuation,
     hasSummary: input.previous !== undefined,
-    shortenedLines,
+    againLines,
     fixedTokens: input.fixedTokens ?? 0,
   });
   return summarized && { long, summarized };

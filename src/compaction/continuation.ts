@@ -23,7 +23,7 @@ export interface ChatContinuation {
 
 /**
  * Summarizes the slice by continuing the chat's own request with one user message (the rules,
- * what to fold, the shortened messages whole, the limit): one request, whose prompt the server
+ * what to fold, the messages given again, the limit): one request, whose prompt the server
  * has all but that message of. Undefined when that cannot be done — the request would not fit
  * the window with the reply's room (the standalone prompt then summarizes in chunks), or the
  * model called a tool instead of writing (nothing stops it on Ollama): the caller then uses
@@ -34,8 +34,8 @@ export async function continueChat(
     continuation: ChatContinuation;
     /** The system message carries a summary section, to be folded in. */
     hasSummary: boolean;
-    /** `[i] role: text` lines of the shortened messages, whole or condensed. */
-    shortenedLines: readonly string[];
+    /** `[i] role: text` lines of the messages given again: sent shortened (whole here), or long (condensed). */
+    againLines: readonly string[];
     /** Tokens the request carries besides its messages: the chat's tool definitions. */
     fixedTokens: number;
   },
@@ -49,7 +49,7 @@ export async function continueChat(
     buildContinuationPrompt({
       rules: input.rules,
       hasSummary: input.hasSummary,
-      shortenedLines: input.shortenedLines,
+      againLines: input.againLines,
       focus: input.focus,
       maxChars,
       wasCutOff,

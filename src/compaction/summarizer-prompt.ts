@@ -81,16 +81,16 @@ export const CONTINUATION_OPENING =
 /**
  * The one user message that follows the chat's own request (its system message and the slice's
  * messages as they were sent) to make it a summarizer request: the rules, what to fold, the
- * slice's messages that were sent shortened (whole here, condensed when long), then the closing
- * parts of every summarizer request. Everything before it is the chat's last prompt, which the
+ * messages given again (those sent shortened, whole here, and long ones condensed on their own),
+ * then the closing parts of every summarizer request. Everything before it is the chat's last prompt, which the
  * server still holds in its KV cache.
  */
 export function buildContinuationPrompt(input: {
   rules?: string;
   /** The system message above carries a summary section, to be folded in. */
   hasSummary: boolean;
-  /** `[i] role: text` lines of messages above that were sent shortened. */
-  shortenedLines: readonly string[];
+  /** `[i] role: text` lines of messages above given again: sent shortened (whole here) or long (condensed). */
+  againLines: readonly string[];
   focus?: string;
   maxChars: number;
   wasCutOff?: boolean;
@@ -101,9 +101,9 @@ export function buildContinuationPrompt(input: {
       ? 'Fold the summary in the system message above (its narrative; its tool-call log is kept apart) and every message after it into one new summary: the facts of both must survive.'
       : 'Summarize every message above, after the system message.',
   );
-  if (input.shortenedLines.length) {
+  if (input.againLines.length) {
     parts.push(
-      `Some messages above were shortened when they were sent; here they are whole, one per line as [index] role: text:\n${MESSAGES_OPEN}\n${input.shortenedLines.join('\n')}\n${MESSAGES_CLOSE}`,
+      `Some messages above are given again here, one per line as [index] role: text — whole where they were sent shortened, condensed on their own where they are long; keep their facts:\n${MESSAGES_OPEN}\n${input.againLines.join('\n')}\n${MESSAGES_CLOSE}`,
     );
   }
   parts.push(...closingParts(input));

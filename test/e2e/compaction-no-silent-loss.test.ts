@@ -179,10 +179,11 @@ describe('3. a fact in the middle of a big paste', () => {
     for (const line of bigLog('FACT-P1 the paste secret is kiwi')) expect(shown).toContain(line);
   });
 
-  test('with compaction.cut_long_messages: true, the report names the cut paste and how much the summarizer never saw', async () => {
+  // With reuse_cache: auto the chat model sees the paste whole in the request it continues: nothing is unseen.
+  test('with compaction.cut_long_messages: true and the standalone prompt, the report names the cut paste and how much the summarizer never saw', async () => {
     run = await startToolRun({
       args: ['--num-ctx', '32768'],
-      config: 'compaction:\n  cut_long_messages: true\n',
+      config: 'compaction:\n  cut_long_messages: true\n  reuse_cache: off\n',
     });
     const { emu, pty } = run;
     emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n} done.` }) }));
