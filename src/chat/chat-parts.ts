@@ -8,26 +8,27 @@ import { Conversation } from '../conversation/conversation.js';
 import { VERSION } from '../platform/version.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { AbortSlot } from './abort-slot.js';
-import { ChatSessions } from './chat-sessions.js';
-import { CompactionRunner } from './compaction-runner.js';
-import { type AskDialog, DialogQueue } from './dialog-queue.js';
-import { InputRouter } from './input-router.js';
-import { LocalModel } from './local-model.js';
-import { McpConnections } from './mcp-connections.js';
-import { MessageSender } from './message-sender.js';
-import { ModelConnector } from './model-connector.js';
-import { ModelSettings } from './model-settings.js';
-import { ChatOptions } from './option-commands.js';
-import { RequestBuilder } from './request-builder.js';
-import { ScreenLog } from './screen-log.js';
-import { SessionKeeper } from './session-keeper.js';
-import { ShellRunner } from './shell-runner.js';
-import type { Store } from './store.js';
-import { ToolRunner } from './tool-runner.js';
-import { TurnRunner } from './turn-runner.js';
-import type { ChatViewState } from './view-state.js';
-import { WorkQueue } from './work-queue.js';
+import { CompactionRunner } from './compaction/compaction-runner.js';
+import { InputRouter } from './input/input-router.js';
+import { MessageSender } from './input/message-sender.js';
+import { ChatOptions } from './input/option-commands.js';
+import { ShellRunner } from './input/shell-runner.js';
+import { LocalModel } from './model/local-model.js';
+import { ModelConnector } from './model/model-connector.js';
+import { ModelSettings } from './request/model-settings.js';
+import { ProjectInstructions } from './request/project-instructions.js';
+import { RequestBuilder } from './request/request-builder.js';
+import { ChatSessions } from './session/chat-sessions.js';
+import { SessionKeeper } from './session/session-keeper.js';
+import { AbortSlot } from './state/abort-slot.js';
+import { type AskDialog, DialogQueue } from './state/dialog-queue.js';
+import { ScreenLog } from './state/screen-log.js';
+import type { Store } from './state/store.js';
+import type { ChatViewState } from './state/view-state.js';
+import { WorkQueue } from './state/work-queue.js';
+import { McpConnections } from './tools/mcp-connections.js';
+import { ToolRunner } from './tools/tool-runner.js';
+import { TurnRunner } from './turn/turn-runner.js';
 
 /** What the controller needs from the outside world; tests pass a fake backend or the Ollama one over the emulator. */
 export interface ChatControllerDeps {
@@ -74,6 +75,8 @@ export interface ChatParts {
   conversation: Conversation;
   /** The model connected and what every request to it carries. */
   settings: ModelSettings;
+  /** The instruction files (AGENTS.md) in the system message. */
+  instructions: ProjectInstructions;
   /** The next request: its model view, its tool definitions, and the meter counting them. */
   requests: RequestBuilder;
   dialogs: DialogQueue;
@@ -145,6 +148,14 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
     onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
+  const instructions = new ProjectInstructions({
+    names: config.instructions_files,
+    cwd: deps.cwd,
+    env: deps.env ?? process.env,
+    settings,
+    requests,
+    screen,
+  });
   const local = new LocalModel({ backend, requests, screen, interactive });
   const connector = new ModelConnector({
     backend,
@@ -159,6 +170,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     abort,
     interactive,
     local,
+    instructions,
     ask,
   });
   const mcp = new McpConnections({
@@ -174,6 +186,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     appState,
     interactive,
   });
+  requests.mcpSettled = () => mcp.settled;
   const toolRunner = new ToolRunner({
     mcp,
     tools: deps.tools,
@@ -188,6 +201,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     now,
     onToolUsed: (name) => requests.touchTools([name]),
     deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
+    // Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run".
+    onToolStarted: (started) => keeper.recordSetting('tool_started', started),
   });
   const turns = new TurnRunner({
     backend,
@@ -203,6 +218,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     load: local,
     onReplyDelta: deps.onReplyDelta,
     interactive,
+    learnWindow: (tokens) => connector.learnWindow(tokens),
   });
   const shell = new ShellRunner({
     conversation,
@@ -249,6 +265,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       keeper.startNew();
       resetChat();
       requests.resetMeter();
+      requests.toolRecency.restore({ used: [], found: [] });
       // The last reply's speed belongs to the conversation that is gone.
       store.update({ used: 0, lastStats: undefined });
     },
@@ -304,6 +321,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     screen,
     conversation,
     settings,
+    instructions,
     requests,
     dialogs,
     abort,

@@ -1,8 +1,10 @@
 import type { Message, WireMessage } from '../conversation/message.js';
 import { estimateMessagesTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
 import {
+  askMissingDetails,
   CutTally,
   foldStep,
+  listedDetails,
   SUMMARIZER_WINDOW_MARGIN,
   type SummarizerCall,
   type SummaryCut,
@@ -22,6 +24,23 @@ export interface ChatContinuation {
 }
 
 /**
+ * Whether the chat's request with an ask of `askTokens` fits the summarizer's window with the
+ * reply's room (the margin every summarizer request keeps, chunking.ts).
+ */
+export function continuationFits(
+  input: SummarizerCall & { continuation: ChatContinuation; fixedTokens: number },
+  askTokens: number,
+): boolean {
+  const tokens =
+    input.fixedTokens +
+    estimateMessagesTokens(input.continuation.messages, input.charsPerToken) +
+    askTokens +
+    MESSAGE_OVERHEAD_TOKENS +
+    input.summaryTokens;
+  return tokens <= Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN);
+}
+
+/**
  * Summarizes the slice by continuing the chat's own request with one user message (the rules,
  * what to fold, the messages given again, the limit): one request, whose prompt the server
  * has all but that message of. Undefined when that cannot be done — the request would not fit
@@ -36,6 +55,8 @@ export async function continueChat(
     hasSummary: boolean;
     /** `[i] role: text` lines of the messages given again: sent shortened (whole here), or long (condensed). */
     againLines: readonly string[];
+    /** Exact details to ask for (details.ts): listed in the ask, then checked like the standalone prompt's. */
+    details: readonly string[];
     /** Tokens the request carries besides its messages: the chat's tool definitions. */
     fixedTokens: number;
   },
@@ -50,18 +71,12 @@ export async function continueChat(
       rules: input.rules,
       hasSummary: input.hasSummary,
       againLines: input.againLines,
+      details: listedDetails(input.details),
       focus: input.focus,
       maxChars,
       wasCutOff,
     });
-  const tokens =
-    input.fixedTokens +
-    estimateMessagesTokens(messages, input.charsPerToken) +
-    input.estimate(prompt(true)) +
-    MESSAGE_OVERHEAD_TOKENS +
-    // An obedient reply's room, as for every summarizer request (chunking.ts).
-    input.summaryTokens;
-  if (tokens > Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN)) return undefined;
+  if (!continuationFits(input, input.estimate(prompt(true)))) return undefined;
   const step = await foldStep(input, maxChars, (wasCutOff) => ({
     system: '',
     prompt: prompt(wasCutOff),
@@ -69,5 +84,6 @@ export async function continueChat(
   }));
   if (step.calledTools) return undefined;
   const cuts = new CutTally();
-  return { narrative: cuts.add(step), cut: cuts.total() };
+  const narrative = await askMissingDetails(input, cuts.add(step), input.details, maxChars);
+  return { narrative, cut: cuts.total() };
 }

@@ -47,6 +47,8 @@ export function buildSummarizerRequest(input: {
   maxChars: number;
   /** The request is asked again because the server cut off the reply to it at its length limit. */
   wasCutOff?: boolean;
+  /** Exact details to keep verbatim (details.ts): listed after the messages. */
+  details?: readonly string[];
 }): SummarizerRequest {
   const parts: string[] = [];
   if (input.previousNarrative?.trim()) {
@@ -61,9 +63,15 @@ export function buildSummarizerRequest(input: {
   return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
 }
 
-/** What ends every summarizing request: the one-run focus, the cut-off notice, the size limit. */
-function closingParts(input: { focus?: string; wasCutOff?: boolean; maxChars: number }): string[] {
+/** What ends every summarizing request: the exact details to keep, the one-run focus, the cut-off notice, the size limit. */
+function closingParts(input: {
+  details?: readonly string[];
+  focus?: string;
+  wasCutOff?: boolean;
+  maxChars: number;
+}): string[] {
   const parts: string[] = [];
+  if (input.details?.length) parts.push(detailsToKeep(input.details));
   if (input.focus?.trim()) parts.push(`Focus for this summary, from the user: ${input.focus.trim()}`);
   if (input.wasCutOff) {
     parts.push(`${CUT_OFF_NOTICE} Keep every fact, but shorten the wording: stay within the limit.`);
@@ -91,6 +99,8 @@ export function buildContinuationPrompt(input: {
   hasSummary: boolean;
   /** `[i] role: text` lines of messages above given again: sent shortened (whole here) or long (condensed). */
   againLines: readonly string[];
+  /** Exact details to keep verbatim (details.ts). */
+  details?: readonly string[];
   focus?: string;
   maxChars: number;
   wasCutOff?: boolean;
@@ -98,7 +108,7 @@ export function buildContinuationPrompt(input: {
   const parts = [`${CONTINUATION_OPENING}\n<rules>\n${systemOf(input.rules)}\n</rules>`];
   parts.push(
     input.hasSummary
-      ? 'Fold the summary in the system message above (its narrative; its tool-call log is kept apart) and every message after it into one new summary: the facts of both must survive.'
+      ? 'Fold the summary in the system message above (its narrative: its tool-call log is kept apart) and every message after it into one new summary: the facts of both must survive.'
       : 'Summarize every message above, after the system message.',
   );
   if (input.againLines.length) {
@@ -137,6 +147,37 @@ export function buildCondenseRequest(input: {
       `${CONDENSE_OPENING} ${input.summary.length} characters, and the limit is ${input.maxChars}.`,
       `<summary>\n${input.summary}\n</summary>`,
       `Rewrite it in at most ${input.maxChars} characters. Keep every fact in it (names, numbers, paths, ids exactly as written); shorten the wording and drop repetition first. Output only the summary.`,
+    ].join('\n\n'),
+  };
+}
+
+/** Opens the list of exact details a summarizer request asks to keep. */
+export const DETAILS_OPENING = 'Exact details to keep in the summary, each exactly as written:';
+
+/** The exact details a summary must keep, one per line (the data either prompt form can carry). */
+export function detailsToKeep(details: readonly string[]): string {
+  return `${DETAILS_OPENING}\n${details.map((d) => `- ${d}`).join('\n')}`;
+}
+
+/** Opens the request that asks for the exact details a summary left out. */
+export const MISSING_DETAILS_OPENING = 'This summary of a conversation left out exact details it must keep:';
+
+/**
+ * The one second request when a summary dropped exact details: the summary and the details it
+ * lacks, to be written in within the same limit.
+ */
+export function buildMissingDetailsRequest(input: {
+  rules?: string;
+  summary: string;
+  missing: readonly string[];
+  maxChars: number;
+}): SummarizerRequest {
+  return {
+    system: systemOf(input.rules),
+    prompt: [
+      `${MISSING_DETAILS_OPENING}\n${input.missing.map((d) => `- ${d}`).join('\n')}`,
+      `<summary>\n${input.summary}\n</summary>`,
+      `Rewrite the summary so that it contains each of these details exactly as written, in at most ${input.maxChars} characters. Keep every fact already in it. Output only the summary.`,
     ].join('\n\n'),
   };
 }

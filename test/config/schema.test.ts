@@ -10,7 +10,9 @@ describe('DEFAULT_CONFIG', () => {
   it('holds the documented defaults, with "none" settings left unset', () => {
     expect(DEFAULT_CONFIG).toEqual({
       host: 'http://127.0.0.1:11434',
+      headers: {},
       request_timeout_s: 120,
+      instructions_files: ['AGENTS.md'],
       options: {},
       compaction: {
         auto: true,
@@ -21,6 +23,8 @@ describe('DEFAULT_CONFIG', () => {
         unload_after: false,
         cut_long_messages: false,
         reuse_cache: 'auto',
+        details: 'on',
+        details_share: 0.3,
       },
       tools: {
         enabled: ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'],
@@ -92,6 +96,16 @@ describe('configSchema', () => {
     expect(configSchema.parse({ compaction: { reuse_cache: 'off' } }).compaction.reuse_cache).toBe('off');
     const wrong = configSchema.safeParse({ compaction: { reuse_cache: true } });
     expect(wrong.error?.issues[0].message).toMatch(/"auto" or "off"/);
+  });
+
+  it('takes compaction.details as on or off (YAML booleans too) and a share between 0 and 1', () => {
+    const details = (value: unknown) => configSchema.safeParse({ compaction: { details: value } });
+    expect(details('off').data?.compaction.details).toBe('off');
+    expect(details(false).data?.compaction.details).toBe('off');
+    expect(details(true).data?.compaction.details).toBe('on');
+    expect(details('maybe').success).toBe(false);
+    expect(configSchema.safeParse({ compaction: { details_share: 1.5 } }).success).toBe(false);
+    expect(configSchema.parse({ compaction: { details_share: 0.4 } }).compaction.details_share).toBe(0.4);
   });
 
   it('rejects ratios at or beyond 0 and 1, and non-positive token floors', () => {

@@ -9,7 +9,14 @@ import {
   CONTINUATION_OPENING,
   MESSAGES_CLOSE,
   MESSAGES_OPEN,
+  MISSING_DETAILS_OPENING,
 } from '../../src/compaction/summarizer-prompt.js';
+import {
+  DETAILS_HEADER,
+  SUMMARY_FOOTER,
+  SUMMARY_HEADER,
+  TOOL_LOG_HEADER,
+} from '../../src/compaction/summary.js';
 import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
 
 /** Opens the slice in the summarizer's prompt. */
@@ -23,7 +30,7 @@ export const FACT_PATTERN = /FACT-\w+/g;
  * or the over-long summary to condense — or the chat's own request continued by one user message
  * asking for the summary (`isContinuation`).
  */
-export function isSummarizerRequest(req: ChatRequestRecord): boolean {
+export function isSummarizerRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
   const messages = req.body?.messages;
   return (
     isContinuation(req) ||
@@ -32,16 +39,23 @@ export function isSummarizerRequest(req: ChatRequestRecord): boolean {
       messages[0]?.role === 'system' &&
       messages[1]?.role === 'user' &&
       typeof messages[1].content === 'string' &&
-      (messages[1].content.includes(SLICE_OPEN) || messages[1].content.startsWith(CONDENSE_OPENING)))
+      (messages[1].content.includes(SLICE_OPEN) ||
+        messages[1].content.startsWith(CONDENSE_OPENING) ||
+        messages[1].content.startsWith(MISSING_DETAILS_OPENING)))
   );
 }
 
 /** Whether a summarizer call continues the chat's own request (the slice as sent, then the ask). */
-export function isContinuation(req: ChatRequestRecord): boolean {
+export function isContinuation(req: Pick<ChatRequestRecord, 'body'>): boolean {
   const last = req.body?.messages?.at?.(-1);
   return (
     last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(CONTINUATION_OPENING)
   );
+}
+
+/** Whether a summarizer call asks once more for the exact details a summary left out. */
+export function isMissingDetailsRequest(req: ChatRequestRecord): boolean {
+  return isSummarizerRequest(req) && summarizerPrompt(req).startsWith(MISSING_DETAILS_OPENING);
 }
 
 /** Whether a summarizer call asks to condense an over-long summary. */
@@ -77,7 +91,7 @@ export function writingToLimit(factor: number): (req: ChatRequestRecord) => Scri
 }
 
 /** The user prompt of a summarizer request (previous summary, slice, focus, size limit; continued: the ask). */
-export function summarizerPrompt(req: ChatRequestRecord): string {
+export function summarizerPrompt(req: Pick<ChatRequestRecord, 'body'>): string {
   return String(req.body.messages.at(-1).content);
 }
 
@@ -85,7 +99,7 @@ export function summarizerPrompt(req: ChatRequestRecord): string {
  * Everything a summarizer call shows the model: its prompt, and, for a continuation, the
  * chat's system message (the summary in force) and the slice's messages before it.
  */
-export function summarizerInput(req: ChatRequestRecord): string {
+export function summarizerInput(req: Pick<ChatRequestRecord, 'body'>): string {
   return (req.body.messages as { content?: string }[]).map((message) => message.content ?? '').join('\n');
 }
 
@@ -93,7 +107,7 @@ export function summarizerInput(req: ChatRequestRecord): string {
  * The slice's messages in a summarizer request: the `[i] role: text` lines of its prompt, or, for
  * a continuation, the messages between the system message (if any) and the ask as `role: text`.
  */
-export function sliceLines(req: ChatRequestRecord): string[] {
+export function sliceLines(req: Pick<ChatRequestRecord, 'body'>): string[] {
   if (isContinuation(req)) {
     return (req.body.messages as { role: string; content?: string }[])
       .slice(0, -1)
@@ -113,12 +127,56 @@ export function factsIn(text: string): string[] {
 }
 
 /** A summary that keeps every fact the summarizer was shown (previous narrative and slice). */
-export function keepWhatItIsShown(req: ChatRequestRecord): ScriptedReply {
+export function keepWhatItIsShown(req: Pick<ChatRequestRecord, 'body'>): ScriptedReply {
   const facts = factsIn(summarizerInput(req));
   const seen = sliceLines(req).length;
   return {
     content: `Summary of ${seen} more messages.${facts.length ? ` Facts: ${facts.join(' ')}.` : ''}`,
   };
+}
+
+/**
+ * The previous summary a summarizer request folds in (or the summary to condense or complete), '' if
+ * none; for a continuation, the narrative of the summary section in the chat's system message.
+ */
+export function previousSummary(req: Pick<ChatRequestRecord, 'body'>): string {
+  if (!isContinuation(req))
+    return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
+  const system = req.body.messages[0]?.role === 'system' ? String(req.body.messages[0].content) : '';
+  const start = system.indexOf(`${SUMMARY_HEADER}\n`);
+  if (start < 0) return '';
+  const section = system.slice(
+    start + SUMMARY_HEADER.length + 1,
+    system.indexOf(`\n${SUMMARY_FOOTER}`, start),
+  );
+  const ends = [`\n\n${DETAILS_HEADER}`, `\n\n${TOOL_LOG_HEADER}`].map((header) => section.indexOf(header));
+  return section.slice(0, Math.min(...ends.filter((end) => end >= 0), section.length));
+}
+
+/** A plain word: letters only, maybe followed by punctuation — no digit, path, id, address or code. */
+const PLAIN_WORD = /^[A-Za-z][a-z]*[,.;!?]?$/;
+
+/** Words of each slice line a gist keeps. */
+const GIST_WORDS_PER_LINE = 8;
+
+/**
+ * A summarizer that keeps only the gist, as small local models do (deja-vu #543: file paths 9.8%
+ * kept, numbers 1.9%, commands 0.2%): plain words of the previous summary and the first few of
+ * each new line, every path, number, command, id, URL, email and date dropped, the list of
+ * details to keep and any request to add them ignored; within the stated limit.
+ */
+export function gistOnly(req: ChatRequestRecord): ScriptedReply {
+  const plain = (text: string) => text.split(/\s+/).filter((w) => PLAIN_WORD.test(w));
+  const words = [
+    ...plain(previousSummary(req)),
+    ...sliceLines(req).flatMap((line) =>
+      plain(line.replace(/^\[\d+\] \w+:/, '')).slice(0, GIST_WORDS_PER_LINE),
+    ),
+  ];
+  const limit = statedLimit(req);
+  // Over the limit, the oldest words go first.
+  while (words.length > 1 && words.join(' ').length > limit) words.shift();
+  return { content: words.join(' ') || 'Nothing of note.' };
 }
 
 /** Summarizer requests the emulator has seen, in order. */

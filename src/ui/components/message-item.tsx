@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
 import { attachmentChip } from '../../attachments/attachment-chip.js';
-import type { DisplayItem } from '../../chat/display-items.js';
+import type { DisplayItem } from '../../chat/state/display-items.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { sanitizeTerminalText, showControlCharacters } from '../../text/sanitize.js';
 import { headAndTail } from '../../text/shorten.js';
@@ -144,6 +144,7 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
           <Text dimColor>
             {' '}
             · {clean(item.model)} · {clean(item.host)} · num_ctx {item.numCtx} ({formatTokens(item.numCtx)})
+            {item.windowSource ? ` from ${clean(item.windowSource)}` : ''}
           </Text>
         </Text>
       );
