@@ -193,7 +193,7 @@ describe('3. a fact in the middle of a big paste', () => {
     pty.write('thanks\r');
     await pty.waitFor('Reply 2 done.');
     pty.write('/compact\r');
-    await pty.waitFor('chars unseen');
+    await pty.waitFor(/chars\s+unseen/);
     expect(flat(pty.screen())).toMatch(
       /Compacted 2 messages: .*; cut to their head for the summarizer \(compaction\.cut_long_messages\): \[0\] a 7\d kB paste, [\d,]+ of [\d,]+ chars unseen/,
     );
