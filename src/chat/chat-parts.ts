@@ -201,6 +201,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     now,
     onToolUsed: (name) => requests.touchTools([name]),
     deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
+    // Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run".
+    onToolStarted: (started) => keeper.recordSetting('tool_started', started),
   });
   const turns = new TurnRunner({
     backend,
@@ -216,6 +218,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     load: local,
     onReplyDelta: deps.onReplyDelta,
     interactive,
+    learnWindow: (tokens) => connector.learnWindow(tokens),
   });
   const shell = new ShellRunner({
     conversation,

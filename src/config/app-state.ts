@@ -15,6 +15,8 @@ interface StoredState {
   calibration?: Record<string, number>;
   /** Directory → SHA-256 of the `.mcp.json` the user approved there. */
   mcpApprovals?: Record<string, string>;
+  /** Host URL → the protocol that answered there, so the next start need not ask again. */
+  serverApis?: Record<string, 'ollama' | 'openai'>;
 }
 
 /** Options of {@link AppState}. */
@@ -363,5 +365,24 @@ export class AppState {
   /** Remembers that the user approved the `.mcp.json` of `dir` with this content hash. */
   approveMcp(dir: string, hash: string): void {
     this.#write('mcpApprovals', { ...this.#mcpApprovals(), [dir]: hash });
+  }
+
+  #serverApis(): Record<string, 'ollama' | 'openai'> {
+    const value = this.#read('serverApis');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter(([, api]) => api === 'ollama' || api === 'openai'),
+    ) as Record<string, 'ollama' | 'openai'>;
+  }
+
+  /** The protocol that answered at `host` last time, if it was found out. */
+  serverApi(host: string): 'ollama' | 'openai' | undefined {
+    const apis = this.#serverApis();
+    return Object.hasOwn(apis, host) ? apis[host] : undefined;
+  }
+
+  /** Remembers what answered at `host` (only when it changed: every write fsyncs the file). */
+  setServerApi(host: string, api: 'ollama' | 'openai'): void {
+    if (this.serverApi(host) !== api) this.#write('serverApis', { ...this.#serverApis(), [host]: api });
   }
 }
