@@ -80,7 +80,10 @@ describe('what was above ochat stays (its own rows are redrawn, never the shell 
     await pty.waitFor('PLAIN-REPLY');
     const before = pty.raw().length;
     pty.write('\x14');
-    await sleep(400);
+    await deliberatePause(
+      400,
+      'a window in which a wrong erase of the screen or scrollback would be written',
+    );
     expect(pty.raw().slice(before)).not.toContain('\x1b[3J');
     expect(pty.raw().slice(before)).not.toContain('\x1b[2J');
     expect(shellLinesKept(pty.screen())).toBe(true);
@@ -94,7 +97,7 @@ describe('what was above ochat stays (its own rows are redrawn, never the shell 
     pty.write('hi\r');
     await pty.waitFor('END-OF-REPLY');
     pty.resize(60, 30);
-    await sleep(600);
+    await deliberatePause(600, 'a window in which a wrong erase of the rows above ochat would be written');
     await pty.waitFor(PROMPT_PLACEHOLDER);
     const screen = pty.screen();
     expect(shellLinesKept(screen)).toBe(true);
@@ -118,7 +121,7 @@ describe('what was above ochat stays (its own rows are redrawn, never the shell 
       'the conversation printed again',
       () => occurrences(pty.raw(), 'REDRAWN-REPLY') > printed,
     );
-    await sleep(200);
+    await deliberatePause(200, 'a window in which a second copy of the conversation would be drawn');
     const screen = pty.screen();
     expect(shellLinesKept(screen)).toBe(true);
     expect(occurrences(screen, 'REDRAWN-REPLY')).toBe(1);
