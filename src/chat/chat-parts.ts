@@ -203,6 +203,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     now,
     onToolUsed: (name) => requests.touchTools([name]),
     deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
+    // Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run".
+    onToolStarted: (started) => keeper.recordSetting('tool_started', started),
   });
   const turns = new TurnRunner({
     backend,
