@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppState, type AppStateOptions, HISTORY_ENTRY_MAX_CHARS } from '../../src/config/app-state.js';
 import { INPUT_HISTORY_LIMIT } from '../../src/config/defaults.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,7 +47,7 @@ describe('AppState', () => {
     });
     expect(history()).toBe('"before"\n');
     rmSync(lock);
-    for (let i = 0; i < 100 && !history().includes('two'); i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil('the waiting lines written', () => history().includes('two'));
     expect(history()).toBe('"before"\n"during one"\n"during two"\n');
     expect(state.inputHistory).toEqual(['before', 'during one', 'during two']);
   });
