@@ -1,4 +1,4 @@
-import type { ChatBackend } from '../backend/chat-backend.js';
+import { type ChatBackend, serverName } from '../backend/chat-backend.js';
 import type { ChatDelta } from '../backend/interfaces.js';
 import type { SlashCommand } from '../commands/command.js';
 import type { CommandHost, ScreenCommands } from '../commands/command-host.js';
@@ -114,6 +114,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   requests.onToolsDeferred = (text) => screen.notice('warning', text);
   const keeper = new SessionKeeper({
     store: deps.sessions,
+    // Read when the file is made: an OpenAI-compatible server's name is known once it answered.
+    server: () => ({ api: backend.server?.api ?? 'ollama', name: serverName(backend), url: backend.host }),
     cwd: deps.cwd,
     now,
     conversation,
@@ -201,6 +203,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     now,
     onToolUsed: (name) => requests.touchTools([name]),
     deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
+    // Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run".
+    onToolStarted: (started) => keeper.recordSetting('tool_started', started),
   });
   const turns = new TurnRunner({
     backend,
@@ -216,6 +220,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     load: local,
     onReplyDelta: deps.onReplyDelta,
     interactive,
+    learnWindow: (tokens) => connector.learnWindow(tokens),
   });
   const shell = new ShellRunner({
     conversation,

@@ -1,6 +1,6 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
-import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
+import type { SessionEntry, SessionHeader, SessionServer, SettingKey } from './session-format.js';
 import type { OpenedSession, SessionStore } from './session-store.js';
 import type { WriterListener } from './session-writer.js';
 
@@ -9,6 +9,7 @@ export type CompactionFailure = Omit<Extract<SessionEntry, { type: 'compaction-f
 
 /** The settings a new session file's header starts from. */
 export interface HeaderSettings {
+  server?: SessionServer;
   model?: string;
   system?: string;
   options: Record<string, unknown>;

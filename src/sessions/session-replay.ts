@@ -2,6 +2,7 @@ import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { MeterState } from '../conversation/context-meter.js';
 import type { Message } from '../conversation/message.js';
 import type { ToolRecencyState } from '../conversation/tool-recency.js';
+import type { StartedToolCall } from '../conversation/turns.js';
 import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
 
 /** One compaction attempt, successful or not, in the order they happened (for `/history`). */
@@ -42,6 +43,8 @@ export interface SessionSettings {
   toolRecency?: ToolRecencyState;
   /** Automatic compaction was paused by a failure, until one succeeds. */
   autoCompactionPaused?: boolean;
+  /** The last tool call that began to run (it may have no result: the session was killed while it ran). */
+  toolStarted?: StartedToolCall;
 }
 
 const isCount = (value: unknown): value is number =>
@@ -63,6 +66,13 @@ function meterState(value: unknown): MeterState | undefined {
       ? { tokens, transcriptLength, recordCount, estimated: a.estimated }
       : { tokens, transcriptLength, recordCount },
   };
+}
+
+/** A saved started call, or undefined when the value is not one. */
+function startedToolCall(value: unknown): StartedToolCall | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { message, call } = value as Record<string, unknown>;
+  return isCount(message) && isCount(call) ? { message, call } : undefined;
 }
 
 /** A saved tools state: the boolean entries of an object. */
@@ -120,6 +130,9 @@ function applySetting(settings: SessionSettings, key: SettingKey, value: unknown
       break;
     case 'auto_compaction_paused':
       settings.autoCompactionPaused = value === true;
+      break;
+    case 'tool_started':
+      settings.toolStarted = startedToolCall(value);
       break;
   }
 }

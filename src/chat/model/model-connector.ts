@@ -1,5 +1,5 @@
 import { supportsVision } from '../../backend/capabilities.js';
-import type { ChatBackend } from '../../backend/chat-backend.js';
+import { type ChatBackend, type ServerIdentity, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../../backend/interfaces.js';
 import type { InstructionsView, ModelCommands } from '../../commands/command-host.js';
@@ -95,7 +95,15 @@ export class ModelConnector implements ModelCommands {
         model: connected.name,
         host: backend.host,
         numCtx: connected.numCtx,
+        ...(connected.numCtxSource === 'server' ? { windowSource: connected.info.serverWindow?.source } : {}),
       });
+      const window = connected.info.serverWindow;
+      if (window?.guessed && connected.numCtxSource === 'server') {
+        screen.notice(
+          'info',
+          `${serverName(backend)} at ${backend.host} does not say its window: ochat assumes ${formatTokens(window.tokens)} until a longer prompt is refused (--num-ctx sets it).`,
+        );
+      }
       if (connected.cappedFrom) {
         screen.notice(
           'warning',
@@ -164,13 +172,14 @@ export class ModelConnector implements ModelCommands {
     if (refusal) {
       // Refused, not obeyed: the window the model would have without it (its Modelfile's, or ochat's default).
       const fallback = resolveNumCtx({
+        server: connected.info.serverWindow?.tokens,
         modelfile: connected.info.numCtxParam,
         trained: connected.info.trainedContext,
       });
       settings.connect({ ...connected, numCtx: fallback.numCtx, numCtxSource: fallback.source });
       screen.notice(
         'error',
-        `${refusal} Using ${fallback.numCtx} (the ${fallback.source === 'modelfile' ? "Modelfile's" : 'default'}).`,
+        `${refusal} Using ${fallback.numCtx} (the ${fallback.source === 'modelfile' ? "Modelfile's" : fallback.source === 'server' ? "server's" : 'default'}).`,
       );
     }
     this.deps.compaction.modelChanged();
@@ -203,7 +212,14 @@ export class ModelConnector implements ModelCommands {
     try {
       return await this.open(name, signal);
     } catch (error) {
-      if (!this.deps.interactive || !(error instanceof BackendError) || error.kind !== 'model-not-found')
+      // An OpenAI-compatible server serves what it was started with: nothing to pull.
+      const pullable = this.deps.backend.server?.api !== 'openai';
+      if (
+        !this.deps.interactive ||
+        !pullable ||
+        !(error instanceof BackendError) ||
+        error.kind !== 'model-not-found'
+      )
         throw error;
       this.deps.screen.notice('warning', `${name} is not installed.`);
       const key = await this.deps.ask({ kind: 'pull-model', question: `Pull ${name}?`, choices: 'y/n' });
@@ -213,12 +229,33 @@ export class ModelConnector implements ModelCommands {
     }
   }
 
+  /**
+   * The server refused a prompt as over its window and named it (an OpenAI-compatible server,
+   * whose window is set when it starts): that window is used from now on. Returns the model as
+   * connected after, or undefined when nothing changed (no model, or a window ochat cannot work in).
+   */
+  learnWindow(tokens: number): ConnectedModel | undefined {
+    const connected = this.deps.settings.connected;
+    if (!connected || tokens >= connected.numCtx) return undefined;
+    const was = connected.numCtx;
+    if (this.resize(tokens, 'refusal') === undefined) return undefined;
+    this.deps.screen.notice(
+      'warning',
+      `${serverName(this.deps.backend)}'s window is ${formatTokens(tokens)}, not ${formatTokens(was)}: using ${formatTokens(tokens)} from now on.`,
+    );
+    return this.deps.settings.connected;
+  }
+
   /** `/set num_ctx default`: the Modelfile's window, else ochat's default, as for a fresh start without flags. */
   resizeToModelDefault(): void {
     const connected = this.deps.settings.connected;
     if (!connected) return;
     const { info } = connected;
-    const resolved = resolveNumCtx({ modelfile: info.numCtxParam, trained: info.trainedContext });
+    const resolved = resolveNumCtx({
+      server: info.serverWindow?.tokens,
+      modelfile: info.numCtxParam,
+      trained: info.trainedContext,
+    });
     this.resize(resolved.numCtx, resolved.source);
   }
 
@@ -269,6 +306,10 @@ export class ModelConnector implements ModelCommands {
       },
       () => {},
     );
+  }
+
+  get server(): ServerIdentity | undefined {
+    return this.deps.backend.server;
   }
 
   get name(): string | undefined {

@@ -3,7 +3,7 @@ import { extname, resolve } from 'node:path';
 import type { Conversation } from '../../conversation/conversation.js';
 import { fileErrorReason } from '../../platform/errno.js';
 import { exportJson, exportMarkdown, parseJsonExport } from '../../sessions/session-export.js';
-import type { SettingKey } from '../../sessions/session-format.js';
+import type { SessionServer, SettingKey } from '../../sessions/session-format.js';
 import { formatHistory } from '../../sessions/session-history.js';
 import { type CompactionFailure, SessionRecorder } from '../../sessions/session-recorder.js';
 import { type ReplayedSession, replaySession } from '../../sessions/session-replay.js';
@@ -25,6 +25,8 @@ export interface SessionKeeperDeps {
   onError: (error: Error) => void;
   /** Writing the session works again: the lines kept meanwhile (how many) were written. */
   onRecovered?: (lines: number) => void;
+  /** The server the chat talks to, recorded in the header: its protocol, name and URL. */
+  server?: () => SessionServer;
 }
 
 /** A session command that cannot do what was asked, with a message for the user (e.g. `/save` to an existing file). */
@@ -73,6 +75,7 @@ export class SessionKeeper {
         cwd,
         now,
         headerSettings: () => ({
+          ...(this.deps.server ? { server: this.deps.server() } : {}),
           model: settings.connected?.name,
           system: settings.system,
           options: { ...settings.options },
