@@ -251,6 +251,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     tokensAfter: 0,
   };
   if (cut) record.cut = cut;
+  if (input.focus) record.focus = input.focus;
   if (list.details.length) record.details = list.details;
   if (keptDetails.length) record.keptDetails = keptDetails;
   if (list.foldedTotal) record.detailsFolded = list.foldedTotal;
