@@ -33,6 +33,8 @@ export class ChatController {
     // In the background: a slow or broken MCP server never holds up connecting or a reply.
     void this.parts.mcp.start();
     return this.parts.queue.enqueue(async () => {
+      // Before the first request: every request carries them.
+      await this.parts.instructions.load();
       if (this.deps.resume !== undefined) {
         // Its replies go to the screen once, rendered: the renderer must be there first, or
         // they would stay raw markdown in the scrollback (live replies wait for it the same way).

@@ -1,3 +1,4 @@
+import type { ServerIdentity } from '../backend/chat-backend.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
 import type { KeepAlive } from '../config/keep-alive.js';
@@ -48,8 +49,20 @@ export interface ConversationCommands {
   retryReply(): Promise<void>;
 }
 
-/** The model chatted with and what it is told: name, window, system prompt, thinking. */
+/** The instruction files in force (AGENTS.md), as `/instructions` shows them. */
+export interface InstructionsView {
+  /** `instructions_files` (empty: none are read). */
+  names: readonly string[];
+  /** The files read, in the order the model gets them; `shown` as the user reads a path. */
+  files: { shown: string; content: string; tokens: number }[];
+  /** Files found but not read, each with why. */
+  problems: string[];
+}
+
+/** The model chatted with and what it is told: name, window, system prompt, instructions, thinking. */
 export interface ModelCommands {
+  /** What answers at the host (absent: Ollama's native API). */
+  readonly server?: ServerIdentity;
   readonly name: string | undefined;
   readonly numCtx: number | undefined;
   /** Where `numCtx` comes from: `flag`, `config`, `modelfile`, `default` or `/set`. */
@@ -64,6 +77,8 @@ export interface ModelCommands {
   /** The model's own Modelfile `SYSTEM`, in force when the user sets none. */
   readonly modelSystem: string | undefined;
   setSystem(text: string | undefined): void;
+  /** The instruction files sent in the system message. */
+  instructions(): InstructionsView;
 
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;

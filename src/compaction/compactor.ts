@@ -43,6 +43,8 @@ export interface CompactionInput {
   previous?: CompactionRecord;
   budgets: Budgets;
   system?: string;
+  /** The instruction files' section: in every request, before and after, never summarized. */
+  instructions?: string;
   ask: Ask;
   /** The summarizer model's window (`num_ctx` sent with its requests). */
   summarizerNumCtx: number;
@@ -136,7 +138,14 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   const viewTokens = (record: CompactionRecord | undefined) =>
     (input.fixedTokens ?? 0) +
     estimateMessagesTokens(
-      buildModelView({ system: input.system, record, transcript, toolContent, fit: input.fit }),
+      buildModelView({
+        system: input.system,
+        instructions: input.instructions,
+        record,
+        transcript,
+        toolContent,
+        fit: input.fit,
+      }),
       charsPerToken,
     );
   const estimatedBefore = viewTokens(previous);
@@ -246,6 +255,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     tokensAfter: 0,
   };
   if (cut) record.cut = cut;
+  if (input.focus) record.focus = input.focus;
   if (list.details.length) record.details = list.details;
   if (keptDetails.length) record.keptDetails = keptDetails;
   if (list.foldedTotal) record.detailsFolded = list.foldedTotal;

@@ -6,6 +6,8 @@ import { renderSummarySection, SECTION_SEPARATOR } from './summary.js';
 /** What the model view is built from. */
 export interface ModelViewInput {
   system?: string;
+  /** The instruction files' section (instructions-section.ts): after the system prompt, never compacted. */
+  instructions?: string;
   /** The compaction record in force: its summary is folded into the system message. */
   record?: CompactionRecord;
   transcript: readonly Message[];
@@ -27,8 +29,8 @@ export interface ViewFit {
 }
 
 /**
- * What is sent to Ollama: one system message (the system prompt with the summary folded in as
- * a delimited section), then `transcript[record.upto..]` as wire messages. Never two system
+ * What is sent to Ollama: one system message (the system prompt, then the instruction files and
+ * the summary as delimited sections), then `transcript[record.upto..]` as wire messages. Never two system
  * messages, never a leading orphan `tool` message, thinking never sent back, replies replaced by
  * `/retry` (a whole turn's assistant and tool messages) never sent.
  */
@@ -36,6 +38,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
   const { record, transcript, toolContent } = input;
   const systemParts: string[] = [];
   if (input.system?.trim()) systemParts.push(input.system);
+  if (input.instructions) systemParts.push(input.instructions);
   if (record) systemParts.push(renderSummarySection(record));
   const tail: WireMessage[] = [];
   const sources: Message[] = [];

@@ -21,7 +21,9 @@ export const INPUT_HISTORY_LIMIT = 500;
  */
 export const DEFAULT_CONFIG: Config = deepFreeze({
   host: DEFAULT_HOST,
+  headers: {},
   request_timeout_s: 120,
+  instructions_files: ['AGENTS.md'],
   options: {},
   compaction: {
     auto: true,

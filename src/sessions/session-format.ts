@@ -4,6 +4,13 @@ import type { Message } from '../conversation/message.js';
 /** The session file format this ochat writes; a file with a higher version is opened read-only. */
 export const SESSION_FORMAT_VERSION = 1;
 
+/** The server a session talked to: its protocol, its name (`vLLM`, `Ollama`) and its URL. */
+export interface SessionServer {
+  api: 'ollama' | 'openai';
+  name: string;
+  url: string;
+}
+
 /** The first line of a session file: who, where and with what it started. */
 export interface SessionHeader {
   type: 'session';
@@ -13,6 +20,8 @@ export interface SessionHeader {
   created: string;
   /** Working directory it was started in (`--resume` without an id picks this directory's newest). */
   cwd: string;
+  /** Written since OpenAI-compatible servers came; absent in older files (Ollama). */
+  server?: SessionServer;
   model?: string;
   system?: string;
   options: Record<string, unknown>;
@@ -22,9 +31,12 @@ export interface SessionHeader {
  * A setting that changes what the next request sends (or the session's name). `tools`: which
  * tools are on (`/tools on|off`), as `{name: enabled}`. `meter`: the context meter's state (the
  * server's last counts and the calibrated chars per token), so a resumed session decides on
- * compaction exactly as the original would, as does `auto_compaction_paused` (automatic compaction
- * waits for a successful one after it failed). These were added without a format change: a reader
- * that does not know a key skips it.
+ * compaction exactly as the original would, `tool_recency` the tools it used and found (so it sends
+ * the same definitions), as does `auto_compaction_paused` (automatic compaction
+ * waits for a successful one after it failed). `tool_started`: a tool call was approved and began
+ * to run (`{message, call}`: the assistant message's id, the call's index in it), so a resume
+ * after a kill says its outcome is unknown rather than that it was not run. These were added
+ * without a format change: a reader that does not know a key skips it.
  */
 export type SettingKey =
   | 'model'
@@ -36,7 +48,20 @@ export type SettingKey =
   | 'name'
   | 'tools'
   | 'meter'
-  | 'auto_compaction_paused';
+  | 'tool_recency'
+  | 'auto_compaction_paused'
+  | 'tool_started';
+
+/**
+ * Settings kept for an exact resume, not for a reader (`/history`, `/save`): the meter's state and
+ * which tools were used and found (`tool_recency`: what stays resident when definitions are deferred),
+ * the call that began to run (`tool_started`).
+ */
+export const BOOKKEEPING_SETTINGS: ReadonlySet<SettingKey> = new Set([
+  'meter',
+  'tool_recency',
+  'tool_started',
+]);
 
 /**
  * Every line after the header. Records are plain serialized objects (the compaction record may grow
@@ -46,8 +71,19 @@ export type SessionEntry =
   | { type: 'message'; message: Message }
   /** A successful compaction: its record is in force from here on. */
   | { type: 'compaction'; record: CompactionRecord }
-  /** A compaction that changed nothing: why, so `/history` can show every attempt. */
-  | { type: 'compaction-failed'; at: string; model?: string; trigger: string; reason: string }
+  /**
+   * A compaction that changed nothing: why (`cancelled`: the user pressed Ctrl+C), and the
+   * `/compact` instructions it had, so `/history` can show every attempt.
+   */
+  | {
+      type: 'compaction-failed';
+      at: string;
+      model?: string;
+      trigger: string;
+      reason: string;
+      cancelled?: true;
+      focus?: string;
+    }
   /** `/uncompact`: the record in force before the latest one is in force again. */
   | { type: 'uncompact'; at: string }
   /** `/retry`: the assistant replies of message `id`'s turn from `id` on were replaced by a new reply. */

@@ -3,7 +3,7 @@ import { shownMessage } from '../attachments/shown-message.js';
 import { describeSummaryCut } from '../compaction/report.js';
 import type { Message } from '../conversation/message.js';
 import { formatWhen } from '../text/format-when.js';
-import type { SessionEntry, SessionHeader } from './session-format.js';
+import { BOOKKEEPING_SETTINGS, type SessionEntry, type SessionHeader } from './session-format.js';
 import { replaySession } from './session-replay.js';
 
 /** A message's text on one line; attached files as their chips, not their content. */
@@ -40,7 +40,8 @@ function oneLine(text: string, max = 200): string {
 /**
  * The whole history of a session as `/history` shows it: every message (those the summary in
  * force stands for marked `summarized`, replaced and interrupted replies marked), every
- * compaction attempt, success or failure, every `/uncompact`, in the order they happened.
+ * compaction attempt (success, failure or cancelled, with its `/compact` instructions), every
+ * `/uncompact`, in the order they happened: a compaction run before a message was sent above it.
  */
 export function formatHistory(
   header: SessionHeader,
@@ -55,6 +56,17 @@ export function formatHistory(
     `Session ${settings.name ? `"${settings.name}" ` : ''}${header.id} · started ${when(header.created)} in ${header.cwd}`,
   ];
   let index = 0;
+  /**
+   * Where the newest user message's line is while no other message followed it: a compaction
+   * then was the one its sending ran first, and its marker goes above it.
+   */
+  let sentAfter: number | undefined;
+  const marker = (line: string) => {
+    if (sentAfter === undefined) lines.push(line);
+    else lines.splice(sentAfter++, 0, line);
+  };
+  const focus = (text: string | undefined) =>
+    text ? `, /compact ${JSON.stringify(oneLine(text, 120))}` : '';
   for (const entry of entries) {
     switch (entry.type) {
       case 'message': {
@@ -70,6 +82,7 @@ export function formatHistory(
           : '';
         const text = m.role === 'tool' && m.tool_summary ? m.tool_summary : historyText(m);
         const said = [text, calls].filter(Boolean).join(' ');
+        sentAfter = m.role === 'user' ? lines.length : undefined;
         lines.push(`[${index + 1}]${marks.length ? ` (${marks.join(', ')})` : ''} ${who}: ${said}`);
         index++;
         break;
@@ -79,13 +92,17 @@ export function formatHistory(
         const cut = r.cut
           ? describeSummaryCut({ cutTokens: r.cut.tokens, endsLost: r.cut.endsLost ?? 0 })
           : '';
-        lines.push(
-          `── compacted ${when(r.at)} by ${r.model}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens${cut ? `; summary cut: ${cut}` : ''}`,
+        marker(
+          `── compacted ${when(r.at)} by ${r.model}${focus(r.focus)}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens${cut ? `; summary cut: ${cut}` : ''}`,
         );
         break;
       }
       case 'compaction-failed':
-        lines.push(`── compaction failed ${when(entry.at)} (${entry.trigger}): ${entry.reason}`);
+        marker(
+          entry.cancelled
+            ? `── compaction cancelled ${when(entry.at)} (${entry.trigger}${focus(entry.focus)}): nothing was changed`
+            : `── compaction failed ${when(entry.at)} (${entry.trigger}${focus(entry.focus)}): ${entry.reason}`,
+        );
         break;
       case 'uncompact':
         lines.push(`── uncompacted ${when(entry.at)}: the previous view is back in force`);
@@ -93,7 +110,7 @@ export function formatHistory(
       case 'setting':
         if (entry.key === 'auto_compaction_paused')
           lines.push(`── automatic compaction ${entry.value ? 'paused' : 'on again'}`);
-        else if (entry.key !== 'num_ctx' && entry.key !== 'meter')
+        else if (entry.key !== 'num_ctx' && !BOOKKEEPING_SETTINGS.has(entry.key))
           lines.push(`── ${entry.key} set to ${oneLine(describeSetting(entry.value), 120)}`);
         break;
       case 'replaced':

@@ -448,7 +448,7 @@ describe('/context', () => {
     };
     await run('/context', host);
     const lines = host.onlyShown.split('\n');
-    expect(lines[0]).toBe('Context window: 8k tokens');
+    expect(lines[0]).toBe("Context window: 8k tokens (from ochat's default)");
     expect(lines).toHaveLength(7);
     for (const label of ['system', 'summary', 'tool entries', 'verbatim tail', 'reserve', 'free']) {
       expect(lines.some((l) => l.trimStart().startsWith(label))).toBe(true);

@@ -136,6 +136,22 @@ describe('loadConfig: errors name file, line, column and key', () => {
     expect(error.message).toContain('got "run_comand" (did you mean "run_command"?)');
   });
 
+  it('reports instructions_files that is not a list of names, or holds an empty one, at the value', () => {
+    const notList = errorFor('model: m1\ninstructions_files: AGENTS.md\n');
+    expect([notList.line, notList.column, notList.key]).toEqual([2, 21, 'instructions_files']);
+    expect(notList.message).toMatch(
+      /:2:21: instructions_files: must be a list of file names, got "AGENTS.md"$/,
+    );
+    const empty = errorFor('instructions_files:\n  - AGENTS.md\n  - " "\n');
+    expect([empty.line, empty.key]).toEqual([3, 'instructions_files[1]']);
+    expect(empty.message).toContain('must be a file name');
+  });
+
+  it('reads instructions_files: [] as none, and leaves it at AGENTS.md when unset', () => {
+    expect(parseConfigText('instructions_files: []\n', 'c.yml').instructions_files).toEqual([]);
+    expect(parseConfigText('instructions_files:\n', 'c.yml').instructions_files).toEqual(['AGENTS.md']);
+  });
+
   it('reports a section that is not a mapping', () => {
     const error = errorFor('tools: [read_file]\n');
     expect(error.key).toBe('tools');

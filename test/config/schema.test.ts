@@ -10,7 +10,9 @@ describe('DEFAULT_CONFIG', () => {
   it('holds the documented defaults, with "none" settings left unset', () => {
     expect(DEFAULT_CONFIG).toEqual({
       host: 'http://127.0.0.1:11434',
+      headers: {},
       request_timeout_s: 120,
+      instructions_files: ['AGENTS.md'],
       options: {},
       compaction: {
         auto: true,

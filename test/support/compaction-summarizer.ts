@@ -22,7 +22,7 @@ export const FACT_PATTERN = /FACT-\w+/g;
  * Whether a chat request is a summarizer call: system rules + one user message holding the slice,
  * or the over-long summary to condense.
  */
-export function isSummarizerRequest(req: ChatRequestRecord): boolean {
+export function isSummarizerRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
   const messages = req.body?.messages;
   return (
     Array.isArray(messages) &&
@@ -74,12 +74,12 @@ export function writingToLimit(factor: number): (req: ChatRequestRecord) => Scri
 }
 
 /** The user prompt of a summarizer request (previous summary, slice, focus, size limit). */
-export function summarizerPrompt(req: ChatRequestRecord): string {
+export function summarizerPrompt(req: Pick<ChatRequestRecord, 'body'>): string {
   return String(req.body.messages[1].content);
 }
 
 /** The `[i] role: text` lines of the slice in a summarizer request. */
-export function sliceLines(req: ChatRequestRecord): string[] {
+export function sliceLines(req: Pick<ChatRequestRecord, 'body'>): string[] {
   const prompt = summarizerPrompt(req);
   if (!prompt.includes(SLICE_OPEN)) return [];
   const start = prompt.indexOf(SLICE_OPEN) + SLICE_OPEN.length;
@@ -93,7 +93,7 @@ export function factsIn(text: string): string[] {
 }
 
 /** A summary that keeps every fact the summarizer was shown (previous narrative and slice). */
-export function keepWhatItIsShown(req: ChatRequestRecord): ScriptedReply {
+export function keepWhatItIsShown(req: Pick<ChatRequestRecord, 'body'>): ScriptedReply {
   const facts = factsIn(summarizerPrompt(req));
   const seen = sliceLines(req).length;
   return {

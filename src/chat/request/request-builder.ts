@@ -7,15 +7,21 @@ import { buildModelView, isRetriedReply, toWireMessage, type ViewFit } from '../
 import type { Config } from '../../config/schema.js';
 import { ContextMeter } from '../../conversation/context-meter.js';
 import type { Conversation } from '../../conversation/conversation.js';
-import { formatTokens } from '../../conversation/format-tokens.js';
 import type { Message, WireMessage } from '../../conversation/message.js';
 import {
   DEFAULT_CHARS_PER_TOKEN,
   estimateMessagesTokens,
   estimateToolDefinitionsTokens,
 } from '../../conversation/token-estimate.js';
+import { ToolRecency } from '../../conversation/tool-recency.js';
 import { capToolOutput } from '../../tools/cap-output.js';
-import { type DefinitionPlan, planToolDefinitions } from '../../tools/definition-budget.js';
+import {
+  type DeferralFigures,
+  type DefinitionPlan,
+  deferralNotice,
+  droppedNotice,
+  planToolDefinitions,
+} from '../../tools/definition-budget.js';
 import { createFindTools } from '../../tools/find-tools.js';
 import { type ToolRegistry, toolSchema } from '../../tools/registry.js';
 import type { Store } from '../state/store.js';
@@ -29,11 +35,18 @@ import type { ModelSettings } from './model-settings.js';
  */
 export class RequestBuilder {
   readonly meter = new ContextMeter(DEFAULT_CHARS_PER_TOKEN);
-  /** Tool names, the most recently used or found first: they stay resident when definitions are deferred. */
-  #recentTools: string[] = [];
+  /** The tools used and found, the most recent first: they stay resident when definitions are deferred. */
+  readonly toolRecency = new ToolRecency();
   #deferralTold = false;
-  /** Told once per chat, the first time tool definitions are deferred. */
+  /** What the last plan sent (once told), to say what a later plan stops sending. */
+  #lastResident: Set<string> | undefined;
+  /**
+   * Told when tool definitions are first deferred (once every MCP server has started or failed, so
+   * that the figures count them all), and whenever a definition that was sent no longer is.
+   */
   onToolsDeferred: ((text: string) => void) | undefined;
+  /** Whether the MCP servers are all started or failed (or a one-shot stopped waiting for them). */
+  mcpSettled: () => boolean = () => true;
 
   constructor(
     private readonly config: Config,
@@ -51,7 +64,7 @@ export class RequestBuilder {
     tools.setFinder(
       createFindTools({
         deferred: () => this.definitionPlan().deferred,
-        onFound: (names) => this.touchTools(names),
+        onFound: (names) => this.toolRecency.find(names),
       }),
     );
   }
@@ -68,7 +81,7 @@ export class RequestBuilder {
     const connected = this.settings.connected;
     const fit = connected && this.viewFit(connected);
     const view = buildModelView({
-      system: this.settings.systemInForce(),
+      ...this.settings.systemSections(),
       record: this.conversation.latestRecord,
       transcript: this.conversation.transcript,
       toolContent: this.toolContent,
@@ -100,10 +113,24 @@ export class RequestBuilder {
     };
   }
 
-  /** The compaction budgets for `model`'s window (room left for the tool definitions). */
+  /**
+   * The compaction budgets for `model`'s window: room left for the tool definitions and the
+   * instruction files, which every request carries whole.
+   */
   budgets(model: ConnectedModel): Budgets {
     const { reserve, keep_recent, summary } = this.config.compaction;
-    return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, this.toolDefinitionTokens());
+    const fixed = this.toolDefinitionTokens() + this.instructionTokens();
+    return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, fixed);
+  }
+
+  /** Estimated tokens the instruction files' section adds to the system message (0: none). */
+  instructionTokens(): number {
+    const { instructions } = this.settings;
+    if (!instructions) return 0;
+    const { charsPerToken } = this.meter;
+    const without = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
+    const withThem = buildModelView({ ...this.settings.systemSections(), transcript: [] });
+    return estimateMessagesTokens(withThem, charsPerToken) - estimateMessagesTokens(without, charsPerToken);
   }
 
   /**
@@ -113,7 +140,7 @@ export class RequestBuilder {
    */
   smallestRequestWith(user: WireMessage): number {
     const head = buildModelView({
-      system: this.settings.systemInForce(),
+      ...this.settings.systemSections(),
       record: this.conversation.latestRecord,
       transcript: [],
     });
@@ -125,10 +152,16 @@ export class RequestBuilder {
    * definitions, plus the least room compaction needs (budgets.ts).
    */
   smallestNumCtx(): { numCtx: number; systemTokens: number; toolTokens: number } {
-    const system = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
+    const system = buildModelView({ ...this.settings.systemSections(), transcript: [] });
     const systemTokens = estimateMessagesTokens(system, this.meter.charsPerToken);
     const toolTokens = this.toolDefinitionTokens();
-    return { numCtx: smallestNumCtx(toolTokens, systemTokens), systemTokens, toolTokens };
+    // The instruction files are fixed like the tool definitions: the budgets leave room for both.
+    const instructionTokens = this.instructionTokens();
+    return {
+      numCtx: smallestNumCtx(toolTokens + instructionTokens, systemTokens - instructionTokens),
+      systemTokens,
+      toolTokens,
+    };
   }
 
   /**
@@ -148,21 +181,36 @@ export class RequestBuilder {
     const share = this.config.tools.max_definitions_share;
     const plan = planToolDefinitions({
       schemas,
-      recent: this.#recentTools,
+      builtIn: (name) => !this.tools.get(name)?.mcp,
+      used: this.toolRecency.used,
+      found: this.toolRecency.found,
       maxTokens: Math.floor(share * numCtx),
       cost: (schema) => estimateToolDefinitionsTokens([schema], charsPerToken),
       finder: toolSchema(finder),
     });
-    if (plan.deferred.length > 0 && !this.#deferralTold) {
-      this.#deferralTold = true;
-      const percent = Math.round((plan.totalTokens / numCtx) * 100);
-      // The share counts every definition: the built-ins' are named beside the MCP tools'.
-      const builtIns = schemas.length - mcpCount;
-      const text = `MCP: ${mcpCount} tool${mcpCount === 1 ? '' : 's'}, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-in${builtIns === 1 ? '' : 's'} = ${percent}% of the ${formatTokens(numCtx)} window (over tools.max_definitions_share, ${Math.round(share * 100)}%); ${plan.deferred.length} deferred, found by the model with find_tools.`;
-      // Not while a figure is being computed for the screen: after it.
-      queueMicrotask(() => this.onToolsDeferred?.(text));
-    }
+    this.#tellDeferral(plan, { mcpCount, builtIns: schemas.length - mcpCount, numCtx, share });
     return plan;
+  }
+
+  /** Says what the plan defers: the first time in figures, later each definition it stops sending. */
+  #tellDeferral(plan: DefinitionPlan, figures: Omit<DeferralFigures, 'plan' | 'isBuiltIn'>): void {
+    if (plan.deferred.length === 0 && !this.#deferralTold) return;
+    // Told with every server's tools counted, not those of the first one up.
+    if (!this.mcpSettled()) return;
+    const resident = new Set(plan.resident.map((schema) => schema.function.name));
+    let text: string | undefined;
+    if (!this.#deferralTold) {
+      this.#deferralTold = true;
+      text = deferralNotice({ ...figures, plan, isBuiltIn: (name) => !this.tools.get(name)?.mcp });
+    } else {
+      const dropped = plan.deferred
+        .map((schema) => schema.function.name)
+        .filter((name) => this.#lastResident?.has(name));
+      if (dropped.length > 0) text = droppedNotice(dropped, figures.share);
+    }
+    this.#lastResident = resident;
+    // Not while a figure is being computed for the screen: after it.
+    if (text !== undefined) queueMicrotask(() => this.onToolsDeferred?.(text));
   }
 
   /** The tool definitions every request carries. */
@@ -170,22 +218,17 @@ export class RequestBuilder {
     return this.definitionPlan().resident;
   }
 
-  /**
-   * Tools just used or found: they stay resident. When one was deferred, the definitions change,
-   * which the server's last count did not include.
-   */
+  /** Tools the model just called: they stay resident. */
   touchTools(names: readonly string[]): void {
-    const wasDeferred = this.definitionPlan().deferred.some((schema) => names.includes(schema.function.name));
-    this.#recentTools = [...names, ...this.#recentTools.filter((name) => !names.includes(name))].slice(
-      0,
-      500,
-    );
-    if (wasDeferred) this.resetMeter();
+    this.toolRecency.use(names);
   }
 
-  /** The MCP servers' tools changed (a server ready, gone, its list changed): estimate afresh. */
+  /**
+   * The MCP servers' tools changed (a server ready, gone, its list changed). The meter follows the
+   * change through its estimate; only a count saved without one is dropped.
+   */
   toolsChanged(): void {
-    this.resetMeter();
+    this.meter.forgetUntracked();
     this.refreshUsed();
   }
 

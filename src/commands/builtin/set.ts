@@ -2,18 +2,10 @@ import { describeKeepAlive, KEEP_ALIVE_FORMS, toKeepAlive } from '../../config/k
 import { OLLAMA_OPTIONS } from '../../config/ollama-option-table.js';
 import { CommandUsageError, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
+import { describeNumCtxSource } from '../num-ctx-source.js';
 
 /** The value that returns an option to the model's default: `/set temperature default`. */
 export const DEFAULT_WORD = 'default';
-
-/** How each source of num_ctx is named in the `/set` listing. */
-const NUM_CTX_SOURCES: Record<string, string> = {
-  flag: '--num-ctx',
-  config: 'config',
-  modelfile: 'Modelfile',
-  default: "ochat's default",
-  '/set': '/set',
-};
 
 /** Every option with what it does, for Tab. */
 function optionEntries(): CompletionEntry[] {
@@ -43,7 +35,7 @@ function completeSet(args: string): CompletionEntry[] {
 function listInForce(host: CommandHost, known: readonly string[]): string {
   const rows: [string, string, string][] = [];
   if (host.model.numCtx !== undefined) {
-    const source = NUM_CTX_SOURCES[host.model.numCtxSource ?? ''] ?? host.model.numCtxSource ?? '';
+    const source = describeNumCtxSource(host.model.numCtxSource, host.model.info);
     rows.push(['num_ctx', String(host.model.numCtx), source]);
   }
   for (const [name, value] of Object.entries(host.options.values)) {
@@ -73,6 +65,14 @@ function listInForce(host: CommandHost, known: readonly string[]): string {
 /** `/set keep_alive <value>`: how long Ollama keeps the model loaded, sent with every request. */
 function setKeepAlive(host: CommandHost, text: string): void {
   const value = text.trim();
+  const server = host.model.server;
+  if (server?.api === 'openai') {
+    host.screen.notice(
+      'info',
+      `keep_alive is Ollama's: ${server.name} keeps its model loaded while it runs, so nothing is set or sent.`,
+    );
+    return;
+  }
   if (!value) throw new CommandUsageError(`/set keep_alive needs ${KEEP_ALIVE_FORMS}.`);
   if (value.toLowerCase() === DEFAULT_WORD) {
     host.options.setKeepAlive(undefined);

@@ -103,6 +103,37 @@ describe('RequestBuilder', () => {
     ]);
   });
 
+  it('tells nothing while an MCP server is still starting; later, names each definition a find pushes out', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
+    const { requests } = chat.parts;
+    const told: string[] = [];
+    requests.onToolsDeferred = (text) => told.push(text);
+    let settled = false;
+    requests.mcpSettled = () => settled;
+    addDocsServerTools(chat);
+    requests.toolsChanged();
+    requests.definitionPlan();
+    await Promise.resolve();
+    expect(told).toEqual([]);
+    settled = true;
+    const before = requests.definitionPlan();
+    await Promise.resolve();
+    expect(told).toHaveLength(1);
+    const sentBefore = before.resident.map((schema) => schema.function.name);
+    // Found: the last two deferred ones, which push out the two MCP tools that were sent.
+    const found = before.deferred.slice(-2).map((schema) => schema.function.name);
+    requests.toolRecency.find(found);
+    const after = requests.definitionPlan();
+    await Promise.resolve();
+    const sentAfter = after.resident.map((schema) => schema.function.name);
+    expect(sentAfter).toEqual(expect.arrayContaining(found));
+    const dropped = sentBefore.filter((name) => !sentAfter.includes(name));
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(told[1]).toContain(`makes room for the tools the model used or found): ${dropped.join(', ')}`);
+    // Every built-in still sent: they fit the share on their own.
+    for (const tool of BUILTIN_TOOLS) expect(sentAfter).toContain(tool.name);
+  });
+
   it('has /tools mark the tools whose definitions are deferred, and only those', async () => {
     const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
     addDocsServerTools(chat);
