@@ -147,7 +147,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     abort,
     interactive,
     now,
-    onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
+    onFailure: (failure) => keeper.compactionFailed(failure),
     onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
   const instructions = new ProjectInstructions({

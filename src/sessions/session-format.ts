@@ -71,8 +71,19 @@ export type SessionEntry =
   | { type: 'message'; message: Message }
   /** A successful compaction: its record is in force from here on. */
   | { type: 'compaction'; record: CompactionRecord }
-  /** A compaction that changed nothing: why, so `/history` can show every attempt. */
-  | { type: 'compaction-failed'; at: string; model?: string; trigger: string; reason: string }
+  /**
+   * A compaction that changed nothing: why (`cancelled`: the user pressed Ctrl+C), and the
+   * `/compact` instructions it had, so `/history` can show every attempt.
+   */
+  | {
+      type: 'compaction-failed';
+      at: string;
+      model?: string;
+      trigger: string;
+      reason: string;
+      cancelled?: true;
+      focus?: string;
+    }
   /** `/uncompact`: the record in force before the latest one is in force again. */
   | { type: 'uncompact'; at: string }
   /** `/retry`: the assistant replies of message `id`'s turn from `id` on were replaced by a new reply. */

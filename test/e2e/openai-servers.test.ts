@@ -179,6 +179,25 @@ describe('OpenAI-compatible servers', () => {
     expect(JSON.stringify(emu.chats[0].body)).not.toContain('keep_alive');
   });
 
+  test('a slow first token is shown as the prompt being read; a 429 is said and asked again', async () => {
+    const { emu, pty } = await startServerAndChat({ engine: 'vllm' });
+    await pty.waitFor('from vLLM /v1/models max_model_len');
+    emu.enqueue({ content: 'Slow but here.', firstByteDelayMs: 2500 });
+    pty.write('first\r');
+    await pty.waitFor('vLLM is reading the prompt…');
+    await pty.waitFor('Slow but here.');
+    emu.enqueue(
+      { fault: { kind: 'http', status: 429, message: 'Too many requests', retryAfter: 1 } },
+      { content: 'After the pause.' },
+    );
+    pty.write('second\r');
+    await pty.waitFor(
+      /limits how often it is asked \(HTTP 429: Too many requests\)\. Trying again in 1 s \(1 of 3\)\./,
+    );
+    await pty.waitFor('After the pause.');
+    expect(emu.chats).toHaveLength(3);
+  });
+
   test('without a key, a server that wants one is said in words naming the variable', async () => {
     const { pty } = await startServerAndChat({ engine: 'vllm', apiKey: 'sk-x' }, ['--api', 'openai']);
     await pty.waitFor(/wants an API key \(HTTP 401: Unauthorized\)\. Set OCHAT_API_KEY/);

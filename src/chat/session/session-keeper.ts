@@ -5,7 +5,7 @@ import { fileErrorReason } from '../../platform/errno.js';
 import { exportJson, exportMarkdown, parseJsonExport } from '../../sessions/session-export.js';
 import type { SessionServer, SettingKey } from '../../sessions/session-format.js';
 import { formatHistory } from '../../sessions/session-history.js';
-import { SessionRecorder } from '../../sessions/session-recorder.js';
+import { type CompactionFailure, SessionRecorder } from '../../sessions/session-recorder.js';
 import { type ReplayedSession, replaySession } from '../../sessions/session-replay.js';
 import type { OpenedSession, SessionStore, SessionSummary } from '../../sessions/session-store.js';
 import type { ModelSettings } from '../request/model-settings.js';
@@ -116,8 +116,8 @@ export class SessionKeeper {
     this.recorded = { model: name, numCtx };
   }
 
-  compactionFailed(trigger: string, reason: string, model: string | undefined): void {
-    this.recorder?.recordCompactionFailure({ trigger, reason, model });
+  compactionFailed(failure: CompactionFailure): void {
+    this.recorder?.recordCompactionFailure(failure);
   }
 
   uncompacted(): void {
