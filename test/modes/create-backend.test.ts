@@ -60,6 +60,16 @@ describe('createBackend', () => {
     expect(emulator.requests.filter((r) => r.path === '/api/version')).toHaveLength(probes);
   });
 
+  it('a host from $OLLAMA_HOST is taken as Ollama without asking; the same host given by --host is asked', async () => {
+    emulator = await startOpenAiEmulator({ engine: 'vllm' });
+    const appState = await state();
+    const env = { OLLAMA_HOST: emulator.url };
+    expect(await createBackend(settings(emulator.url), appState, env)).toBeInstanceOf(OllamaClient);
+    expect(emulator.requests).toEqual([]);
+    const given = settings(emulator.url, {}, { host: emulator.url });
+    expect(await createBackend(given, appState, env)).toBeInstanceOf(OpenAiClient);
+  });
+
   it('--api overrides config api and what was remembered', async () => {
     const appState = await state();
     appState.setServerApi('http://gpu:8000', 'openai');
