@@ -3,6 +3,7 @@
  * PTY against the emulator, colours on.
  */
 import { afterEach, describe, expect, test } from 'vitest';
+import { isSummarizerRequest } from '../support/compaction-summarizer.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
 
 let run: ChatRun | undefined;
@@ -24,5 +25,34 @@ describe('thinking on a model without it', () => {
     await pty.waitFor(/does not support thinking[^\n]*\n[\s\S]*does not support thinking/);
     expect(pty.screen()).not.toContain('Thinking: on');
     expect(occurrences(pty.screen(), 'does not support thinking')).toBe(2);
+  });
+});
+
+describe('a compaction cancelled before a message goes', () => {
+  test('is said once, below the message it was for', async () => {
+    run = await startChat({ models: [{ name: 'chat:latest' }], args: ['-m', 'chat', '--num-ctx', '4096'] });
+    const { emu, pty } = run;
+    let chats = 0;
+    emu.respondWith(async (req) => {
+      // The summarizer takes its time, as a real model does: Ctrl+C comes while it works.
+      if (isSummarizerRequest(req)) {
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        return { content: 'Summary.' };
+      }
+      chats += 1;
+      return { content: `${'lorem ipsum '.repeat(160).trim()}\n\nReply ${chats} done.` };
+    });
+    for (let n = 1; n <= 3; n++) {
+      pty.write(`Question ${n}?\r`);
+      await pty.waitFor(`Reply ${n} done.`);
+    }
+    // A long message: the request carrying it would not leave the reserve free, so compaction runs first.
+    await pty.writeInPieces(`BIG-MESSAGE ${'word '.repeat(1300)}\r`);
+    await pty.waitFor('compacting');
+    pty.write('\x03');
+    await pty.waitFor('Press Enter on an empty prompt to send it');
+    const screen = pty.screen();
+    expect(occurrences(screen, 'ompaction cancelled')).toBe(1);
+    expect(screen.indexOf('BIG-MESSAGE')).toBeLessThan(screen.indexOf('Compaction cancelled'));
   });
 });

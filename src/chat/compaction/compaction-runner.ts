@@ -103,11 +103,12 @@ export class CompactionRunner implements CompactionCommands {
   /**
    * The budget gate every request to the model passes: compacts first when the request would
    * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently. False when
-   * the user cancelled that compaction (Ctrl+C): the request is not to go.
+   * the user cancelled that compaction (Ctrl+C): the request is not to go. `saysCancel: false`:
+   * the caller, holding its request back, says so itself (one line, below its message).
    */
-  async makeRoom(): Promise<boolean> {
+  async makeRoom(options: { saysCancel?: boolean } = {}): Promise<boolean> {
     if (!this.due()) return true;
-    return (await this.attempt('auto', undefined)) !== 'cancelled';
+    return (await this.attempt('auto', undefined, options.saysCancel ?? true)) !== 'cancelled';
   }
 
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
@@ -154,9 +155,13 @@ export class CompactionRunner implements CompactionCommands {
   }
 
   /** `run`, with how it ended. */
-  private async attempt(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async attempt(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel = true,
+  ): Promise<CompactionEnd> {
     for (;;) {
-      const result = await this.compactOnce(trigger, focus);
+      const result = await this.compactOnce(trigger, focus, saysCancel);
       if (result === 'done') this.unloadSummarizer();
       if (result === 'failed') {
         const key = await this.deps.ask({
@@ -227,7 +232,11 @@ export class CompactionRunner implements CompactionCommands {
     return budgets;
   }
 
-  private async compactOnce(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async compactOnce(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel: boolean,
+  ): Promise<CompactionEnd> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
     if (!connected) {
@@ -282,7 +291,7 @@ export class CompactionRunner implements CompactionCommands {
         if (trigger === 'manual') screen.notice('info', 'Nothing to compact.');
         return 'nothing';
       }
-      if (abort.signal.aborted) return this.cancelled();
+      if (abort.signal.aborted) return this.cancelled(saysCancel);
       if (!outcome.retryable) {
         const later = outcome.nextTurn && config.auto;
         if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
@@ -295,7 +304,7 @@ export class CompactionRunner implements CompactionCommands {
       this.fail(trigger, outcome.message);
       return 'failed';
     } catch (error) {
-      if (abort.signal.aborted) return this.cancelled();
+      if (abort.signal.aborted) return this.cancelled(saysCancel);
       this.fail(trigger, describeError(error));
       return 'failed';
     } finally {
@@ -304,8 +313,9 @@ export class CompactionRunner implements CompactionCommands {
     }
   }
 
-  private cancelled(): 'cancelled' {
-    this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
+  /** `says`: false when the caller tells it with what it means for the message held back. */
+  private cancelled(says: boolean): 'cancelled' {
+    if (says) this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
     return 'cancelled';
   }
 
