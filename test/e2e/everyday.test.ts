@@ -56,3 +56,41 @@ describe('a compaction cancelled before a message goes', () => {
     expect(screen.indexOf('BIG-MESSAGE')).toBeLessThan(screen.indexOf('Compaction cancelled'));
   });
 });
+
+describe('a model loading', () => {
+  test('the live area says loading m1…, not thinking…; the warm-up says loaded in N s when it ends', async () => {
+    run = await startChat({ models: [{ name: 'm1:latest' }], loadDelayMs: 2500, args: ['-m', 'm1'] });
+    const { pty } = run;
+    await pty.waitFor(/loading m1… [012] s/, 5000);
+    // Nothing sent yet: the warm-up's load, said in the status line when it ends.
+    await pty.waitFor(/loaded in 2\.\d s/, 8000);
+    expect(pty.screen()).not.toContain('thinking…');
+    pty.write('/unload\r');
+    await pty.waitFor('Unloaded m1', 8000);
+    pty.write('hello\r');
+    await pty.waitFor(/loading m1…\n/, 5000);
+    expect(pty.screen()).not.toContain('thinking…');
+    await pty.waitFor('Echo: hello', 8000);
+    await pty.waitFor(/loaded in 2\.\d s · \d+ tokens/);
+  }, 30_000);
+});
+
+describe('the status line', () => {
+  test('after an interrupted reply it no longer shows the previous reply speed', async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    emu.enqueue(
+      { content: 'A reply with a speed.', tokensPerSecond: 200 },
+      { content: `SLOW ${'word '.repeat(400)}`, tokensPerSecond: 20 },
+    );
+    pty.write('hi\r');
+    await pty.waitFor(/\d+ tokens · [\d.]+ tok\/s/);
+    pty.write('again\r');
+    await pty.waitFor('SLOW');
+    pty.write('\x03');
+    await pty.waitFor('[interrupted]');
+    const status = pty.screen().split('\n').at(-1) ?? '';
+    expect(status).toContain('llama3.2');
+    expect(status).not.toMatch(/tok\/s/);
+  });
+});

@@ -263,6 +263,8 @@ export class TurnRunner {
     const kept = partial && (partial.content || partial.thinking) ? partial : undefined;
     const hasPartial = kept !== undefined;
     presenter.finish({ interrupted: hasPartial });
+    // The status line's speed was the previous reply's: this one has no figures to show.
+    screen.store.update({ lastStats: undefined });
     if (kept) {
       this.deps.conversation.append({
         role: 'assistant',
