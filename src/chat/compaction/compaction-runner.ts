@@ -11,6 +11,7 @@ import type { CompactionRecord } from '../../conversation/compaction-record.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { lastTurnStart } from '../../conversation/turns.js';
+import type { CompactionFailure } from '../../sessions/session-recorder.js';
 import { describeError } from '../../text/describe-error.js';
 import type { ConnectedModel } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
@@ -39,8 +40,8 @@ export interface CompactionRunnerDeps {
   /** False in one-shot mode: a failure is an error, not a warning followed by a question. */
   interactive: boolean;
   now: () => Date;
-  /** Told of every failed attempt (the session records it; successes arrive as records). */
-  onFailure?: (trigger: CompactionTrigger, reason: string, model: string | undefined) => void;
+  /** Told of every attempt that changed nothing, cancelled ones too (the session records it; successes arrive as records). */
+  onFailure?: (failure: CompactionFailure) => void;
   /** Told when automatic mode pauses or resumes (the session records it, so a resume decides alike). */
   onPausedChange?: (paused: boolean) => void;
 }
@@ -291,21 +292,22 @@ export class CompactionRunner implements CompactionCommands {
         if (trigger === 'manual') screen.notice('info', 'Nothing to compact.');
         return 'nothing';
       }
-      if (abort.signal.aborted) return this.cancelled(saysCancel);
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
       if (!outcome.retryable) {
         const later = outcome.nextTurn && config.auto;
         if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
         this.fail(
           trigger,
+          focus,
           `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.${later ? ' Automatic compaction tries again after the next message.' : ''}`,
         );
         return later ? 'until-next-turn' : 'unfixable';
       }
-      this.fail(trigger, outcome.message);
+      this.fail(trigger, focus, outcome.message);
       return 'failed';
     } catch (error) {
-      if (abort.signal.aborted) return this.cancelled(saysCancel);
-      this.fail(trigger, describeError(error));
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
+      this.fail(trigger, focus, describeError(error));
       return 'failed';
     } finally {
       this.deps.abort.end();
@@ -314,13 +316,20 @@ export class CompactionRunner implements CompactionCommands {
   }
 
   /** `says`: false when the caller tells it with what it means for the message held back. */
-  private cancelled(says: boolean): 'cancelled' {
+  private cancelled(trigger: CompactionTrigger, focus: string | undefined, says: boolean): 'cancelled' {
+    this.deps.onFailure?.({
+      trigger,
+      reason: 'cancelled (Ctrl+C); nothing was changed',
+      model: this.summarizer?.model,
+      cancelled: true,
+      ...(focus && { focus }),
+    });
     if (says) this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
     return 'cancelled';
   }
 
-  private fail(trigger: CompactionTrigger, reason: string): void {
-    this.deps.onFailure?.(trigger, reason, this.summarizer?.model);
+  private fail(trigger: CompactionTrigger, focus: string | undefined, reason: string): void {
+    this.deps.onFailure?.({ trigger, reason, model: this.summarizer?.model, ...(focus && { focus }) });
     // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
     this.deps.screen.notice(this.deps.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
   }

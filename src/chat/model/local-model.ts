@@ -1,4 +1,4 @@
-import type { ChatBackend } from '../../backend/chat-backend.js';
+import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { ChatReply } from '../../backend/interfaces.js';
 import type { RunningModel } from '../../backend/model-lifecycle.js';
@@ -70,7 +70,8 @@ export class LocalModel {
    * ready. Then measures what the window costs. Not in one-shot mode.
    */
   preload(model: ConnectedModel): void {
-    if (!this.deps.interactive) return;
+    // An OpenAI-compatible server loads its model when it starts: nothing to warm up or measure.
+    if (!this.deps.interactive || this.deps.backend.server?.api === 'openai') return;
     this.#preload?.abort();
     const controller = new AbortController();
     this.#preload = controller;
@@ -124,7 +125,7 @@ export class LocalModel {
     };
     const timer = setTimeout(show, LOADING_AFTER_MS);
     // One-shot mode has no status line to show it in: no extra request before its first byte.
-    if (this.deps.interactive && !this.#warm.has(key(model))) {
+    if (this.deps.interactive && !this.#warm.has(key(model)) && this.deps.backend.server?.api !== 'openai') {
       this.deps.backend.runningModels().then(
         (running) => {
           const entry = running.find((r) => sameModel(r.name, model.name));
@@ -158,7 +159,8 @@ export class LocalModel {
         lastStats: s.lastStats ? `${loaded} · ${s.lastStats}` : loaded,
       }));
     }
-    if (this.deps.interactive && !this.#measured.has(key(model))) void this.measure(model);
+    const ollama = this.deps.backend.server?.api !== 'openai';
+    if (ollama && this.deps.interactive && !this.#measured.has(key(model))) void this.measure(model);
   }
 
   // ── what the window costs ────────────────────────────────────────────────────────────────
@@ -298,14 +300,18 @@ export class LocalModel {
 
   // ── the status line ──────────────────────────────────────────────────────────────────────
 
-  private showLoading(model: string, since: number): { model: string; since: number } {
-    const loading = { model, since };
+  private showLoading(model: string, since: number): { model: string; since: number; label?: string } {
+    // An OpenAI-compatible server loaded its model when it started: a wait is the prompt being read.
+    const loading =
+      this.deps.backend.server?.api === 'openai'
+        ? { model, since, label: `${serverName(this.deps.backend)} is reading the prompt…` }
+        : { model, since };
     this.deps.screen.store.update({ loading });
     return loading;
   }
 
   /** Clears the loading mark if it is still this one (a newer wait may have replaced it). */
-  private hideLoading(loading: { model: string; since: number }): void {
+  private hideLoading(loading: { model: string; since: number; label?: string }): void {
     this.deps.screen.store.update((s) => (s.loading === loading ? { loading: undefined } : {}));
   }
 }

@@ -66,6 +66,14 @@ function listInForce(host: CommandHost, known: readonly string[]): string {
 /** `/set keep_alive <value>`: how long Ollama keeps the model loaded, sent with every request. */
 function setKeepAlive(host: CommandHost, text: string): void {
   const value = text.trim();
+  const server = host.model.server;
+  if (server?.api === 'openai') {
+    host.screen.notice(
+      'info',
+      `keep_alive is Ollama's: ${server.name} keeps its model loaded while it runs, so nothing is set or sent.`,
+    );
+    return;
+  }
   if (!value) throw new CommandUsageError(`/set keep_alive needs ${KEEP_ALIVE_FORMS}.`);
   if (value.toLowerCase() === DEFAULT_WORD) {
     host.options.setKeepAlive(undefined);
