@@ -204,7 +204,7 @@ export function ChatApp({ model, commands, completePath, history, now, eraseOwnO
   return (
     <ChatScreen
       items={state.items}
-      live={state.live}
+      live={state.live && { ...state.live, waiting: loadingLabel }}
       progress={state.pull ? pullLines(state.pull.state, Math.max(1, width - 1)) : undefined}
       queued={queuedTexts(state.queued)}
       status={{

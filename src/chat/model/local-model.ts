@@ -26,6 +26,11 @@ export interface LocalModelDeps {
 export const LOADING_AFTER_MS = 1000;
 /** A load this long or longer is worth saying after the reply (`loaded in 14.2 s`). */
 const LOAD_WORTH_SAYING_NS = 1e9;
+/** `loaded in 14.2 s`. */
+function loadedIn(loadNs: number): string {
+  return `loaded in ${(loadNs / 1e9).toFixed(1)} s`;
+}
+
 /** Progress redraws of a pull at most this often (each line of it would be a full render). */
 const PULL_REDRAW_MS = 100;
 
@@ -49,6 +54,8 @@ export class LocalModel {
   /** `model@numCtx` pairs known to be loaded (a reply came back): no /api/ps asked before sending. */
   readonly #warm = new Set<string>();
   #preload: AbortController | undefined;
+  /** A warm-up's long load, by `model@numCtx`, not yet said beside a reply's figures. */
+  readonly #unsaidLoadNs = new Map<string, number>();
   readonly #now: () => number;
 
   constructor(private readonly deps: LocalModelDeps) {
@@ -74,6 +81,14 @@ export class LocalModel {
         this.hideLoading(loading);
         if (this.#preload !== controller) return;
         this.#warm.add(key(model));
+        // A long load is said when it ends, and again with the reply that waited for it (whose own
+        // load_duration is then ~0: the preload did the loading). Ollama's answer to a preload
+        // carries no durations: the wait is the load.
+        const loadNs = (this.#now() - loading.since) * 1e6;
+        if (loadNs >= LOAD_WORTH_SAYING_NS) {
+          this.#unsaidLoadNs.set(key(model), loadNs);
+          this.deps.screen.store.update({ lastStats: loadedIn(loadNs) });
+        }
         void this.measure(model);
       },
       (error: unknown) => {
@@ -136,9 +151,10 @@ export class LocalModel {
   /** After a reply: a long load is said once (`loaded in 14.2 s`), and a new window is measured. */
   private replied(model: ConnectedModel, reply: ChatReply): void {
     this.#warm.add(key(model));
-    const loadNs = reply.metrics.loadDurationNs;
+    const loadNs = Math.max(reply.metrics.loadDurationNs, this.#unsaidLoadNs.get(key(model)) ?? 0);
+    this.#unsaidLoadNs.delete(key(model));
     if (loadNs >= LOAD_WORTH_SAYING_NS) {
-      const loaded = `loaded in ${(loadNs / 1e9).toFixed(1)} s`;
+      const loaded = loadedIn(loadNs);
       this.deps.screen.store.update((s) => ({
         lastStats: s.lastStats ? `${loaded} · ${s.lastStats}` : loaded,
       }));

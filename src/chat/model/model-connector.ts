@@ -84,7 +84,15 @@ export class ModelConnector implements ModelCommands {
     const { signal } = this.deps.abort.begin();
     try {
       const name = await chooseModel(
-        { flag: flags.model ?? this.resumed.model, config: config.model, lastUsed: appState.lastModel },
+        {
+          flag: flags.model ?? this.resumed.model,
+          config: config.model,
+          lastUsed: await this.lastUsedHere(
+            appState.lastModel,
+            flags.model ?? this.resumed.model ?? config.model,
+            signal,
+          ),
+        },
         () => backend.listModels(signal),
       ).catch((error: unknown) => this.pickInstalled(error));
       if (name === undefined) return undefined;
@@ -124,6 +132,22 @@ export class ModelConnector implements ModelCommands {
       this.deps.abort.end();
       screen.store.update({ busy: undefined });
     }
+  }
+
+  /**
+   * The model used last, if this server can have it: an OpenAI-compatible server serves only what
+   * it was started with, so a name from another server (the last Ollama chat's) is not taken
+   * unless it lists it. Asks the server only when no model is named.
+   */
+  private async lastUsedHere(
+    lastUsed: string | undefined,
+    named: string | undefined,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const { backend } = this.deps;
+    if (!lastUsed || named || backend.server?.api !== 'openai') return lastUsed;
+    const served = await backend.listModels(signal);
+    return served.some((model) => model.name === lastUsed) ? lastUsed : undefined;
   }
 
   /**
