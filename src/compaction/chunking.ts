@@ -2,6 +2,7 @@ import { eventLoopTurn } from '../async/event-loop-turn.js';
 import { MESSAGE_OVERHEAD_TOKENS, weightedLength } from '../conversation/token-estimate.js';
 import { isHighSurrogate, isLowSurrogate } from '../text/shorten.js';
 import type { Ask, SummarizerReply } from './ask.js';
+import { findDetails } from './details.js';
 import { cutNarrative } from './narrative-cut.js';
 import {
   buildCondenseRequest,
@@ -151,6 +152,11 @@ export async function summarizeLines(
     previousNarrative?: string;
     /** Exact details to ask for (details.ts): listed in each request, then checked; missing ones asked for once more. */
     details?: readonly string[];
+    /**
+     * The most the final narrative may take, given the narrative (the room the details it lacks
+     * need beside it): over it, the narrative is condensed to it, or cut as a last resort.
+     */
+    roomAfterDetails?: (narrative: string) => number;
   },
 ): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
   const { estimate, summaryTokens } = input;
@@ -161,7 +167,8 @@ export async function summarizeLines(
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
     );
   }
-  const maxChars = summaryMaxChars(input, [input.previousNarrative ?? '', ...input.lines]);
+  const texts = [input.previousNarrative ?? '', ...input.lines];
+  const maxChars = summaryMaxChars(input, texts);
   let narrative = input.previousNarrative ?? '';
   const cuts = new CutTally();
   let parts = 0;
@@ -188,7 +195,7 @@ export async function summarizeLines(
     if (step.calledTools) throw new Error('the summarizer called a tool instead of writing a summary');
     narrative = cuts.add(step);
   }
-  narrative = await askMissingDetails(input, narrative, input.details ?? [], maxChars);
+  narrative = await keepDetails(input, narrative, input.details ?? [], { maxChars, texts, cuts });
   return { narrative, cut: cuts.total(), parts };
 }
 
@@ -273,33 +280,74 @@ export async function foldStep(
   };
 }
 
+/** What the details need beside the narrative (see `keepDetails`). */
+export interface RoomForDetails {
+  /**
+   * The most the final narrative may take, given the narrative (the room the details it lacks
+   * need beside it): over it, the narrative is condensed to it, or cut as a last resort.
+   */
+  roomAfterDetails?: (narrative: string) => number;
+}
+
 /**
- * The details check: the exact details the summary dropped are asked for once more, within the
- * same limit; the reply is taken only whole, within the limit, and keeping more of them (the
- * rest stay in the details list).
+ * After the folds, the details check: the exact details the summary dropped are asked for once
+ * more, within the same limit (the reply taken only whole, within the limit, and keeping more of
+ * them); then the details still missing are kept beside the narrative, which makes room for them
+ * out of its plain words only — never losing an exact detail it holds (some, such as a tool
+ * output's, are in no list). A cut is counted in `cuts`.
  */
-export async function askMissingDetails(
-  input: SummarizerCall,
-  narrative: string,
+export async function keepDetails(
+  input: SummarizerCall & RoomForDetails,
+  summary: string,
   details: readonly string[],
-  maxChars: number,
+  /** The limit told, the texts summarized (for the limit in characters), the cuts so far. */
+  at: { maxChars: number; texts: readonly string[]; cuts: CutTally },
 ): Promise<string> {
+  const { estimate } = input;
+  let narrative = summary;
   const missing = details.filter((d) => !narrative.includes(d));
   const retry = buildMissingDetailsRequest({
     rules: input.rules,
     summary: narrative,
     missing: listedDetails(missing),
-    maxChars,
+    maxChars: at.maxChars,
   });
-  if (!missing.length || !narrative || !fitsWindow(input, retry)) return narrative;
-  const reply = await askOnce(input, retry);
-  const stillMissing = reply.text ? missing.filter((d) => !reply.text.includes(d)).length : missing.length;
-  return !reply.cutOff &&
-    !reply.calledTools &&
-    stillMissing < missing.length &&
-    input.estimate(reply.text) <= input.targetTokens
-    ? reply.text
-    : narrative;
+  if (missing.length && narrative && fitsWindow(input, retry)) {
+    const reply = await askOnce(input, retry);
+    const stillMissing = reply.text ? missing.filter((d) => !reply.text.includes(d)).length : missing.length;
+    if (
+      !reply.cutOff &&
+      !reply.calledTools &&
+      stillMissing < missing.length &&
+      estimate(reply.text) <= input.targetTokens
+    )
+      narrative = reply.text;
+  }
+  const room = input.roomAfterDetails?.(narrative);
+  if (room === undefined || estimate(narrative) <= room) return narrative;
+  const held = findDetails(narrative).map((d) => d.text);
+  const holdsAll = (text: string) => held.every((d) => text.includes(d));
+  const condense = buildCondenseRequest({
+    rules: input.rules,
+    summary: narrative,
+    maxChars: summaryCharLimit(Math.max(1, room), input.charsPerToken / bytesPerChar(at.texts)),
+  });
+  let text = narrative;
+  if (fitsWindow(input, condense)) {
+    const condensed = await askOnce(input, condense);
+    if (
+      condensed.text &&
+      !condensed.cutOff &&
+      !condensed.calledTools &&
+      estimate(condensed.text) < estimate(text) &&
+      holdsAll(condensed.text)
+    )
+      text = condensed.text;
+  }
+  const cut = cutNarrative(text, Math.max(1, room), estimate);
+  if (!holdsAll(cut.kept)) return text;
+  if (cut.removed) at.cuts.cut(cut.removed, Math.max(1, estimate(text) - estimate(cut.kept)));
+  return cut.kept;
 }
 
 /** The cuts of several steps, summed into one `SummaryCut`. */
@@ -310,10 +358,15 @@ export class CutTally {
 
   /** Counts the step's cut; returns its narrative. */
   add(step: FoldStep): string {
-    if (step.removed) this.removed.push(step.removed);
-    this.tokens += step.removedTokens;
+    if (step.removed) this.cut(step.removed, step.removedTokens);
     if (step.endLost) this.endsLost += 1;
     return step.narrative;
+  }
+
+  /** Counts text cut from a narrative, and its tokens. */
+  cut(removed: string, tokens: number): void {
+    this.removed.push(removed);
+    this.tokens += tokens;
   }
 
   total(): SummaryCut | undefined {

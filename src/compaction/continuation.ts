@@ -1,10 +1,11 @@
 import type { Message, WireMessage } from '../conversation/message.js';
 import { estimateMessagesTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
 import {
-  askMissingDetails,
   CutTally,
   foldStep,
+  keepDetails,
   listedDetails,
+  type RoomForDetails,
   SUMMARIZER_WINDOW_MARGIN,
   type SummarizerCall,
   type SummaryCut,
@@ -49,23 +50,22 @@ export function continuationFits(
  * the standalone prompt.
  */
 export async function continueChat(
-  input: SummarizerCall & {
-    continuation: ChatContinuation;
-    /** The system message carries a summary section, to be folded in. */
-    hasSummary: boolean;
-    /** `[i] role: text` lines of the messages given again: sent shortened (whole here), or long (condensed). */
-    againLines: readonly string[];
-    /** Exact details to ask for (details.ts): listed in the ask, then checked like the standalone prompt's. */
-    details: readonly string[];
-    /** Tokens the request carries besides its messages: the chat's tool definitions. */
-    fixedTokens: number;
-  },
+  input: SummarizerCall &
+    RoomForDetails & {
+      continuation: ChatContinuation;
+      /** The system message carries a summary section, to be folded in. */
+      hasSummary: boolean;
+      /** `[i] role: text` lines of the messages given again: sent shortened (whole here), or long (condensed). */
+      againLines: readonly string[];
+      /** Exact details to ask for (details.ts): listed in the ask, then checked like the standalone prompt's. */
+      details: readonly string[];
+      /** Tokens the request carries besides its messages: the chat's tool definitions. */
+      fixedTokens: number;
+    },
 ): Promise<{ narrative: string; cut: SummaryCut | undefined } | undefined> {
   const { messages } = input.continuation;
-  const maxChars = summaryMaxChars(
-    input,
-    messages.map((message) => message.content),
-  );
+  const texts = messages.map((message) => message.content);
+  const maxChars = summaryMaxChars(input, texts);
   const prompt = (wasCutOff: boolean) =>
     buildContinuationPrompt({
       rules: input.rules,
@@ -84,6 +84,6 @@ export async function continueChat(
   }));
   if (step.calledTools) return undefined;
   const cuts = new CutTally();
-  const narrative = await askMissingDetails(input, cuts.add(step), input.details, maxChars);
+  const narrative = await keepDetails(input, cuts.add(step), input.details, { maxChars, texts, cuts });
   return { narrative, cut: cuts.total() };
 }
