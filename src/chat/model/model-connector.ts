@@ -400,6 +400,36 @@ export class ModelConnector implements ModelCommands {
     return this.deps.instructions.view();
   }
 
+  get pins(): readonly string[] {
+    return this.deps.settings.pins;
+  }
+
+  /** Refused when the window could then no longer hold the system message, the pins, the tool definitions and what compaction needs. */
+  pin(text: string): string | undefined {
+    const { settings, requests } = this.deps;
+    const before = settings.pins;
+    settings.setPins([...before, text]);
+    const connected = settings.connected;
+    if (!connected) return undefined;
+    const smallest = requests.smallestNumCtx();
+    if (smallest.numCtx <= connected.numCtx) return undefined;
+    settings.setPins(before);
+    const figure = (n: number) => n.toLocaleString('en');
+    return `Not pinned: with it the system message and pins take ${figure(smallest.systemTokens)} tokens, and num_ctx ${figure(connected.numCtx)} would need to be at least ${figure(smallest.numCtx)} to leave compaction its room. Shorten it, unpin another (/pins), or raise /set num_ctx.`;
+  }
+
+  unpin(n: number): boolean {
+    const pins = this.deps.settings.pins;
+    if (!Number.isInteger(n) || n < 1 || n > pins.length) return false;
+    this.deps.settings.setPins(pins.filter((_, i) => i !== n - 1));
+    return true;
+  }
+
+  lastUserText(): string | undefined {
+    const last = this.deps.conversation.lastUserMessage();
+    return last ? (last.typed ?? last.content) : undefined;
+  }
+
   get think(): ThinkSetting | undefined {
     return this.deps.settings.think;
   }
