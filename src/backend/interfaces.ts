@@ -83,6 +83,8 @@ export interface ChatMetrics {
   evalDurationNs: number;
   /** False: the server sent no counts (an OpenAI-compatible server without `usage`); the two counts are 0. */
   counted?: false;
+  /** `promptEvalCount` is the whole prompt, cached or not (OpenAI-compatible `usage`), unlike Ollama's. */
+  wholePrompt?: true;
 }
 
 /** A complete reply: everything that streamed, accumulated, plus the final chunk's metrics. */

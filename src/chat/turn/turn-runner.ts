@@ -309,6 +309,7 @@ export class TurnRunner {
               tools,
               promptEvalCount: m.promptEvalCount,
               evalCount: m.evalCount,
+              wholePrompt: m.wholePrompt,
               transcriptLength: conversation.transcript.length,
               recordCount: conversation.records.length,
               estimateNext: () => requests.estimateRequest(),
