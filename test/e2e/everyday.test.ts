@@ -95,3 +95,23 @@ describe('the status line', () => {
     expect(status).not.toMatch(/tok\/s/);
   });
 });
+
+describe('/ps', () => {
+  test('says how long a model stays as ollama ps does: months, not thousands of hours; Forever for -1', async () => {
+    run = await startChat({ pty: { cols: 120 } });
+    const { pty } = run;
+    pty.write('/set keep_alive 8760h\r');
+    await pty.waitFor('keep_alive');
+    pty.write('hi\r');
+    await pty.waitFor('Echo: hi');
+    pty.write('/ps\r');
+    await pty.waitFor(/llama3\.2:latest .* 12 months from now/);
+    expect(pty.screen()).not.toMatch(/\d{3,} hours from now/);
+    pty.write('/set keep_alive -1\r');
+    await pty.waitFor(/keep_alive = -1/);
+    pty.write('again\r');
+    await pty.waitFor('Echo: again');
+    pty.write('/ps\r');
+    await pty.waitFor(/llama3\.2:latest .* Forever/);
+  });
+});
