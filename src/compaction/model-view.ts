@@ -34,9 +34,7 @@ export interface ViewFit {
  */
 export function buildModelView(input: ModelViewInput): WireMessage[] {
   const { record, transcript, toolContent } = input;
-  const systemParts: string[] = [];
-  if (input.system?.trim()) systemParts.push(input.system);
-  if (record) systemParts.push(renderSummarySection(record));
+  const strays: string[] = [];
   const tail: WireMessage[] = [];
   const sources: Message[] = [];
   // Whether the last tail entry carries a `!command` run: user messages next to one join it.
@@ -45,7 +43,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     const message = transcript[i];
     // A stray system message (hand-edited or old session) joins the one system message.
     if (message.role === 'system') {
-      if (message.content.trim()) systemParts.push(message.content);
+      strays.push(message.content);
       continue;
     }
     // `/retry` replaced it: the new reply stands in its place (the history keeps the old one).
@@ -67,15 +65,30 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     sources.push(message);
     lastHasShell = message.shell !== undefined;
   }
-  const head: WireMessage[] = systemParts.length
-    ? [{ role: 'system', content: systemParts.join(SECTION_SEPARATOR) }]
-    : [];
+  const head = systemHead(input.system, record, strays);
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
   return [
     ...head,
     ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
   ];
+}
+
+/**
+ * The one system message a request starts with: the system prompt, the summary of `record`
+ * folded in as a delimited section, then `strays` (system messages found in the transcript);
+ * none when all are empty. Alone, it is what every request carries at the least.
+ */
+export function systemHead(
+  system: string | undefined,
+  record: CompactionRecord | undefined,
+  strays: readonly string[] = [],
+): WireMessage[] {
+  const parts: string[] = [];
+  if (system?.trim()) parts.push(system);
+  if (record) parts.push(renderSummarySection(record));
+  for (const stray of strays) if (stray.trim()) parts.push(stray);
+  return parts.length ? [{ role: 'system', content: parts.join(SECTION_SEPARATOR) }] : [];
 }
 
 /**
