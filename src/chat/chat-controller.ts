@@ -4,8 +4,8 @@ import type { CommandHost } from '../commands/command-host.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
 import { assembleChat, type ChatControllerDeps, type ChatParts } from './chat-parts.js';
-import { createStore, type Store } from './store.js';
-import { type ChatViewState, initialViewState } from './view-state.js';
+import { createStore, type Store } from './state/store.js';
+import { type ChatViewState, initialViewState } from './state/view-state.js';
 
 /**
  * One chat: what the UI asks of it (`start`, `submit`, `retry`, `interrupt`, `answerDialog`),

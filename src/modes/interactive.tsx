@@ -1,8 +1,8 @@
 import { constants } from 'node:os';
 import { render } from 'ink';
 import type { ChatController } from '../chat/chat-controller.js';
-import { createStore } from '../chat/store.js';
-import { initialViewState } from '../chat/view-state.js';
+import { createStore } from '../chat/state/store.js';
+import { initialViewState } from '../chat/state/view-state.js';
 import type { RunSettings } from '../cli/settings.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import { exitWithoutTerminal } from '../platform/closed-output.js';

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
-import { createStore } from '../chat/store.js';
-import { initialViewState } from '../chat/view-state.js';
+import { createStore } from '../chat/state/store.js';
+import { initialViewState } from '../chat/state/view-state.js';
 import type { RunSettings } from '../cli/settings.js';
 import { DOUBLE_CTRL_C_MS } from '../ui/input/double-ctrl-c.js';
 import { isOpenTripleQuote, unwrapTripleQuote } from '../ui/input/triple-quote.js';

@@ -1,4 +1,4 @@
-import type { DisplayItem } from '../chat/display-items.js';
+import type { DisplayItem } from '../chat/state/display-items.js';
 import type { RunSettings } from '../cli/settings.js';
 import { createStreamSanitizer } from '../text/sanitize.js';
 import { createChatController } from './create-controller.js';

@@ -1,7 +1,7 @@
 import { useApp, useInput, useStdout } from 'ink';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { Store } from '../chat/store.js';
-import type { ChatViewState } from '../chat/view-state.js';
+import type { Store } from '../chat/state/store.js';
+import type { ChatViewState } from '../chat/state/view-state.js';
 import { ChatScreen } from './components/chat-screen.js';
 import { NO_MODEL_LABEL } from './first-frame.js';
 import { createDialogKeyGate } from './input/dialog-key-gate.js';

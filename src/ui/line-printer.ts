@@ -1,7 +1,7 @@
 import { attachmentChip } from '../attachments/attachment-chip.js';
 import type { ChatDelta } from '../backend/interfaces.js';
-import type { DisplayItem } from '../chat/display-items.js';
-import type { ChatViewState, Dialog } from '../chat/view-state.js';
+import type { DisplayItem } from '../chat/state/display-items.js';
+import type { ChatViewState, Dialog } from '../chat/state/view-state.js';
 import { createStreamSanitizer, sanitizeTerminalText, showControlCharacters } from '../text/sanitize.js';
 import { NOTICE_STYLE } from './notice-style.js';
 import { PlainPullPacer } from './pull-layout.js';

@@ -1,4 +1,4 @@
-import type { PullLayerState, PullState } from '../chat/pull-tracker.js';
+import type { PullLayerState, PullState } from '../chat/state/pull-tracker.js';
 import { formatBytes } from '../text/format-bytes.js';
 
 /** Steps `ollama pull` prints after the layers. */

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NoticeItem } from '../../src/chat/display-items.js';
+import type { NoticeItem } from '../../src/chat/state/display-items.js';
 import { resolveBudgets } from '../../src/compaction/budgets.js';
 import { REPLY_ROOM_FACTOR } from '../../src/compaction/chunking.js';
 import { CUT_OFF_NOTICE } from '../../src/compaction/summarizer-prompt.js';

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DisplayItem } from '../../src/chat/display-items.js';
-import { createStore } from '../../src/chat/store.js';
-import { type ChatViewState, type Dialog, initialViewState } from '../../src/chat/view-state.js';
+import type { DisplayItem } from '../../src/chat/state/display-items.js';
+import { createStore } from '../../src/chat/state/store.js';
+import { type ChatViewState, type Dialog, initialViewState } from '../../src/chat/state/view-state.js';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { DECLINED_OUTPUT } from '../../src/tools/execute.js';
 import { ChatApp, type ChatAppModel } from '../../src/ui/chat-app.js';

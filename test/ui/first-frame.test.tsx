@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStore } from '../../src/chat/store.js';
-import { initialViewState } from '../../src/chat/view-state.js';
+import { createStore } from '../../src/chat/state/store.js';
+import { initialViewState } from '../../src/chat/state/view-state.js';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
 import { ChatApp } from '../../src/ui/chat-app.js';
 import { drawFirstFrame, firstFrameLines } from '../../src/ui/first-frame.js';

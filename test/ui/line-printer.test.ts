@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DisplayItem } from '../../src/chat/display-items.js';
-import { type ChatViewState, initialViewState } from '../../src/chat/view-state.js';
+import type { DisplayItem } from '../../src/chat/state/display-items.js';
+import { type ChatViewState, initialViewState } from '../../src/chat/state/view-state.js';
 import { LinePrinter } from '../../src/ui/line-printer.js';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PullTracker } from '../../src/chat/pull-tracker.js';
+import { PullTracker } from '../../src/chat/state/pull-tracker.js';
 import {
   formatTimeLeft,
   PlainPullPacer,

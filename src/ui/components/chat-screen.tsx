@@ -1,5 +1,5 @@
 import { Box, Static, Text } from 'ink';
-import type { DisplayItem } from '../../chat/display-items.js';
+import type { DisplayItem } from '../../chat/state/display-items.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { wrapToRows } from '../../text/terminal-rows.js';
 import type { EditorState } from '../input/editor-state.js';

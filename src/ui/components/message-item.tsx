@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { memo, type ReactNode, useMemo } from 'react';
 import { attachmentChip } from '../../attachments/attachment-chip.js';
-import type { DisplayItem } from '../../chat/display-items.js';
+import type { DisplayItem } from '../../chat/state/display-items.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { sanitizeTerminalText, showControlCharacters } from '../../text/sanitize.js';
 import { headAndTail } from '../../text/shorten.js';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import type { DialogOption } from '../../chat/view-state.js';
+import type { DialogOption } from '../../chat/state/view-state.js';
 import { sanitizeTerminalText } from '../../text/sanitize.js';
 
 /** Props of {@link PickList}. */

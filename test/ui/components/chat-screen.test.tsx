@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import type { DisplayItem } from '../../../src/chat/display-items.js';
+import type { DisplayItem } from '../../../src/chat/state/display-items.js';
 import { ChatScreen, type ChatScreenProps, liveRowBudget } from '../../../src/ui/components/chat-screen.js';
 import { createEditorState, editorReducer } from '../../../src/ui/input/editor-state.js';
 

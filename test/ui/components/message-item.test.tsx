@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DisplayItem } from '../../../src/chat/display-items.js';
+import type { DisplayItem } from '../../../src/chat/state/display-items.js';
 import { MessageItem } from '../../../src/ui/components/message-item.js';
 import { loadMarkdownRenderer } from '../../../src/ui/markdown/render-markdown.js';
 

@@ -1,0 +1,316 @@
+import type { ChatBackend } from '../../backend/chat-backend.js';
+import type { CompactionCommands } from '../../commands/command-host.js';
+import type { Budgets } from '../../compaction/budgets.js';
+import { compactConversation } from '../../compaction/compactor.js';
+import { type ContextBreakdown, contextBreakdown } from '../../compaction/context-breakdown.js';
+import { formatCompactionReport } from '../../compaction/report.js';
+import { collectToolEntries } from '../../compaction/tool-entries.js';
+import { isCompactionDue } from '../../compaction/trigger.js';
+import type { Config } from '../../config/schema.js';
+import type { CompactionRecord } from '../../conversation/compaction-record.js';
+import type { Conversation } from '../../conversation/conversation.js';
+import { formatTokens } from '../../conversation/format-tokens.js';
+import { lastTurnStart } from '../../conversation/turns.js';
+import { describeError } from '../../text/describe-error.js';
+import type { ConnectedModel } from '../request/model-selection.js';
+import type { ModelSettings } from '../request/model-settings.js';
+import type { RequestBuilder } from '../request/request-builder.js';
+import type { AbortSlot } from '../state/abort-slot.js';
+import type { AskDialog } from '../state/dialog-queue.js';
+import type { ScreenLog } from '../state/screen-log.js';
+import { resolveSummarizer, type SummarizerTarget } from './summarizer.js';
+
+/** How one compaction attempt ended. */
+type CompactionEnd = 'done' | 'nothing' | 'failed' | 'unfixable' | 'until-next-turn' | 'cancelled';
+
+/** Who asked for a compaction: the user (`/compact`) or the trigger. */
+export type CompactionTrigger = 'manual' | 'auto';
+
+/** What the compaction runner works with. */
+export interface CompactionRunnerDeps {
+  backend: ChatBackend;
+  config: Config['compaction'];
+  conversation: Conversation;
+  settings: ModelSettings;
+  requests: RequestBuilder;
+  screen: ScreenLog;
+  ask: AskDialog;
+  abort: AbortSlot;
+  /** False in one-shot mode: a failure is an error, not a warning followed by a question. */
+  interactive: boolean;
+  now: () => Date;
+  /** Told of every failed attempt (the session records it; successes arrive as records). */
+  onFailure?: (trigger: CompactionTrigger, reason: string, model: string | undefined) => void;
+  /** Told when automatic mode pauses or resumes (the session records it, so a resume decides alike). */
+  onPausedChange?: (paused: boolean) => void;
+}
+
+/**
+ * Runs compaction against the live chat: decides when it is due, resolves the summarizer, applies
+ * a successful result, and pauses automatic mode after an automatic failure.
+ */
+export class CompactionRunner implements CompactionCommands {
+  private summarizer: SummarizerTarget | undefined;
+  private autoPaused = false;
+  /**
+   * Where the newest turn started when a compaction failed in a way no retry fixes: not tried
+   * again until a new turn starts (then the plan differs: that turn can be folded).
+   */
+  private unfixableTurn: number | undefined;
+  private scaledBudgetsTold = false;
+
+  constructor(private readonly deps: CompactionRunnerDeps) {}
+
+  /** A new model: its summarizer and its budgets are decided afresh. */
+  modelChanged(): void {
+    this.summarizer = undefined;
+    this.scaledBudgetsTold = false;
+  }
+
+  /** A new `num_ctx` for the same model: a summarizer that is the chat model must send it too. */
+  numCtxChanged(): void {
+    if (this.summarizer && !this.deps.config.model) this.summarizer = undefined;
+    this.scaledBudgetsTold = false;
+  }
+
+  /** A new conversation: automatic mode starts again. */
+  reset(): void {
+    this.unfixableTurn = undefined;
+    this.setPaused(false, false);
+  }
+
+  /** A resumed session's automatic mode, as it was saved (not a change: nobody is told). */
+  restorePaused(paused: boolean): void {
+    this.setPaused(paused, false);
+  }
+
+  /**
+   * Whether automatic compaction should run now (DESIGN §3). Not for a turn the user sent anyway
+   * over the window: nothing can make it fit, and trying would fail and pause automatic mode.
+   */
+  due(): boolean {
+    const connected = this.deps.settings.connected;
+    if (!connected || !this.deps.config.auto || this.autoPaused) return false;
+    if (this.deps.conversation.lastUserMessage()?.oversized) return false;
+    if (this.unfixableTurn === lastTurnStart(this.deps.conversation.transcript)) return false;
+    return isCompactionDue({
+      used: this.deps.requests.used(),
+      reserve: this.budgets(connected).reserve,
+      numCtx: connected.numCtx,
+    });
+  }
+
+  /**
+   * The budget gate every request to the model passes: compacts first when the request would
+   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently. False when
+   * the user cancelled that compaction (Ctrl+C): the request is not to go.
+   */
+  async makeRoom(): Promise<boolean> {
+    if (!this.due()) return true;
+    return (await this.attempt('auto', undefined)) !== 'cancelled';
+  }
+
+  // ── CompactionCommands ───────────────────────────────────────────────────────────────────
+
+  /** `/compact`: called from a command, which already runs inside the work queue. */
+  async compact(focus: string | undefined): Promise<void> {
+    await this.run('manual', focus);
+  }
+
+  get record(): CompactionRecord | undefined {
+    return this.deps.conversation.latestRecord;
+  }
+
+  compactedToolCalls(): string[] {
+    const upto = this.record?.upto ?? 0;
+    return collectToolEntries(this.deps.conversation.transcript.slice(0, upto));
+  }
+
+  breakdown(): ContextBreakdown | undefined {
+    const { settings, requests, conversation } = this.deps;
+    const connected = settings.connected;
+    if (!connected) return undefined;
+    return contextBreakdown({
+      system: settings.systemInForce(),
+      record: this.record,
+      transcript: conversation.transcript,
+      budgets: this.budgets(connected),
+      charsPerToken: requests.meter.charsPerToken,
+      toolContent: requests.toolContent,
+      toolDefinitionTokens: requests.toolDefinitionTokens(),
+      toolDefinitionSources: requests.toolDefinitionTokensBySource(),
+      used: requests.used(),
+    });
+  }
+
+  /**
+   * Compacts; on a failure a retry could fix, asks `Retry compaction? (y/n)` until it succeeds or
+   * the user says no. An automatic run that ends failed pauses automatic mode, and says so —
+   * except when only the newest turn stood in the way: pausing then left every later request to
+   * be cut by the server; it is tried again once a new turn starts.
+   */
+  async run(trigger: CompactionTrigger, focus: string | undefined): Promise<boolean> {
+    return (await this.attempt(trigger, focus)) === 'done';
+  }
+
+  /** `run`, with how it ended. */
+  private async attempt(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+    for (;;) {
+      const result = await this.compactOnce(trigger, focus);
+      if (result === 'done') this.unloadSummarizer();
+      if (result === 'failed') {
+        const key = await this.deps.ask({
+          kind: 'retry-compaction',
+          question: 'Retry compaction?',
+          choices: 'y/n',
+        });
+        if (key.toLowerCase() === 'y') continue;
+      }
+      if (trigger === 'auto' && (result === 'failed' || result === 'unfixable')) this.pause();
+      return result;
+    }
+  }
+
+  /**
+   * `compaction.unload_after`: a summarizer that is another model than the chat's is freed after
+   * its work, so the two do not share the GPU. In the background: the chat does not wait for it.
+   */
+  private unloadSummarizer(): void {
+    const summarizer = this.summarizer?.model;
+    if (!this.deps.config.unload_after || !summarizer || summarizer === this.deps.settings.connected?.name)
+      return;
+    this.deps.backend.unloadModel(summarizer).catch((error: unknown) => {
+      this.deps.screen.notice('warning', `Could not unload ${summarizer}: ${describeError(error)}`);
+    });
+  }
+
+  /** Whether the config lets ochat compact on its own (`compaction.auto`). */
+  get automatic(): boolean {
+    return this.deps.config.auto;
+  }
+
+  /** Whether automatic compaction waits for a successful `/compact` (after an automatic failure). */
+  get paused(): boolean {
+    return this.autoPaused;
+  }
+
+  private pause(): void {
+    if (this.autoPaused) return;
+    this.setPaused(true);
+    if (!this.deps.interactive) return;
+    this.deps.screen.notice(
+      'warning',
+      'Automatic compaction is paused until a /compact succeeds. Until then the context keeps growing, and a request past num_ctx is refused by Ollama (never cut): your message is kept to send again.',
+    );
+  }
+
+  private setPaused(paused: boolean, tell = true): void {
+    const changed = paused !== this.autoPaused;
+    this.autoPaused = paused;
+    this.deps.screen.store.update({ autoCompactPaused: paused });
+    if (changed && tell) this.deps.onPausedChange?.(paused);
+  }
+
+  /**
+   * The budgets for `model`'s window; tells the user once when they had to be scaled down (not
+   * on a one-shot's stderr: a single prompt has nothing to compact, and scripts read that stream).
+   */
+  budgets(model: ConnectedModel): Budgets {
+    const budgets = this.deps.requests.budgets(model);
+    if (budgets.scaled && !this.scaledBudgetsTold && this.deps.interactive) {
+      this.scaledBudgetsTold = true;
+      this.deps.screen.notice(
+        'info',
+        `num_ctx ${formatTokens(budgets.numCtx)} is small for the configured budgets; scaled to reserve ${formatTokens(budgets.reserve)}, keep_recent ${formatTokens(budgets.keepRecent)}, summary ${formatTokens(budgets.summary)}.`,
+      );
+    }
+    return budgets;
+  }
+
+  private async compactOnce(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+    const { backend, config, conversation, settings, requests, screen } = this.deps;
+    const connected = settings.connected;
+    if (!connected) {
+      screen.notice('error', 'Not connected to a model yet.');
+      return 'nothing';
+    }
+    const abort = this.deps.abort.begin();
+    screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
+    try {
+      this.summarizer ??= await resolveSummarizer(backend, connected, config.model, () => settings.keepAlive);
+      const outcome = await compactConversation({
+        transcript: conversation.transcript,
+        previous: conversation.latestRecord,
+        budgets: this.budgets(connected),
+        system: settings.systemInForce(),
+        ask: this.summarizer.ask,
+        summarizerNumCtx: this.summarizer.numCtx,
+        model: this.summarizer.model,
+        maxMessageChars: config.max_message_chars,
+        cutLongMessages: config.cut_long_messages,
+        rules: config.prompt ?? undefined,
+        focus,
+        charsPerToken: requests.meter.charsPerToken,
+        toolContent: requests.toolContent,
+        fit: requests.viewFit(connected),
+        fixedTokens: requests.toolDefinitionTokens(),
+        usedBefore: requests.used(),
+        now: this.deps.now,
+        signal: abort.signal,
+      });
+      if (outcome.ok) {
+        conversation.addRecord(outcome.record);
+        this.setPaused(false);
+        // A cut summary lost words: a warning, not a plain success.
+        const { result } = outcome;
+        // Still over the window: say why, or 149% of 2k after a "success" reads as a bug.
+        const stillOver =
+          result.tokensAfter > result.numCtx && conversation.lastUserMessage()?.oversized === true
+            ? '; the message sent anyway stays whole, cut by Ollama, until the next turn compacts it'
+            : '';
+        screen.notice(
+          result.cutTokens > 0 || result.endsLost > 0 ? 'warning' : 'success',
+          formatCompactionReport(result) + stillOver,
+        );
+        requests.refreshUsed();
+        return 'done';
+      }
+      if (outcome.reason === 'nothing-to-compact') {
+        // Not a failure, so automatic mode stays on: the next turn gives the plan something to compact
+        // (planning is cheap and asks no model; pausing here left long chats to silent truncation).
+        if (trigger === 'manual') screen.notice('info', 'Nothing to compact.');
+        return 'nothing';
+      }
+      if (abort.signal.aborted) return this.cancelled();
+      if (!outcome.retryable) {
+        const later = outcome.nextTurn && config.auto;
+        if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
+        this.fail(
+          trigger,
+          `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.${later ? ' Automatic compaction tries again after the next message.' : ''}`,
+        );
+        return later ? 'until-next-turn' : 'unfixable';
+      }
+      this.fail(trigger, outcome.message);
+      return 'failed';
+    } catch (error) {
+      if (abort.signal.aborted) return this.cancelled();
+      this.fail(trigger, describeError(error));
+      return 'failed';
+    } finally {
+      this.deps.abort.end();
+      screen.store.update({ busy: undefined });
+    }
+  }
+
+  private cancelled(): 'cancelled' {
+    this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
+    return 'cancelled';
+  }
+
+  private fail(trigger: CompactionTrigger, reason: string): void {
+    this.deps.onFailure?.(trigger, reason, this.summarizer?.model);
+    // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
+    this.deps.screen.notice(this.deps.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
+  }
+}

@@ -1,0 +1,100 @@
+import type { SlashCommand } from '../../commands/command.js';
+import type { CommandHost } from '../../commands/command-host.js';
+import { dispatchCommand, findCommand, parseSlashCommand } from '../../commands/dispatch.js';
+import type { AppState } from '../../config/app-state.js';
+import type { DialogQueue } from '../state/dialog-queue.js';
+import type { ScreenLog } from '../state/screen-log.js';
+import type { Store } from '../state/store.js';
+import type { ChatViewState } from '../state/view-state.js';
+import type { WorkQueue } from '../state/work-queue.js';
+import type { MessageSender } from './message-sender.js';
+import { parseShellInput, shellHint } from './shell-input.js';
+import type { ShellRunner } from './shell-runner.js';
+
+/** What the router works with. */
+export interface InputRouterDeps {
+  store: Store<ChatViewState>;
+  /** The slash commands the user may type. */
+  commands: readonly SlashCommand[];
+  host: CommandHost;
+  appState: AppState;
+  cwd: string;
+  screen: ScreenLog;
+  dialogs: DialogQueue;
+  queue: WorkQueue;
+  sender: MessageSender;
+  shell: ShellRunner;
+  /** False in one-shot mode: the prompt is not typed, so it is neither recalled nor run as a command. */
+  interactive: boolean;
+}
+
+/**
+ * Where an Enter goes: an open instruction dialog, a retry, a slash command (at once when it may
+ * run while a reply streams, else in turn), a `!command`, or a message — each in the work queue.
+ */
+export class InputRouter {
+  constructor(private readonly deps: InputRouterDeps) {}
+
+  /** The user pressed Enter on `text` (already trimmed of the trailing newline). */
+  submit(text: string): void {
+    const { store, dialogs, appState, queue, sender, interactive } = this.deps;
+    const trimmed = text.trim();
+    if (store.get().dialog?.kind === 'tool-instruction') {
+      dialogs.answer(trimmed);
+      return;
+    }
+    if (!trimmed) {
+      this.retry();
+      return;
+    }
+    // A one-shot prompt (or a pipe's worth of stdin) is not something to recall with ↑.
+    if (interactive) appState.pushHistory(text);
+    // Only what the user types runs as a command: never a one-shot prompt (piped text).
+    if (interactive && this.submitShellInput(text)) return;
+    if (trimmed.startsWith('/') && this.runsWhileBusy(trimmed)) {
+      void this.runCommand(trimmed);
+      return;
+    }
+    void queue.enqueue(async () => {
+      if (!trimmed.startsWith('/')) return sender.send(text);
+      // `//` escapes the slash: the message is sent with one `/` (e.g. `//etc/hosts — what is it?`).
+      if (trimmed.startsWith('//')) return sender.send(text.replace('//', '/'));
+      await this.runCommand(trimmed);
+    }, text);
+  }
+
+  /** Esc on an empty prompt: the newest input still waiting comes back to the prompt, unsent. */
+  takeBack(): string | undefined {
+    return this.deps.queue.takeBack();
+  }
+
+  /** Enter on an empty prompt: retries what failed (the connection, or the last turn), else nothing. */
+  retry(): void {
+    const { queue, sender } = this.deps;
+    if (sender.hasRetry) void queue.enqueue(() => sender.retry());
+  }
+
+  /** `!command` runs (in turn, like a message); `!` alone explains; `\!` sends a message. False: not shell input. */
+  private submitShellInput(text: string): boolean {
+    const { screen, cwd, queue, sender, shell } = this.deps;
+    const input = parseShellInput(text);
+    if (!input) return false;
+    if (input.kind === 'hint') screen.notice('info', shellHint(cwd));
+    else if (input.kind === 'message') void queue.enqueue(() => sender.send(input.text), text);
+    else void queue.enqueue(() => shell.run(input.command), text);
+    return true;
+  }
+
+  private runCommand(line: string): Promise<void> {
+    const { screen, commands, host } = this.deps;
+    // Echoed like a message, so the output below it says what asked for it.
+    screen.push({ kind: 'user', id: screen.itemId(), text: line });
+    return dispatchCommand(commands, host, line);
+  }
+
+  /** Whether a command line names a command that may run at once, even while a reply streams. */
+  private runsWhileBusy(line: string): boolean {
+    const parsed = parseSlashCommand(line);
+    return Boolean(parsed && findCommand(this.deps.commands, parsed.name)?.runsWhileBusy);
+  }
+}

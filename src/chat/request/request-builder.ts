@@ -1,0 +1,274 @@
+import { withoutImages } from '../../attachments/without-images.js';
+import { supportsThinking, supportsTools, supportsVision } from '../../backend/capabilities.js';
+import type { ChatRequest, ToolSchema } from '../../backend/interfaces.js';
+import type { LoadRequest } from '../../backend/model-lifecycle.js';
+import { type Budgets, resolveBudgets, smallestNumCtx } from '../../compaction/budgets.js';
+import { buildModelView, isRetriedReply, toWireMessage, type ViewFit } from '../../compaction/model-view.js';
+import type { Config } from '../../config/schema.js';
+import { ContextMeter } from '../../conversation/context-meter.js';
+import type { Conversation } from '../../conversation/conversation.js';
+import { formatTokens } from '../../conversation/format-tokens.js';
+import type { Message, WireMessage } from '../../conversation/message.js';
+import {
+  DEFAULT_CHARS_PER_TOKEN,
+  estimateMessagesTokens,
+  estimateToolDefinitionsTokens,
+} from '../../conversation/token-estimate.js';
+import { capToolOutput } from '../../tools/cap-output.js';
+import { type DefinitionPlan, planToolDefinitions } from '../../tools/definition-budget.js';
+import { createFindTools } from '../../tools/find-tools.js';
+import { type ToolRegistry, toolSchema } from '../../tools/registry.js';
+import type { Store } from '../state/store.js';
+import type { ChatViewState } from '../state/view-state.js';
+import type { ConnectedModel } from './model-selection.js';
+import type { ModelSettings } from './model-settings.js';
+
+/**
+ * What the next request sends and how many tokens it takes: the model view, the tool
+ * definitions, the `/api/chat` request, and the meter that counts them.
+ */
+export class RequestBuilder {
+  readonly meter = new ContextMeter(DEFAULT_CHARS_PER_TOKEN);
+  /** Tool names, the most recently used or found first: they stay resident when definitions are deferred. */
+  #recentTools: string[] = [];
+  #deferralTold = false;
+  /** Told once per chat, the first time tool definitions are deferred. */
+  onToolsDeferred: ((text: string) => void) | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly settings: ModelSettings,
+    private readonly conversation: Conversation,
+    private readonly tools: ToolRegistry,
+    private readonly store: Store<ChatViewState>,
+  ) {
+    // The server's last count was for the old system prompt or tool list: estimate afresh.
+    settings.listen((setting) => {
+      if (setting !== 'system' && setting !== 'tools') return;
+      this.resetMeter();
+      this.refreshUsed();
+    });
+    tools.setFinder(
+      createFindTools({
+        deferred: () => this.definitionPlan().deferred,
+        onFound: (names) => this.touchTools(names),
+      }),
+    );
+  }
+
+  /** A tool result's content as sent: capped at `tools.max_output_chars`. */
+  readonly toolContent = (message: Message): string =>
+    capToolOutput(message.content, this.config.tools.max_output_chars);
+
+  /**
+   * What the next request sends: tool outputs capped at `tools.max_output_chars`, and the newest
+   * turn's old tool outputs shortened when that turn alone would not leave the reserve free.
+   */
+  modelView(onShortened?: (source: Message, headChars: number) => void): WireMessage[] {
+    const connected = this.settings.connected;
+    const fit = connected && this.viewFit(connected);
+    const view = buildModelView({
+      system: this.settings.systemInForce(),
+      record: this.conversation.latestRecord,
+      transcript: this.conversation.transcript,
+      toolContent: this.toolContent,
+      fit: fit && { ...fit, onShortened },
+    });
+    // Images attached for an earlier (vision) model of this chat.
+    return connected && !supportsVision(connected.info) ? withoutImages(view) : view;
+  }
+
+  /**
+   * How many chars of its head the next request gives the model of `message`'s output, when the
+   * window makes it shorten that output to fit; undefined when it goes as it is.
+   */
+  shortenedForModel(message: Message): number | undefined {
+    let kept: number | undefined;
+    this.modelView((source, headChars) => {
+      if (source === message) kept = headChars;
+    });
+    return kept;
+  }
+
+  /** The room the newest turn of a request to `model` must fit in (the tool definitions take their share). */
+  viewFit(model: ConnectedModel): ViewFit {
+    const budgets = this.budgets(model);
+    return {
+      numCtx: budgets.numCtx - this.toolDefinitionTokens(),
+      reserve: budgets.reserve,
+      charsPerToken: this.meter.charsPerToken,
+    };
+  }
+
+  /** The compaction budgets for `model`'s window (room left for the tool definitions). */
+  budgets(model: ConnectedModel): Budgets {
+    const { reserve, keep_recent, summary } = this.config.compaction;
+    return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, this.toolDefinitionTokens());
+  }
+
+  /**
+   * The smallest request a new user message can go out in: the system message (prompt and
+   * summary in force), the message alone and the tool definitions — what is left once compaction
+   * has summarized everything before it.
+   */
+  smallestRequestWith(user: WireMessage): number {
+    const head = buildModelView({
+      system: this.settings.systemInForce(),
+      record: this.conversation.latestRecord,
+      transcript: [],
+    });
+    return estimateMessagesTokens([...head, user], this.meter.charsPerToken) + this.toolDefinitionTokens();
+  }
+
+  /**
+   * The smallest window ochat can work in with the model connected: its system message and tool
+   * definitions, plus the least room compaction needs (budgets.ts).
+   */
+  smallestNumCtx(): { numCtx: number; systemTokens: number; toolTokens: number } {
+    const system = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
+    const systemTokens = estimateMessagesTokens(system, this.meter.charsPerToken);
+    const toolTokens = this.toolDefinitionTokens();
+    return { numCtx: smallestNumCtx(toolTokens, systemTokens), systemTokens, toolTokens };
+  }
+
+  /**
+   * Which tool definitions the next request carries: all of them, or, when MCP servers add tools
+   * and all would take more than `tools.max_definitions_share` of the window, the most recently
+   * used that fit beside `find_tools` (none for a model without tool support).
+   */
+  definitionPlan(): DefinitionPlan {
+    const connected = this.settings.connected;
+    const schemas = connected && supportsTools(connected.info) ? this.tools.schemas() : [];
+    const finder = this.tools.finder;
+    // Deferred only for MCP tools: the built-ins alone are sent whole, as before.
+    const mcpCount = schemas.filter((schema) => this.tools.get(schema.function.name)?.mcp).length;
+    if (mcpCount === 0 || !finder || !connected) return { resident: schemas, deferred: [], totalTokens: 0 };
+    const { charsPerToken } = this.meter;
+    const { numCtx } = connected;
+    const share = this.config.tools.max_definitions_share;
+    const plan = planToolDefinitions({
+      schemas,
+      recent: this.#recentTools,
+      maxTokens: Math.floor(share * numCtx),
+      cost: (schema) => estimateToolDefinitionsTokens([schema], charsPerToken),
+      finder: toolSchema(finder),
+    });
+    if (plan.deferred.length > 0 && !this.#deferralTold) {
+      this.#deferralTold = true;
+      const percent = Math.round((plan.totalTokens / numCtx) * 100);
+      // The share counts every definition: the built-ins' are named beside the MCP tools'.
+      const builtIns = schemas.length - mcpCount;
+      const text = `MCP: ${mcpCount} tool${mcpCount === 1 ? '' : 's'}, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-in${builtIns === 1 ? '' : 's'} = ${percent}% of the ${formatTokens(numCtx)} window (over tools.max_definitions_share, ${Math.round(share * 100)}%); ${plan.deferred.length} deferred, found by the model with find_tools.`;
+      // Not while a figure is being computed for the screen: after it.
+      queueMicrotask(() => this.onToolsDeferred?.(text));
+    }
+    return plan;
+  }
+
+  /** The tool definitions every request carries. */
+  toolSchemas(): ToolSchema[] {
+    return this.definitionPlan().resident;
+  }
+
+  /**
+   * Tools just used or found: they stay resident. When one was deferred, the definitions change,
+   * which the server's last count did not include.
+   */
+  touchTools(names: readonly string[]): void {
+    const wasDeferred = this.definitionPlan().deferred.some((schema) => names.includes(schema.function.name));
+    this.#recentTools = [...names, ...this.#recentTools.filter((name) => !names.includes(name))].slice(
+      0,
+      500,
+    );
+    if (wasDeferred) this.resetMeter();
+  }
+
+  /** The MCP servers' tools changed (a server ready, gone, its list changed): estimate afresh. */
+  toolsChanged(): void {
+    this.resetMeter();
+    this.refreshUsed();
+  }
+
+  /** Estimated tokens of the tool definitions every request carries. */
+  toolDefinitionTokens(): number {
+    return estimateToolDefinitionsTokens(this.toolSchemas(), this.meter.charsPerToken);
+  }
+
+  /** The tool definitions' tokens by where they come from: `built-in`, each MCP server, `find_tools`. */
+  toolDefinitionTokensBySource(): { source: string; tokens: number }[] {
+    const bySource = new Map<string, number>();
+    for (const schema of this.toolSchemas()) {
+      const tool = this.tools.get(schema.function.name);
+      const source = tool?.mcp
+        ? `MCP ${tool.mcp.server}`
+        : tool === this.tools.finder
+          ? 'find_tools'
+          : 'built-in';
+      const tokens = estimateToolDefinitionsTokens([schema], this.meter.charsPerToken);
+      bySource.set(source, (bySource.get(source) ?? 0) + tokens);
+    }
+    return [...bySource].map(([source, tokens]) => ({ source, tokens }));
+  }
+
+  /**
+   * The `/api/chat` request for `view`, with tools and thinking only where the model supports
+   * them; `truncate: false`, so a prompt over num_ctx is refused, never cut silently — except
+   * for a message the user chose to send anyway ("Send it anyway?" → y): they were told what the
+   * server will cut of it, and a refusal would make the choice void.
+   */
+  chatRequest(model: ConnectedModel, view: WireMessage[]): ChatRequest {
+    const tools = this.toolSchemas();
+    const { think } = this.settings;
+    return {
+      ...this.loadRequest(model),
+      messages: view,
+      ...(supportsThinking(model.info) && think !== undefined ? { think } : {}),
+      ...(tools.length ? { tools } : {}),
+      truncate: this.conversation.lastUserMessage()?.oversized === true,
+    };
+  }
+
+  /** What a preload sends: the model with the window, options and keep_alive its chats will send. */
+  loadRequest(model: ConnectedModel): LoadRequest {
+    const { keepAlive } = this.settings;
+    return {
+      model: model.name,
+      options: { ...this.settings.options, num_ctx: model.numCtx },
+      ...(keepAlive !== undefined ? { keep_alive: keepAlive } : {}),
+    };
+  }
+
+  /**
+   * Tokens the next request is expected to take, tool definitions included: the one figure the
+   * meter, the trigger, the compaction report and `/context` all show.
+   */
+  used(): number {
+    const { transcript, records } = this.conversation;
+    return this.meter.used(() => this.estimateRequest(), transcript, records.length);
+  }
+
+  /**
+   * An estimate of the whole next request: its messages as they would be sent and the tool
+   * definitions. A reply cut short at the end is counted too: a retry's request leaves it out,
+   * but the next message's carries it, and the meter must not read low until then.
+   */
+  estimateRequest(): number {
+    const { charsPerToken } = this.meter;
+    const last = this.conversation.transcript.at(-1);
+    const partial =
+      last && !last.replaced && isRetriedReply(last, undefined)
+        ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
+        : 0;
+    return estimateMessagesTokens(this.modelView(), charsPerToken) + partial + this.toolDefinitionTokens();
+  }
+
+  /** Shows the current `used` (once connected). */
+  refreshUsed(): void {
+    if (this.settings.connected) this.store.update({ used: this.used() });
+  }
+
+  /** Forgets the server's last count, e.g. when the view changed in a way it cannot know. */
+  resetMeter(charsPerToken = this.meter.charsPerToken): void {
+    this.meter.reset(charsPerToken);
+  }
+}

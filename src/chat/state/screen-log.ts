@@ -1,0 +1,29 @@
+import type { NoticeLevel } from '../../commands/command-host.js';
+import type { DisplayItem } from './display-items.js';
+import type { Store } from './store.js';
+import type { ChatViewState } from './view-state.js';
+
+/** Appends to the finished conversation on screen: items, notices, and the ids they need. */
+export class ScreenLog {
+  private nextItemId = 1;
+
+  constructor(
+    /** The screen state the items are written to. */
+    readonly store: Store<ChatViewState>,
+  ) {}
+
+  /** Appends one finished item. */
+  push(item: DisplayItem): void {
+    this.store.update((s) => ({ items: [...s.items, item] }));
+  }
+
+  /** Appends a notice (`hang`: continuation rows indented that much more, as `/history` lists). */
+  notice(level: NoticeLevel, text: string, hang?: number): void {
+    this.push({ kind: 'notice', id: this.itemId(), level, text, ...(hang && { hang }) });
+  }
+
+  /** A fresh id for a display item. */
+  itemId(): string {
+    return `i${this.nextItemId++}`;
+  }
+}

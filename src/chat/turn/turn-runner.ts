@@ -1,0 +1,349 @@
+import type { ChatBackend } from '../../backend/chat-backend.js';
+import { BackendError } from '../../backend/errors.js';
+import type { ChatDelta, ChatReply } from '../../backend/interfaces.js';
+import type { AppState } from '../../config/app-state.js';
+import type { Config } from '../../config/schema.js';
+import type { Conversation } from '../../conversation/conversation.js';
+import { formatTokens } from '../../conversation/format-tokens.js';
+import type { ReceivedToolCall, ToolCall, WireMessage } from '../../conversation/message.js';
+import { describeError } from '../../text/describe-error.js';
+import { runToolLoop } from '../../tools/tool-loop.js';
+import type { CompactionRunner } from '../compaction/compaction-runner.js';
+import type { LocalModel } from '../model/local-model.js';
+import type { ConnectedModel } from '../request/model-selection.js';
+import type { ModelSettings } from '../request/model-settings.js';
+import type { RequestBuilder } from '../request/request-builder.js';
+import type { AbortSlot } from '../state/abort-slot.js';
+import type { ScreenLog } from '../state/screen-log.js';
+import type { ToolRunner } from '../tools/tool-runner.js';
+import { ReplyPresenter } from './reply-presenter.js';
+
+/** What the turn runner works with. */
+export interface TurnRunnerDeps {
+  backend: ChatBackend;
+  appState: AppState;
+  /** Read for `max_steps` (tool rounds per turn before it stops) when each turn runs. */
+  config: Config['tools'];
+  conversation: Conversation;
+  settings: ModelSettings;
+  requests: RequestBuilder;
+  screen: ScreenLog;
+  tools: ToolRunner;
+  compaction: Pick<CompactionRunner, 'makeRoom' | 'run' | 'automatic'>;
+  abort: AbortSlot;
+  /** Watches each request for the model's load (`loading m1… 12 s`, `loaded in 14.2 s`, spills). */
+  load?: Pick<LocalModel, 'watchReply'>;
+  /** Sees every streamed chunk (one-shot mode prints them as they come). */
+  onReplyDelta?: (delta: ChatDelta) => void;
+  /** False in one-shot mode: nobody can press Enter to retry. */
+  interactive: boolean;
+}
+
+/** What one request for a reply came to. */
+type ReplyAttempt =
+  | { kind: 'reply'; toolCalls: ReceivedToolCall[] }
+  /** The model refused tools: they were dropped, ask again. */
+  | { kind: 'retry-without-tools'; model: ConnectedModel }
+  /** The server refused a prompt over num_ctx (`truncate: false`); compacted, ask again (once). */
+  | { kind: 'retry-after-compaction'; model: ConnectedModel }
+  /** Failed or cancelled: the reason is on the screen and the turn ends. */
+  | { kind: 'stopped' };
+
+/**
+ * Runs a turn after its user message: streams replies into the transcript and the screen, runs
+ * tool rounds, records the server's counts, and compacts in the background once the turn ends.
+ */
+export class TurnRunner {
+  #retryable = false;
+  /** This turn was already compacted and sent again after the server refused it as too long. */
+  #resentAfterRefusal = false;
+  /** This turn's next request was held back (its compaction cancelled): no compaction after it. */
+  #held = false;
+
+  constructor(private readonly deps: TurnRunnerDeps) {}
+
+  /** The last turn's reply failed (not cancelled): an empty Enter runs it again. */
+  get retryable(): boolean {
+    return this.#retryable;
+  }
+
+  /** A new message or a new conversation: the failed turn is no longer the one to retry. */
+  forgetFailure(): void {
+    this.#retryable = false;
+  }
+
+  /**
+   * The compaction before the turn's next request was cancelled (Ctrl+C), so nothing was sent:
+   * the message stays, unanswered, and an empty Enter sends it (compacting first).
+   */
+  holdUnsent(): void {
+    const { screen, interactive } = this.deps;
+    screen.notice('warning', 'Not sent: the compaction before it was cancelled.');
+    this.#held = true;
+    if (!interactive) return;
+    this.#retryable = true;
+    screen.notice('info', 'Press Enter on an empty prompt to send it (compacting first).');
+  }
+
+  /** Runs the current turn with `model` to its end: replies and tool rounds, until an answer or a stop. */
+  async run(model: ConnectedModel): Promise<void> {
+    const { config, requests, screen, compaction } = this.deps;
+    this.#retryable = false;
+    this.#resentAfterRefusal = false;
+    this.#held = false;
+    const abort = this.deps.abort.begin();
+    const turn = { model };
+    let replying: Promise<{ toolCalls: ReceivedToolCall[] }> | undefined;
+    try {
+      const outcome = await runToolLoop({
+        requestReply: () => {
+          replying = this.streamReply(turn, abort.signal);
+          return replying;
+        },
+        execute: (call) => this.deps.tools.run(call, abort.signal),
+        maxSteps: config.max_steps,
+        signal: abort.signal,
+      });
+      if (outcome.stop === 'max-steps') {
+        screen.notice(
+          'warning',
+          `Stopped after ${config.max_steps} tool rounds (tools.max_steps). Send a message to continue.`,
+        );
+      }
+    } catch (error) {
+      screen.notice('error', describeError(error));
+    } finally {
+      this.deps.abort.end();
+      screen.store.update({ busy: undefined, live: undefined });
+    }
+    // After Ctrl+C the loop returns at once, and the abandoned reply keeps its partial when its
+    // request ends, at once for a server that answers the abort: wait for that (a second at
+    // most), so the partial is in the transcript before anything typed next.
+    if (abort.signal.aborted && replying) await settledWithin(replying, ABANDONED_REPLY_GRACE_MS);
+    requests.refreshUsed();
+    // After the reply: compacted while the user reads and types, the next send need not wait
+    // (not right after the user cancelled one: the empty Enter that sends the message runs it).
+    if (!this.#held) await compaction.makeRoom();
+  }
+
+  /**
+   * Streams one assistant reply into the transcript; returns its tool calls. A failed reply
+   * returns none (the turn ends there; what went wrong is on the screen).
+   */
+  private async streamReply(
+    turn: { model: ConnectedModel },
+    signal: AbortSignal,
+  ): Promise<{ toolCalls: ReceivedToolCall[] }> {
+    for (;;) {
+      const attempt = await this.requestReply(turn, signal);
+      if (attempt.kind === 'reply') return { toolCalls: attempt.toolCalls };
+      if (attempt.kind === 'stopped') return { toolCalls: [] };
+      turn.model = attempt.model;
+    }
+  }
+
+  /**
+   * One request for the reply, and what became of it. Every request passes the budget gate
+   * first (each tool round, the first after a tool loop, a retry): when it would not leave the
+   * reserve free, the older turns are compacted before it is sent, so Ollama never refuses or cuts it.
+   */
+  private async requestReply(turn: { model: ConnectedModel }, signal: AbortSignal): Promise<ReplyAttempt> {
+    const { requests, screen, compaction } = this.deps;
+    if (!(await compaction.makeRoom())) {
+      this.holdUnsent();
+      return { kind: 'stopped' };
+    }
+    if (signal.aborted) return { kind: 'stopped' };
+    const { model } = turn;
+    const view = requests.modelView();
+    const request = requests.chatRequest(model, view);
+    const presenter = new ReplyPresenter(
+      ({ commit, live }) =>
+        screen.store.update((s) => ({ items: commit.length ? [...s.items, ...commit] : s.items, live })),
+      () => screen.itemId(),
+    );
+    screen.store.update({ busy: `waiting for ${model.name}…`, live: { text: '', thinking: '' } });
+    let reply: ChatReply;
+    const load = this.deps.load?.watchReply(model);
+    try {
+      reply = await this.deps.backend.chat(request, {
+        signal,
+        onDelta: (delta) => {
+          load?.firstByte();
+          if (screen.store.get().busy !== 'streaming…') screen.store.update({ busy: 'streaming…' });
+          presenter.push(delta);
+          this.deps.onReplyDelta?.(delta);
+        },
+      });
+    } catch (error) {
+      load?.end();
+      if (error instanceof BackendError && error.kind === 'context-exceeded') {
+        presenter.finish();
+        return this.afterContextRefusal(model, signal);
+      }
+      return this.recoverFromReplyError(error, model, presenter, signal);
+    }
+    presenter.finish();
+    this.deps.conversation.append({
+      role: 'assistant',
+      content: reply.content,
+      thinking: reply.thinking || undefined,
+      tool_calls: reply.toolCalls.length ? reply.toolCalls.map(storedToolCall) : undefined,
+    });
+    this.afterReply(model, view, request.tools ?? [], reply);
+    load?.end(reply);
+    await this.rememberCalibration(model);
+    return { kind: 'reply', toolCalls: reply.toolCalls };
+  }
+
+  // ── the server refused the prompt as over num_ctx (truncate: false) ─────────────────────────
+
+  /**
+   * Compacts and sends again, once per turn; if the prompt still does not fit, says so. The
+   * message stays in the conversation, and an empty Enter sends it again (after /set num_ctx).
+   */
+  private async afterContextRefusal(model: ConnectedModel, signal: AbortSignal): Promise<ReplyAttempt> {
+    const { screen, compaction } = this.deps;
+    const numCtx = formatTokens(model.numCtx);
+    // compaction.auto: false: only the user compacts (/compact, then Enter sends it again).
+    if (!this.#resentAfterRefusal && !signal.aborted && compaction.automatic) {
+      this.#resentAfterRefusal = true;
+      screen.notice(
+        'info',
+        `Ollama refused the prompt: it does not fit num_ctx ${numCtx}. Compacting, then sending again.`,
+      );
+      if (await compaction.run('auto', undefined)) return { kind: 'retry-after-compaction', model };
+    }
+    const trained = model.info.trainedContext;
+    const most = trained ? ` (${model.name} takes up to ${formatTokens(trained)})` : '';
+    screen.notice(
+      'error',
+      `The prompt ${this.#resentAfterRefusal ? 'still does not fit' : 'does not fit'} num_ctx ${numCtx}, so Ollama refused it rather than cut it. Your message is kept.`,
+    );
+    if (this.deps.interactive) {
+      this.#retryable = true;
+      screen.notice(
+        'info',
+        `Give the model a larger window with /set num_ctx <tokens>${most}, or /compact, then press Enter on an empty prompt to send it again.`,
+      );
+    }
+    return { kind: 'stopped' };
+  }
+  // ─────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A failed or cancelled reply keeps what arrived, marked, and stops the turn; a model that
+   * turns out not to support tools is asked again without them.
+   */
+  private recoverFromReplyError(
+    error: unknown,
+    model: ConnectedModel,
+    presenter: ReplyPresenter,
+    signal: AbortSignal,
+  ): ReplyAttempt {
+    const { settings, screen } = this.deps;
+    if (error instanceof BackendError && error.capability === 'tools') {
+      // The server knows better than /api/show: stop offering tools to this model and ask again.
+      screen.notice('info', `${model.name} does not support tools; continuing without them.`);
+      return { kind: 'retry-without-tools', model: settings.dropCapability('tools') ?? model };
+    }
+    const partial = error instanceof BackendError ? error.partial : undefined;
+    const kept = partial && (partial.content || partial.thinking) ? partial : undefined;
+    const hasPartial = kept !== undefined;
+    presenter.finish({ interrupted: hasPartial });
+    if (kept) {
+      this.deps.conversation.append({
+        role: 'assistant',
+        content: kept.content,
+        thinking: kept.thinking || undefined,
+        interrupted: true,
+      });
+      // A server slower to end an aborted request than the turn waits for lands its partial
+      // after the turn: the meter is refreshed here too, or it would read low by the partial.
+      this.deps.requests.refreshUsed();
+    }
+    if ((error instanceof BackendError && error.kind === 'aborted') || signal.aborted) {
+      screen.notice('warning', hasPartial ? 'Reply interrupted; the partial reply is kept.' : 'Cancelled.');
+    } else {
+      screen.notice('error', describeError(error));
+      // With a partial reply too: the retry's reply replaces it in what the model sees (model-view.ts).
+      if (this.deps.interactive) {
+        this.#retryable = true;
+        screen.notice('info', 'Press Enter on an empty prompt to retry.');
+      }
+    }
+    return { kind: 'stopped' };
+  }
+
+  /** Learns from the server's counts: calibration, silent truncation, length cut, speed. */
+  private afterReply(
+    model: ConnectedModel,
+    view: WireMessage[],
+    tools: readonly unknown[],
+    reply: ChatReply,
+  ): void {
+    const { conversation, requests, screen } = this.deps;
+    const m = reply.metrics;
+    const truncation = requests.meter.recordReply(
+      {
+        view,
+        tools,
+        promptEvalCount: m.promptEvalCount,
+        evalCount: m.evalCount,
+        transcriptLength: conversation.transcript.length,
+        recordCount: conversation.records.length,
+        estimateNext: () => requests.estimateRequest(),
+      },
+      model.numCtx,
+    );
+    // A message sent anyway over the window: what the server cuts was said when it was sent.
+    if (truncation && !conversation.lastUserMessage()?.oversized) {
+      screen.notice(
+        'warning',
+        `Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(model.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
+      );
+    }
+    if (reply.doneReason === 'length') {
+      screen.notice('warning', 'The reply hit its length limit (num_predict) and was cut.');
+    }
+    const seconds = m.evalDurationNs / 1e9;
+    const rate = seconds > 0 ? `${(m.evalCount / seconds).toFixed(1)} tok/s` : '';
+    screen.store.update({ lastStats: [`${m.evalCount} tokens`, rate].filter(Boolean).join(' · ') });
+    requests.refreshUsed();
+  }
+
+  /**
+   * Keeps the model's measured chars per token for the next run. The state file opens here if it
+   * is not open yet: a one-shot loads it after its reply, not before the first byte.
+   */
+  private async rememberCalibration(model: ConnectedModel): Promise<void> {
+    const { appState, requests } = this.deps;
+    await appState.open();
+    const { name } = model;
+    // The store writes (and fsyncs) the whole file: only when the ratio really moved.
+    const remembered = appState.calibration(name);
+    const ratio = requests.meter.charsPerToken;
+    if (remembered === undefined || Math.abs(remembered - ratio) > remembered * 0.01) {
+      appState.setCalibration(name, ratio);
+    }
+  }
+}
+
+/** A call as kept in the transcript and sent back: without the reader's `malformed` note. */
+function storedToolCall({ malformed: _malformed, ...call }: ReceivedToolCall): ToolCall {
+  return call;
+}
+
+/** How long a turn cancelled by Ctrl+C waits for its abandoned request to keep its partial reply. */
+const ABANDONED_REPLY_GRACE_MS = 1000;
+
+/** Resolves when `work` settles (either way) or after `ms`, whichever is first. */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([work.then(noop, noop), deadline]).finally(() => clearTimeout(timer));
+}
+
+function noop(): void {}

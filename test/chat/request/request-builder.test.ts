@@ -1,0 +1,116 @@
+/** The next request as the request builder makes it from the model settings and the conversation. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatTokens } from '../../../src/conversation/format-tokens.js';
+import { BUILTIN_TOOLS } from '../../../src/tools/registry.js';
+import { type FakeChat, fakeChat } from '../../support/fake-chat.js';
+
+const chats: FakeChat[] = [];
+afterEach(() => {
+  for (const chat of chats.splice(0)) chat.dispose();
+});
+
+async function open(options: Parameters<typeof fakeChat>[0] = {}): Promise<FakeChat> {
+  const chat = await fakeChat(options);
+  chats.push(chat);
+  return chat;
+}
+
+/** Forty MCP tools of a `docs` server, more than tools.max_definitions_share of a 4k window. */
+function addDocsServerTools(chat: FakeChat): void {
+  chat.tools.setMcpTools(
+    Array.from({ length: 40 }, (_, i) => ({
+      ...BUILTIN_TOOLS[0],
+      name: `docs__tool_${i}`,
+      description: `Tool ${i}: ${'does a thing to a document. '.repeat(8)}`,
+      mcp: { server: 'docs', tool: `tool_${i}`, confirm: true },
+    })),
+  );
+}
+
+describe('RequestBuilder', () => {
+  it('sends the connected window, the options, and thinking and tools only where the model has them', async () => {
+    const plain = await open({ model: { capabilities: ['completion'] } });
+    plain.parts.settings.setOption('temperature', 0.1);
+    plain.parts.settings.setThink('high');
+    const request = plain.parts.requests.chatRequest(plain.connected, plain.parts.requests.modelView());
+    expect(request).toEqual({
+      model: 'fake:latest',
+      messages: [],
+      options: { temperature: 0.1, num_ctx: plain.connected.numCtx },
+      // Refused over num_ctx rather than cut silently; keep_alive only when set.
+      truncate: false,
+    });
+    plain.parts.settings.setKeepAlive('30m');
+    expect(plain.parts.requests.chatRequest(plain.connected, []).keep_alive).toBe('30m');
+    expect(plain.parts.requests.loadRequest(plain.connected)).toEqual({
+      model: 'fake:latest',
+      options: { temperature: 0.1, num_ctx: plain.connected.numCtx },
+      keep_alive: '30m',
+    });
+
+    const able = await open({ model: { capabilities: ['completion', 'tools', 'thinking'] } });
+    able.parts.settings.setThink('high');
+    const full = able.parts.requests.chatRequest(able.connected, able.parts.requests.modelView());
+    expect(full.think).toBe('high');
+    expect(full.tools?.map((t) => t.function.name)).toEqual(
+      able.parts.host.tools
+        .list()
+        .filter((t) => t.enabled)
+        .map((t) => t.name),
+    );
+    expect(able.parts.requests.toolDefinitionTokens()).toBeGreaterThan(0);
+    expect(plain.parts.requests.toolDefinitionTokens()).toBe(0);
+  });
+
+  it('forgets the server count when the system prompt or the tool list changes, not for other options', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'] } });
+    const { settings, requests } = chat.parts;
+    const anchored = () => requests.meter.state.anchor !== undefined;
+    chat.backend.enqueue({ content: 'Hi.', promptEvalCount: 30, evalCount: 3 });
+    chat.userSays('hello');
+    await chat.parts.turns.run(chat.connected);
+    expect(anchored()).toBe(true);
+    settings.setOption('temperature', 0.3);
+    expect(anchored()).toBe(true);
+    settings.setSystem('Be brief.');
+    expect(anchored()).toBe(false);
+    expect(requests.modelView()[0]).toEqual({ role: 'system', content: 'Be brief.' });
+
+    chat.backend.enqueue({ content: 'Ok.', promptEvalCount: 40, evalCount: 2 });
+    chat.userSays('again');
+    await chat.parts.turns.run(chat.connected);
+    expect(anchored()).toBe(true);
+    expect(settings.setToolEnabled('run_command', false)).toBe(true);
+    expect(anchored()).toBe(false);
+  });
+
+  it('defers tool definitions over tools.max_definitions_share and says so once: the MCP tools counted, the built-ins named in the share', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
+    const { requests } = chat.parts;
+    const told: string[] = [];
+    requests.onToolsDeferred = (text) => told.push(text);
+    const builtIns = chat.tools.schemas().length;
+    addDocsServerTools(chat);
+    requests.toolsChanged();
+    const plan = requests.definitionPlan();
+    requests.definitionPlan();
+    await Promise.resolve();
+    expect(plan.deferred.length).toBeGreaterThan(0);
+    const percent = Math.round((plan.totalTokens / chat.connected.numCtx) * 100);
+    expect(percent).toBeGreaterThan(25);
+    expect(told).toEqual([
+      `MCP: 40 tools, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-ins = ${percent}% of the 4k window (over tools.max_definitions_share, 25%); ${plan.deferred.length} deferred, found by the model with find_tools.`,
+    ]);
+  });
+
+  it('has /tools mark the tools whose definitions are deferred, and only those', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
+    addDocsServerTools(chat);
+    chat.parts.requests.toolsChanged();
+    const deferred = chat.parts.requests.definitionPlan().deferred.map((schema) => schema.function.name);
+    expect(deferred.length).toBeGreaterThan(0);
+    const marked = chat.parts.toolRunner.list().filter((tool) => tool.deferred);
+    expect(marked.map((tool) => tool.name).sort()).toEqual([...deferred].sort());
+    expect(marked.length).toBeLessThan(chat.parts.toolRunner.list().length);
+  });
+});
