@@ -181,13 +181,13 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     config: config.tools,
     cwd: deps.cwd,
     conversation,
-    shortenedForModel: (message) => requests.shortenedForModel(message),
+    shortenedForModel: (message) => requests.plan()?.shortened.get(message),
     screen,
     ask,
     autoConfirm: deps.autoConfirm,
     now,
     onToolUsed: (name) => requests.touchTools([name]),
-    deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
+    deferredTools: () => requests.frame()?.definitions.deferred.map((schema) => schema.function.name) ?? [],
   });
   const turns = new TurnRunner({
     backend,

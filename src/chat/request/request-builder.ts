@@ -1,9 +1,7 @@
-import { withoutImages } from '../../attachments/without-images.js';
-import { supportsThinking, supportsTools, supportsVision } from '../../backend/capabilities.js';
-import type { ChatRequest, ToolSchema } from '../../backend/interfaces.js';
+import { supportsTools } from '../../backend/capabilities.js';
 import type { LoadRequest } from '../../backend/model-lifecycle.js';
-import { type Budgets, resolveBudgets, smallestNumCtx } from '../../compaction/budgets.js';
-import { buildModelView, isRetriedReply, toWireMessage, type ViewFit } from '../../compaction/model-view.js';
+import { smallestNumCtx } from '../../compaction/budgets.js';
+import { systemHead } from '../../compaction/model-view.js';
 import type { Config } from '../../config/schema.js';
 import { ContextMeter } from '../../conversation/context-meter.js';
 import type { Conversation } from '../../conversation/conversation.js';
@@ -22,16 +20,29 @@ import type { Store } from '../state/store.js';
 import type { ChatViewState } from '../state/view-state.js';
 import type { ConnectedModel } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
+import {
+  frameRequest,
+  loadRequest,
+  planRequest,
+  type RequestFrame,
+  type RequestPlan,
+} from './request-plan.js';
 
 /**
- * What the next request sends and how many tokens it takes: the model view, the tool
- * definitions, the `/api/chat` request, and the meter that counts them.
+ * The next request, planned once for the chat as it stands (request-plan.ts): the plan is kept
+ * until something it was made of changes (the conversation, the settings, the tools, the
+ * calibration), so every reader — the fit check, the budget gate, the request, the meter,
+ * `/context` — reads the same one. Also owns the meter and which tools were used lately.
  */
 export class RequestBuilder {
   readonly meter = new ContextMeter(DEFAULT_CHARS_PER_TOKEN);
   /** Tool names, the most recently used or found first: they stay resident when definitions are deferred. */
   #recentTools: string[] = [];
+  #recentChanges = 0;
   #deferralTold = false;
+  #definitions: Kept<DefinitionPlan> | undefined;
+  #frame: Kept<RequestFrame> | undefined;
+  #plan: Kept<RequestPlan> | undefined;
   /** Told once per chat, the first time tool definitions are deferred. */
   onToolsDeferred: ((text: string) => void) | undefined;
 
@@ -50,7 +61,7 @@ export class RequestBuilder {
     });
     tools.setFinder(
       createFindTools({
-        deferred: () => this.definitionPlan().deferred,
+        deferred: () => this.frame()?.definitions.deferred ?? [],
         onFound: (names) => this.touchTools(names),
       }),
     );
@@ -60,50 +71,66 @@ export class RequestBuilder {
   readonly toolContent = (message: Message): string =>
     capToolOutput(message.content, this.config.tools.max_output_chars);
 
-  /**
-   * What the next request sends: tool outputs capped at `tools.max_output_chars`, and the newest
-   * turn's old tool outputs shortened when that turn alone would not leave the reserve free.
-   */
-  modelView(onShortened?: (source: Message, headChars: number) => void): WireMessage[] {
-    const connected = this.settings.connected;
-    const fit = connected && this.viewFit(connected);
-    const view = buildModelView({
-      system: this.settings.systemInForce(),
-      record: this.conversation.latestRecord,
-      transcript: this.conversation.transcript,
-      toolContent: this.toolContent,
-      fit: fit && { ...fit, onShortened },
-    });
-    // Images attached for an earlier (vision) model of this chat.
-    return connected && !supportsVision(connected.info) ? withoutImages(view) : view;
-  }
-
-  /**
-   * How many chars of its head the next request gives the model of `message`'s output, when the
-   * window makes it shorten that output to fit; undefined when it goes as it is.
-   */
-  shortenedForModel(message: Message): number | undefined {
-    let kept: number | undefined;
-    this.modelView((source, headChars) => {
-      if (source === message) kept = headChars;
-    });
-    return kept;
-  }
-
-  /** The room the newest turn of a request to `model` must fit in (the tool definitions take their share). */
-  viewFit(model: ConnectedModel): ViewFit {
-    const budgets = this.budgets(model);
-    return {
-      numCtx: budgets.numCtx - this.toolDefinitionTokens(),
-      reserve: budgets.reserve,
-      charsPerToken: this.meter.charsPerToken,
-    };
-  }
-
-  /** The compaction budgets for `model`'s window (room left for the tool definitions). */
-  budgets(model: ConnectedModel): Budgets {
+  /** The plan of the next request to the model connected; undefined until one is. */
+  plan(): RequestPlan | undefined {
+    const frame = this.frame();
+    if (!frame) return undefined;
+    const { settings, conversation } = this;
+    const key = [frame, conversation.version, settings.think, settings.options, settings.keepAlive];
+    if (this.#plan && sameKey(this.#plan.key, key)) return this.#plan.value;
     const { reserve, keep_recent, summary } = this.config.compaction;
-    return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, this.toolDefinitionTokens());
+    const plan = planRequest(
+      {
+        model: frame.model,
+        charsPerToken: frame.charsPerToken,
+        definitions: frame.definitions,
+        budgetSpecs: { reserve, keep_recent, summary },
+        system: settings.systemInForce(),
+        record: conversation.latestRecord,
+        transcript: conversation.transcript,
+        toolContent: this.toolContent,
+        think: settings.think,
+        options: settings.options,
+        keepAlive: settings.keepAlive,
+      },
+      frame,
+    );
+    this.#plan = { key, value: plan };
+    return plan;
+  }
+
+  /**
+   * What every request carries whatever its messages (tool definitions, budgets, the system
+   * message): kept while a new message leaves it as it is, so the plan after it reuses it.
+   */
+  frame(): RequestFrame | undefined {
+    const model = this.settings.connected;
+    if (!model) return undefined;
+    const definitions = this.definitions(model);
+    const system = this.settings.systemInForce();
+    const record = this.conversation.latestRecord;
+    const key = [definitions, system, record];
+    if (this.#frame && sameKey(this.#frame.key, key)) return this.#frame.value;
+    const { reserve, keep_recent, summary } = this.config.compaction;
+    const frame = frameRequest({
+      model,
+      charsPerToken: this.meter.charsPerToken,
+      definitions,
+      budgetSpecs: { reserve, keep_recent, summary },
+      system,
+      record,
+    });
+    this.#frame = { key, value: frame };
+    return frame;
+  }
+
+  /** The definition plan for `model`, kept while the tools, the recent ones and the calibration stay. */
+  private definitions(model: ConnectedModel): DefinitionPlan {
+    const key = [model, this.meter.charsPerToken, this.tools.version, this.#recentChanges];
+    if (this.#definitions && sameKey(this.#definitions.key, key)) return this.#definitions.value;
+    const definitions = this.planDefinitions(model);
+    this.#definitions = { key, value: definitions };
+    return definitions;
   }
 
   /**
@@ -111,13 +138,8 @@ export class RequestBuilder {
    * summary in force), the message alone and the tool definitions — what is left once compaction
    * has summarized everything before it.
    */
-  smallestRequestWith(user: WireMessage): number {
-    const head = buildModelView({
-      system: this.settings.systemInForce(),
-      record: this.conversation.latestRecord,
-      transcript: [],
-    });
-    return estimateMessagesTokens([...head, user], this.meter.charsPerToken) + this.toolDefinitionTokens();
+  smallestRequestWith(frame: RequestFrame, user: WireMessage): number {
+    return estimateMessagesTokens([...frame.head, user], frame.charsPerToken) + frame.toolTokens;
   }
 
   /**
@@ -125,26 +147,25 @@ export class RequestBuilder {
    * definitions, plus the least room compaction needs (budgets.ts).
    */
   smallestNumCtx(): { numCtx: number; systemTokens: number; toolTokens: number } {
-    const system = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
+    const system = systemHead(this.settings.systemInForce(), undefined);
     const systemTokens = estimateMessagesTokens(system, this.meter.charsPerToken);
-    const toolTokens = this.toolDefinitionTokens();
+    const toolTokens = this.frame()?.toolTokens ?? 0;
     return { numCtx: smallestNumCtx(toolTokens, systemTokens), systemTokens, toolTokens };
   }
 
   /**
-   * Which tool definitions the next request carries: all of them, or, when MCP servers add tools
-   * and all would take more than `tools.max_definitions_share` of the window, the most recently
-   * used that fit beside `find_tools` (none for a model without tool support).
+   * Which tool definitions a request to `model` carries: all of them, or, when MCP servers add
+   * tools and all would take more than `tools.max_definitions_share` of the window, the most
+   * recently used that fit beside `find_tools` (none for a model without tool support).
    */
-  definitionPlan(): DefinitionPlan {
-    const connected = this.settings.connected;
-    const schemas = connected && supportsTools(connected.info) ? this.tools.schemas() : [];
+  private planDefinitions(model: ConnectedModel): DefinitionPlan {
+    const schemas = supportsTools(model.info) ? this.tools.schemas() : [];
     const finder = this.tools.finder;
     // Deferred only for MCP tools: the built-ins alone are sent whole, as before.
     const mcpCount = schemas.filter((schema) => this.tools.get(schema.function.name)?.mcp).length;
-    if (mcpCount === 0 || !finder || !connected) return { resident: schemas, deferred: [], totalTokens: 0 };
+    if (mcpCount === 0 || !finder) return { resident: schemas, deferred: [], totalTokens: 0 };
     const { charsPerToken } = this.meter;
-    const { numCtx } = connected;
+    const { numCtx } = model;
     const share = this.config.tools.max_definitions_share;
     const plan = planToolDefinitions({
       schemas,
@@ -165,21 +186,18 @@ export class RequestBuilder {
     return plan;
   }
 
-  /** The tool definitions every request carries. */
-  toolSchemas(): ToolSchema[] {
-    return this.definitionPlan().resident;
-  }
-
   /**
    * Tools just used or found: they stay resident. When one was deferred, the definitions change,
    * which the server's last count did not include.
    */
   touchTools(names: readonly string[]): void {
-    const wasDeferred = this.definitionPlan().deferred.some((schema) => names.includes(schema.function.name));
+    const deferred = this.frame()?.definitions.deferred ?? [];
+    const wasDeferred = deferred.some((schema) => names.includes(schema.function.name));
     this.#recentTools = [...names, ...this.#recentTools.filter((name) => !names.includes(name))].slice(
       0,
       500,
     );
+    this.#recentChanges++;
     if (wasDeferred) this.resetMeter();
   }
 
@@ -189,77 +207,35 @@ export class RequestBuilder {
     this.refreshUsed();
   }
 
-  /** Estimated tokens of the tool definitions every request carries. */
-  toolDefinitionTokens(): number {
-    return estimateToolDefinitionsTokens(this.toolSchemas(), this.meter.charsPerToken);
-  }
-
-  /** The tool definitions' tokens by where they come from: `built-in`, each MCP server, `find_tools`. */
-  toolDefinitionTokensBySource(): { source: string; tokens: number }[] {
+  /** The tool definitions' tokens of `frame` by where they come from: `built-in`, each MCP server, `find_tools`. */
+  toolDefinitionTokensBySource(frame: RequestFrame): { source: string; tokens: number }[] {
     const bySource = new Map<string, number>();
-    for (const schema of this.toolSchemas()) {
+    for (const schema of frame.definitions.resident) {
       const tool = this.tools.get(schema.function.name);
       const source = tool?.mcp
         ? `MCP ${tool.mcp.server}`
         : tool === this.tools.finder
           ? 'find_tools'
           : 'built-in';
-      const tokens = estimateToolDefinitionsTokens([schema], this.meter.charsPerToken);
+      const tokens = estimateToolDefinitionsTokens([schema], frame.charsPerToken);
       bySource.set(source, (bySource.get(source) ?? 0) + tokens);
     }
     return [...bySource].map(([source, tokens]) => ({ source, tokens }));
   }
 
-  /**
-   * The `/api/chat` request for `view`, with tools and thinking only where the model supports
-   * them; `truncate: false`, so a prompt over num_ctx is refused, never cut silently — except
-   * for a message the user chose to send anyway ("Send it anyway?" → y): they were told what the
-   * server will cut of it, and a refusal would make the choice void.
-   */
-  chatRequest(model: ConnectedModel, view: WireMessage[]): ChatRequest {
-    const tools = this.toolSchemas();
-    const { think } = this.settings;
-    return {
-      ...this.loadRequest(model),
-      messages: view,
-      ...(supportsThinking(model.info) && think !== undefined ? { think } : {}),
-      ...(tools.length ? { tools } : {}),
-      truncate: this.conversation.lastUserMessage()?.oversized === true,
-    };
-  }
-
   /** What a preload sends: the model with the window, options and keep_alive its chats will send. */
   loadRequest(model: ConnectedModel): LoadRequest {
-    const { keepAlive } = this.settings;
-    return {
-      model: model.name,
-      options: { ...this.settings.options, num_ctx: model.numCtx },
-      ...(keepAlive !== undefined ? { keep_alive: keepAlive } : {}),
-    };
+    return loadRequest(model, this.settings);
   }
 
   /**
    * Tokens the next request is expected to take, tool definitions included: the one figure the
-   * meter, the trigger, the compaction report and `/context` all show.
+   * meter, the trigger, the compaction report and `/context` all show (0 until a model is connected).
    */
-  used(): number {
+  used(plan = this.plan()): number {
+    if (!plan) return 0;
     const { transcript, records } = this.conversation;
-    return this.meter.used(() => this.estimateRequest(), transcript, records.length);
-  }
-
-  /**
-   * An estimate of the whole next request: its messages as they would be sent and the tool
-   * definitions. A reply cut short at the end is counted too: a retry's request leaves it out,
-   * but the next message's carries it, and the meter must not read low until then.
-   */
-  estimateRequest(): number {
-    const { charsPerToken } = this.meter;
-    const last = this.conversation.transcript.at(-1);
-    const partial =
-      last && !last.replaced && isRetriedReply(last, undefined)
-        ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
-        : 0;
-    return estimateMessagesTokens(this.modelView(), charsPerToken) + partial + this.toolDefinitionTokens();
+    return this.meter.used(() => plan.estimate, transcript, records.length);
   }
 
   /** Shows the current `used` (once connected). */
@@ -271,4 +247,14 @@ export class RequestBuilder {
   resetMeter(charsPerToken = this.meter.charsPerToken): void {
     this.meter.reset(charsPerToken);
   }
+}
+
+/** A value and what it was made of: good while each part is the same. */
+interface Kept<T> {
+  key: readonly unknown[];
+  value: T;
+}
+
+function sameKey(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((part, i) => Object.is(part, b[i]));
 }

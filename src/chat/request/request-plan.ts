@@ -1,20 +1,20 @@
-import { withoutImages } from '../attachments/without-images.js';
-import { supportsThinking, supportsVision } from '../backend/capabilities.js';
-import type { ChatRequest, ThinkSetting } from '../backend/interfaces.js';
-import type { LoadRequest } from '../backend/model-lifecycle.js';
-import { type BudgetSpecs, type Budgets, resolveBudgets } from '../compaction/budgets.js';
+import { withoutImages } from '../../attachments/without-images.js';
+import { supportsThinking, supportsVision } from '../../backend/capabilities.js';
+import type { ChatRequest, ThinkSetting } from '../../backend/interfaces.js';
+import type { LoadRequest } from '../../backend/model-lifecycle.js';
+import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../compaction/budgets.js';
 import {
   buildModelView,
   isRetriedReply,
   systemHead,
   toWireMessage,
   type ViewFit,
-} from '../compaction/model-view.js';
-import type { KeepAlive } from '../config/keep-alive.js';
-import type { CompactionRecord } from '../conversation/compaction-record.js';
-import type { Message, WireMessage } from '../conversation/message.js';
-import { estimateMessagesTokens, estimateToolDefinitionsTokens } from '../conversation/token-estimate.js';
-import type { DefinitionPlan } from '../tools/definition-budget.js';
+} from '../../compaction/model-view.js';
+import type { KeepAlive } from '../../config/keep-alive.js';
+import type { CompactionRecord } from '../../conversation/compaction-record.js';
+import type { Message, WireMessage } from '../../conversation/message.js';
+import { estimateMessagesTokens, estimateToolDefinitionsTokens } from '../../conversation/token-estimate.js';
+import type { DefinitionPlan } from '../../tools/definition-budget.js';
 import type { ConnectedModel } from './model-selection.js';
 
 /**
