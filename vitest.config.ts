@@ -1,11 +1,33 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** The tests that read dist/: they need a build of the checkout's own sources. */
+const BUILT = [
+  'test/e2e/**/*.test.ts',
+  'test/build/bundle-layout.test.ts',
+  'test/build/stand-ins.test.ts',
+  'test/build/npm-start.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.{ts,tsx}'],
     // End-to-end tests drive the built CLI in a PTY; give them room on a 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { FORCE_COLOR: '0' },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...BUILT],
+          setupFiles: ['test/support/property-seed.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: BUILT, globalSetup: ['test/support/fresh-build.ts'] },
+      },
+    ],
   },
 });

@@ -8,6 +8,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    projects: undefined,
+    setupFiles: ['test/support/property-seed.ts'],
     include: ['test/compaction/**/*.test.ts', 'test/conversation/**/*.test.ts', 'test/text/**/*.test.ts'],
     // Instrumented for per-test coverage, a property test can take minutes on a machine shared by many jobs.
     testTimeout: 600_000,

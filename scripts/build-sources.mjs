@@ -42,7 +42,7 @@ export const MAY_DUPLICATE = [
  * build keeps lazy or a lazy chunk (load-mcp.ts: the MCP client), and the whole modules that use
  * them cannot import().
  */
-export const ENTRY_ALSO = ['src/config/app-state.ts', 'src/mcp/load-mcp.ts'];
+export const ENTRY_ALSO = ['src/config/app-state.ts', 'src/mcp/load-mcp.ts', 'src/openai/load-openai.ts'];
 
 /** What loads a whole module with its code cache: the require() the entry's import of one becomes. */
 export const CODE_CACHE = 'src/platform/code-cache.ts';

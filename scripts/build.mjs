@@ -12,11 +12,11 @@
 //   commander each whole, in one CommonJS file. A module of the entry that they import is taken
 //   from dist/ochat.cjs, never bundled twice: one ConfigError class, one copy of the sanitizer's
 //   state.
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUILD_ID_FILE, buildId } from './build-id.mjs';
 import {
   CODE_CACHE,
   ENTRY,
@@ -33,23 +33,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/**
- * A fingerprint of what the build is made of (every source file and the locked dependencies): a
- * config file parsed by one build is kept for that build only (src/config/parsed-config-cache.ts).
- */
-function buildId() {
-  const hash = createHash('sha256').update(version);
-  const sources = readdirSync(join(root, 'src'), { recursive: true }).map(String).sort();
-  for (const name of sources) {
-    const path = join(root, 'src', name);
-    if (statSync(path).isFile()) hash.update(name).update(readFileSync(path));
-  }
-  return hash
-    .update(readFileSync(join(root, 'package-lock.json')))
-    .digest('hex')
-    .slice(0, 16);
-}
-const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__: JSON.stringify(buildId()) };
+const id = buildId(root);
+const define = { __OCHAT_VERSION__: JSON.stringify(version), __OCHAT_BUILD_ID__: JSON.stringify(id) };
 
 /** A module a whole module may bundle though the chat bundles it too (see `MAY_DUPLICATE`). */
 const mayDuplicate = (input) => input.startsWith('node_modules/zod/') || MAY_DUPLICATE.includes(input);
@@ -280,3 +265,5 @@ writeFileSync(
     legalComments.join('\n\n'),
   ),
 );
+// Last: a build that failed leaves no stamp, so `npm start` builds again.
+writeFileSync(join(root, BUILD_ID_FILE), `${id}\n`);

@@ -1,12 +1,25 @@
 import type { ChatDelta, ChatReply, ChatRequest, InstalledModel, ModelInfo } from './interfaces.js';
 import type { ModelLifecycle } from './model-lifecycle.js';
 
+/** The protocol a server speaks and its name in messages: `Ollama`, `vLLM`, `llama-server`, … */
+export interface ServerIdentity {
+  api: 'ollama' | 'openai';
+  name: string;
+}
+
+/** The server's name for messages: `Ollama` unless the backend says otherwise. */
+export function serverName(backend: Pick<ChatBackend, 'server'>): string {
+  return backend.server?.name ?? 'Ollama';
+}
+
 /** Per-call hooks of `chat`. */
 export interface ChatHandlers {
   /** Cancels the request at any point, including while waiting for the first byte. */
   signal?: AbortSignal;
   /** Called with each piece as it streams in. An exception thrown here ends the call and is rethrown as is. */
   onDelta?: (delta: ChatDelta) => void;
+  /** Told why the reply waits before it starts (a busy server asked again after a pause), in words. */
+  onWait?: (reason: string) => void;
 }
 
 /**
@@ -18,6 +31,8 @@ export interface ChatHandlers {
 export interface ChatBackend extends ModelLifecycle {
   /** Where the server is, as shown to the user, e.g. `http://127.0.0.1:11434`. */
   readonly host: string;
+  /** What answers there; absent means Ollama's native API. */
+  readonly server?: ServerIdentity;
   /** The installed models. */
   listModels(signal?: AbortSignal): Promise<InstalledModel[]>;
   /** What the server knows of one model: window, trained context, capabilities. */

@@ -12,6 +12,10 @@ export type BackendErrorKind =
   | 'context-exceeded'
   /** A download (`/api/pull`) ended with an error. */
   | 'pull-failed'
+  /** The server is busy or rate-limits (429, 503): worth trying again after a pause. */
+  | 'busy'
+  /** The server has no such feature (an OpenAI-compatible server has no pull, ps, load or unload). */
+  | 'unsupported-by-server'
   | 'unexpected';
 
 /** A model feature ochat asked for and the model lacks. */
@@ -30,6 +34,10 @@ export interface BackendErrorOptions {
   capability?: Capability;
   /** The original error, for debugging; never shown in the message. */
   cause?: unknown;
+  /** Kind `context-exceeded`: the window the server said it has, when its refusal names it. */
+  window?: number;
+  /** Kind `http`: the server is busy (429, 503) and asked to be tried again, after this many ms if it said. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -41,6 +49,8 @@ export class BackendError extends Error {
   readonly partial?: PartialReply;
   readonly capability?: Capability;
   readonly hint?: string;
+  readonly window?: number;
+  readonly retryAfterMs?: number;
 
   constructor(kind: BackendErrorKind, message: string, hint?: string, options: BackendErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -49,5 +59,7 @@ export class BackendError extends Error {
     this.hint = hint;
     if (options.partial) this.partial = options.partial;
     if (options.capability) this.capability = options.capability;
+    if (options.window !== undefined) this.window = options.window;
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -75,6 +75,8 @@ export interface ChatMetrics {
   loadDurationNs: number;
   promptEvalDurationNs: number;
   evalDurationNs: number;
+  /** False: the server sent no counts (an OpenAI-compatible server without `usage`); the two counts are 0. */
+  counted?: false;
 }
 
 /** A complete reply: everything that streamed, accumulated, plus the final chunk's metrics. */
@@ -88,9 +90,22 @@ export interface ChatReply {
   metrics: ChatMetrics;
 }
 
-/** What /api/show tells ochat about one model. */
+/**
+ * The window a server runs a model with, which a request cannot change (an OpenAI-compatible
+ * server's, set when it started), and where it was read, e.g. `llama-server /props`.
+ */
+export interface ServerWindow {
+  tokens: number;
+  source: string;
+  /** The server publishes no window: `tokens` is a cautious guess, until a refusal tells the real one. */
+  guessed?: true;
+}
+
+/** What /api/show tells ochat about one model (or what an OpenAI-compatible server publishes of it). */
 export interface ModelInfo {
   name: string;
+  /** The server's own window (OpenAI-compatible servers): used unless --num-ctx or options.num_ctx say otherwise. */
+  serverWindow?: ServerWindow;
   /** `PARAMETER num_ctx` from the Modelfile, if it sets one. */
   numCtxParam?: number;
   /** The context length the model was trained for (`<arch>.context_length`). */

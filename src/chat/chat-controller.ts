@@ -37,6 +37,8 @@ export class ChatController {
     void this.parts.mcp.start();
     let model: ConnectedModel | undefined;
     await this.parts.queue.enqueue(async () => {
+      // Before the first request: every request carries them.
+      await this.parts.instructions.load();
       if (this.deps.resume !== undefined) {
         // Its replies go to the screen once, rendered: the renderer must be there first, or
         // they would stay raw markdown in the scrollback (live replies wait for it the same way).

@@ -16,6 +16,7 @@ import { ShellRunner } from './input/shell-runner.js';
 import { LocalModel } from './model/local-model.js';
 import { ModelConnector } from './model/model-connector.js';
 import { ModelSettings } from './request/model-settings.js';
+import { ProjectInstructions } from './request/project-instructions.js';
 import { RequestBuilder } from './request/request-builder.js';
 import { ChatSessions } from './session/chat-sessions.js';
 import { SessionKeeper } from './session/session-keeper.js';
@@ -74,6 +75,8 @@ export interface ChatParts {
   conversation: Conversation;
   /** The model connected and what every request to it carries. */
   settings: ModelSettings;
+  /** The instruction files (AGENTS.md) in the system message. */
+  instructions: ProjectInstructions;
   /** The next request: its model view, its tool definitions, and the meter counting them. */
   requests: RequestBuilder;
   dialogs: DialogQueue;
@@ -145,6 +148,14 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
     onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
+  const instructions = new ProjectInstructions({
+    names: config.instructions_files,
+    cwd: deps.cwd,
+    env: deps.env ?? process.env,
+    settings,
+    requests,
+    screen,
+  });
   const local = new LocalModel({ backend, requests, screen, interactive });
   const connector = new ModelConnector({
     backend,
@@ -159,6 +170,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     abort,
     interactive,
     local,
+    instructions,
     ask,
   });
   const mcp = new McpConnections({
@@ -174,6 +186,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     appState,
     interactive,
   });
+  requests.mcpSettled = () => mcp.settled;
   const toolRunner = new ToolRunner({
     mcp,
     tools: deps.tools,
@@ -188,6 +201,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     now,
     onToolUsed: (name) => requests.touchTools([name]),
     deferredTools: () => requests.frame()?.definitions.deferred.map((schema) => schema.function.name) ?? [],
+    // Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run".
+    onToolStarted: (started) => keeper.recordSetting('tool_started', started),
   });
   const turns = new TurnRunner({
     backend,
@@ -203,6 +218,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     load: local,
     onReplyDelta: deps.onReplyDelta,
     interactive,
+    learnWindow: (tokens) => connector.learnWindow(tokens),
   });
   const shell = new ShellRunner({
     conversation,
@@ -249,6 +265,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       keeper.startNew();
       resetChat();
       requests.resetMeter();
+      requests.toolRecency.restore({ used: [], found: [] });
       // The last reply's speed belongs to the conversation that is gone.
       store.update({ used: 0, lastStats: undefined });
     },
@@ -304,6 +321,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     screen,
     conversation,
     settings,
+    instructions,
     requests,
     dialogs,
     abort,

@@ -1,4 +1,4 @@
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { VERSION } from '../platform/version.js';
 import type { CliFlags } from './flags.js';
 import { CommandLineExit } from './flags.js';
@@ -24,7 +24,16 @@ function buildProgram(): Command {
       '-m, --model <name>',
       'model to chat with (default: config `model`, the last used, or the only installed; the chat offers a choice of several)',
     )
-    .option('--host <url>', 'Ollama server (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)')
+    .option(
+      '--host <url>',
+      'the server: Ollama, or an OpenAI-compatible one (vLLM, llama-server, SGLang, LM Studio, LiteLLM; a /v1 URL is taken as such) (default: $OLLAMA_HOST, config `host`, or http://127.0.0.1:11434)',
+    )
+    .addOption(
+      new Option(
+        '--api <api>',
+        'the protocol the host speaks, instead of finding it out (config `api`)',
+      ).choices(['ollama', 'openai']),
+    )
     .option(
       '-c, --config <file>',
       'config file (default: $OCHAT_CONFIG, else $XDG_CONFIG_HOME/ochat/config.yml)',
@@ -56,6 +65,8 @@ Examples:
   ochat --list-sessions             list the saved sessions
                                     (kept in $XDG_DATA_HOME/ochat/sessions)
   OLLAMA_HOST=gpu-box:11434 ochat   use another server
+  ochat --host http://gpu:8000/v1   an OpenAI-compatible server (vLLM, llama-server, …);
+                                    its API key from $OCHAT_API_KEY or $OPENAI_API_KEY
 
 In the chat, /help lists the slash commands; !command runs a shell command and its output
 goes with your next message.`,

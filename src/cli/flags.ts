@@ -2,6 +2,8 @@
 export interface CliFlags {
   model?: string;
   host?: string;
+  /** `--api`: the protocol the host speaks, instead of finding it out. */
+  api?: 'ollama' | 'openai';
   config?: string;
   system?: string;
   numCtx?: number;

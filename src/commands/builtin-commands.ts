@@ -3,6 +3,7 @@ import { compactCommand } from './builtin/compact.js';
 import { contextCommand } from './builtin/context.js';
 import { copyCommand } from './builtin/copy.js';
 import { createHelpCommand } from './builtin/help.js';
+import { instructionsCommand } from './builtin/instructions.js';
 import { lastToolCommand } from './builtin/last-tool.js';
 import { psCommand, pullCommand, unloadCommand } from './builtin/lifecycle.js';
 import { loadCommand } from './builtin/load.js';
@@ -37,6 +38,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   unloadCommand,
   showCommand,
   systemCommand,
+  instructionsCommand,
   setCommand,
   thinkCommand,
   retryCommand,

@@ -48,7 +48,17 @@ export interface ConversationCommands {
   retryReply(): Promise<void>;
 }
 
-/** The model chatted with and what it is told: name, window, system prompt, thinking. */
+/** The instruction files in force (AGENTS.md), as `/instructions` shows them. */
+export interface InstructionsView {
+  /** `instructions_files` (empty: none are read). */
+  names: readonly string[];
+  /** The files read, in the order the model gets them; `shown` as the user reads a path. */
+  files: { shown: string; content: string; tokens: number }[];
+  /** Files found but not read, each with why. */
+  problems: string[];
+}
+
+/** The model chatted with and what it is told: name, window, system prompt, instructions, thinking. */
 export interface ModelCommands {
   readonly name: string | undefined;
   readonly numCtx: number | undefined;
@@ -64,6 +74,8 @@ export interface ModelCommands {
   /** The model's own Modelfile `SYSTEM`, in force when the user sets none. */
   readonly modelSystem: string | undefined;
   setSystem(text: string | undefined): void;
+  /** The instruction files sent in the system message. */
+  instructions(): InstructionsView;
 
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;

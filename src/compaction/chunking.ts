@@ -1,7 +1,14 @@
+import { eventLoopTurn } from '../async/event-loop-turn.js';
 import { MESSAGE_OVERHEAD_TOKENS, weightedLength } from '../conversation/token-estimate.js';
+import { isHighSurrogate, isLowSurrogate } from '../text/shorten.js';
 import type { Ask, SummarizerReply } from './ask.js';
 import { cutNarrative } from './narrative-cut.js';
-import { buildCondenseRequest, buildSummarizerRequest, summaryCharLimit } from './summarizer-prompt.js';
+import {
+  buildCondenseRequest,
+  buildMissingDetailsRequest,
+  buildSummarizerRequest,
+  summaryCharLimit,
+} from './summarizer-prompt.js';
 import { cleanNarrative } from './summary.js';
 
 /**
@@ -29,31 +36,33 @@ export class CompactionLimitError extends Error {
  * Splits lines into consecutive chunks whose lines (each costing `estimate(line + '\n')`) fit
  * `maxChunkTokens`. Every line lands in a chunk, in order; a line too long for any chunk is
  * split into consecutive pieces that each fit, so every part of it reaches the summarizer.
+ * Lazy: a chunk is made when it is asked for, so the summarizer's requests (and the event loop)
+ * run between chunks, however long a line is; the work is linear in the lines' length.
  */
-export function chunkLines(
+export function* chunkLines(
   lines: readonly string[],
   maxChunkTokens: number,
   estimate: (text: string) => number,
-): string[][] {
-  const chunks: string[][] = [];
+): Generator<string[], void, undefined> {
   let current: string[] = [];
   let used = 0;
-  const add = (line: string, cost: number) => {
+  function* add(line: string, cost: number): Generator<string[], void, undefined> {
     if (current.length && used + cost > maxChunkTokens) {
-      chunks.push(current);
+      yield current;
       current = [];
       used = 0;
     }
     current.push(line);
     used += cost;
-  };
+  }
   for (const line of lines) {
     const cost = estimate(`${line}\n`);
-    if (cost <= maxChunkTokens) add(line, cost);
-    else for (const piece of splitToFit(line, maxChunkTokens, estimate)) add(piece, estimate(`${piece}\n`));
+    if (cost <= maxChunkTokens) yield* add(line, cost);
+    else
+      for (const piece of splitToFit(line, maxChunkTokens, estimate))
+        yield* add(piece, estimate(`${piece}\n`));
   }
-  if (current.length) chunks.push(current);
-  return chunks;
+  if (current.length) yield current;
 }
 
 /** Tokens of lines a summarizer request can carry, given everything else it must hold. */
@@ -63,6 +72,8 @@ export function chunkCapacity(input: {
   previousNarrative?: string;
   rules?: string;
   focus?: string;
+  /** Exact details the requests list (their whole list: an upper bound of any chunk's). */
+  details?: readonly string[];
   estimate: (text: string) => number;
 }): number {
   const { estimate, summaryTokens } = input;
@@ -84,6 +95,15 @@ export function chunkCapacity(input: {
     narrative -
     2 * MESSAGE_OVERHEAD_TOKENS
   );
+}
+
+/**
+ * Gives the event loop a turn, then throws if the compaction was cancelled meanwhile: every
+ * summarizer request and every pass over a long message awaits it first.
+ */
+export async function cancellableTurn(signal: AbortSignal | undefined): Promise<void> {
+  await eventLoopTurn();
+  if (signal?.aborted) throw new Error('cancelled');
 }
 
 /** What was cut from summaries that stayed over budget: the text removed, and its tokens. */
@@ -113,6 +133,9 @@ export interface SummarizerCall {
   signal?: AbortSignal;
 }
 
+/** Most characters of exact details one summarizer request lists: the rest are still checked, and kept out-of-band. */
+export const MAX_LISTED_DETAIL_CHARS = 2000;
+
 /**
  * Summarizes the lines with the injected `ask`: in one request when they fit the summarizer's
  * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
@@ -122,10 +145,16 @@ export interface SummarizerCall {
  * summary or its window cannot hold a useful chunk.
  */
 export async function summarizeLines(
-  input: SummarizerCall & { lines: readonly string[]; previousNarrative?: string },
+  input: SummarizerCall & {
+    lines: readonly string[];
+    previousNarrative?: string;
+    /** Exact details to ask for (details.ts): listed in each request, then checked; missing ones asked for once more. */
+    details?: readonly string[];
+  },
 ): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
   const { estimate, summaryTokens } = input;
-  const capacity = chunkCapacity(input);
+  const listed = listedDetails(input.details ?? []);
+  const capacity = chunkCapacity({ ...input, details: listed });
   if (capacity < MIN_CHUNK_TOKENS) {
     throw new CompactionLimitError(
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
@@ -134,7 +163,7 @@ export async function summarizeLines(
   const maxChars = summaryCharLimit(input.targetTokens, input.charsPerToken / bytesPerChar(input));
   const numPredict = REPLY_ROOM_FACTOR * summaryTokens;
   const ask = async (request: { system: string; prompt: string }): Promise<SummarizerReply> => {
-    if (input.signal?.aborted) throw new Error('cancelled');
+    await cancellableTurn(input.signal);
     const reply = await input.ask({ ...request, numPredict, signal: input.signal });
     return { text: cleanNarrative(reply.text), cutOff: reply.cutOff };
   };
@@ -146,8 +175,16 @@ export async function summarizeLines(
   const removed: string[] = [];
   let removedTokens = 0;
   let endsLost = 0;
-  const chunks = chunkLines(input.lines, capacity, estimate);
-  for (const chunk of chunks) {
+  let parts = 0;
+  // Details no line shows (past a message's cap) are listed with the first chunk.
+  const unseen = new Set(listed.filter((d) => !input.lines.some((line) => line.includes(d))));
+  for (const chunk of chunkLines(input.lines, capacity, estimate)) {
+    parts += 1;
+    // A request lists the details its chunk, the summary so far, or (the first) no line holds.
+    const details = listed.filter(
+      (d) =>
+        narrative.includes(d) || chunk.some((line) => line.includes(d)) || (parts === 1 && unseen.has(d)),
+    );
     const summarize = (wasCutOff: boolean) =>
       ask(
         buildSummarizerRequest({
@@ -157,6 +194,7 @@ export async function summarizeLines(
           lines: chunk,
           maxChars,
           wasCutOff,
+          details,
         }),
       );
     let reply = await summarize(false);
@@ -180,10 +218,36 @@ export async function summarizeLines(
     }
     narrative = cut.kept;
   }
+  // The details check: what the summary dropped is asked for once more, within the same limit.
+  const missing = (input.details ?? []).filter((d) => !narrative.includes(d));
+  const retry = buildMissingDetailsRequest({
+    rules: input.rules,
+    summary: narrative,
+    missing: listedDetails(missing),
+    maxChars,
+  });
+  if (missing.length && narrative && fitsWindow(retry)) {
+    const reply = await ask(retry);
+    const stillMissing = reply.text ? missing.filter((d) => !reply.text.includes(d)).length : missing.length;
+    // Taken only whole, within the limit, and keeping more: the rest stay in the details list.
+    if (!reply.cutOff && stillMissing < missing.length && estimate(reply.text) <= input.targetTokens)
+      narrative = reply.text;
+  }
   const cut: SummaryCut | undefined =
     removed.length || endsLost ? { text: removed.join('\n'), tokens: removedTokens } : undefined;
   if (cut && endsLost) cut.endsLost = endsLost;
-  return { narrative, cut, parts: chunks.length };
+  return { narrative, cut, parts };
+}
+
+/** The details a request lists: newest last, as many of the newest as fit MAX_LISTED_DETAIL_CHARS. */
+function listedDetails(details: readonly string[]): string[] {
+  let chars = 0;
+  let first = details.length;
+  while (first > 0 && chars + details[first - 1].length + 3 <= MAX_LISTED_DETAIL_CHARS) {
+    first -= 1;
+    chars += details[first].length + 3;
+  }
+  return details.slice(first);
 }
 
 /**
@@ -193,38 +257,85 @@ export async function summarizeLines(
  * not an average diluted by the ASCII names, numbers and markup around it.
  */
 function bytesPerChar(input: { lines: readonly string[]; previousNarrative?: string }): number {
-  const text = [input.previousNarrative ?? '', ...input.lines].join('\n');
-  const wide = text.match(/[^\x00-\x7f]/gu) ?? [];
-  const visible = text.replace(/\s/g, '').length;
-  if (wide.length && wide.length >= WIDE_SCRIPT_SHARE * visible)
-    return weightedLength(wide.join('')) / wide.length;
-  return text.length ? Math.max(1, weightedLength(text) / text.length) : 1;
+  // One pass over the texts as they are (no joined copy, no array of matches: a 16 MB message is one line).
+  let chars = 0;
+  let bytes = 0;
+  let visible = 0;
+  let wide = 0;
+  let wideBytes = 0;
+  const texts = [input.previousNarrative ?? '', ...input.lines];
+  for (const text of texts) {
+    chars += text.length;
+    bytes += weightedLength(text);
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 0x80) {
+        if (!isAsciiSpace(code)) visible += 1;
+        continue;
+      }
+      if (!WIDE_SPACES.has(code)) visible += 1;
+      wide += 1;
+      if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(i + 1))) {
+        visible += 1;
+        wideBytes += 4;
+        i += 1;
+      } else wideBytes += code < 0x800 ? 2 : 3;
+    }
+  }
+  // The newlines that join them.
+  chars += texts.length - 1;
+  bytes += texts.length - 1;
+  if (wide && wide >= WIDE_SCRIPT_SHARE * visible) return wideBytes / wide;
+  return chars ? Math.max(1, bytes / chars) : 1;
 }
+
+/** The white space `\s` matches in ASCII, and beyond it. */
+function isAsciiSpace(code: number): boolean {
+  return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+}
+const WIDE_SPACES = new Set([
+  0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+]);
 
 /** Share of non-ASCII characters from which a conversation counts as written in a wider script. */
 const WIDE_SCRIPT_SHARE = 0.1;
 
-/** A line as consecutive pieces that each fit `maxTokens` (with its newline); never splits a surrogate pair. */
-function splitToFit(line: string, maxTokens: number, estimate: (text: string) => number): string[] {
-  const pieces: string[] = [];
-  let rest = line;
-  while (rest && estimate(`${rest}\n`) > maxTokens) {
-    // The longest prefix that fits, at least one character (or one surrogate pair).
-    let lo = 1;
-    let hi = rest.length;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (estimate(`${rest.slice(0, mid)}\n`) <= maxTokens) lo = mid;
-      else hi = mid - 1;
+/**
+ * A line as consecutive pieces that each fit `maxTokens` (with its newline), each the longest
+ * that fits; never splits a surrogate pair. Lazy, and linear in the line's length: a piece's
+ * length is found by doubling a prefix of what is left until it no longer fits, then halving the
+ * last step, so finding a piece of L chars estimates O(L log L) chars — never the rest of the line
+ * (estimating the rest for every piece made a 16 MB line take minutes).
+ */
+function* splitToFit(
+  line: string,
+  maxTokens: number,
+  estimate: (text: string) => number,
+): Generator<string, void, undefined> {
+  const fits = (start: number, length: number) =>
+    estimate(`${line.slice(start, start + length)}\n`) <= maxTokens;
+  let start = 0;
+  do {
+    const left = line.length - start;
+    // The longest length known to fit (0: none yet), and the shortest known not to (beyond all that is left: none).
+    let lo = 0;
+    let hi = left + 1;
+    for (let length = 1; length < hi; length = Math.min(2 * length, left)) {
+      if (!fits(start, length)) hi = length;
+      else lo = length;
+      if (lo !== length || length === left) break;
     }
-    const end = !isHighSurrogate(rest.charCodeAt(lo - 1)) ? lo : lo > 1 ? lo - 1 : Math.min(2, rest.length);
-    pieces.push(rest.slice(0, end));
-    rest = rest.slice(end);
-  }
-  if (rest || !pieces.length) pieces.push(rest);
-  return pieces;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
+    while (lo + 1 < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (fits(start, mid)) lo = mid;
+      else hi = mid;
+    }
+    // At least one character (or one surrogate pair), even when that alone does not fit.
+    let end = start + Math.max(lo, 1);
+    if (end < line.length && isHighSurrogate(line.charCodeAt(end - 1)))
+      end = end - 1 > start ? end - 1 : Math.min(start + 2, line.length);
+    yield line.slice(start, end);
+    start = end;
+  } while (start < line.length);
 }

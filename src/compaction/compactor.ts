@@ -10,6 +10,7 @@ import { describeError } from '../text/describe-error.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
 import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunking.js';
+import { collectDetails, joinDetails, keptIn } from './details.js';
 import {
   type CondensedMessage,
   type CutMessage,
@@ -19,7 +20,15 @@ import {
 import { buildModelView, toWireMessage, type ViewFit } from './model-view.js';
 import { planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
-import { assembleToolEntries, narrativeBudget, toolLogRoom } from './summary.js';
+import {
+  assembleToolEntries,
+  detailsBudget,
+  detailsFrameCost,
+  detailsListCost,
+  fitDetailsList,
+  narrativeBudget,
+  toolLogRoom,
+} from './summary.js';
 import { collectToolEntries, mergeToolEntries } from './tool-entries.js';
 
 export type { Ask } from './ask.js';
@@ -34,6 +43,8 @@ export interface CompactionInput {
   previous?: CompactionRecord;
   budgets: Budgets;
   system?: string;
+  /** The instruction files' section: in every request, before and after, never summarized. */
+  instructions?: string;
   ask: Ask;
   /** The summarizer model's window (`num_ctx` sent with its requests). */
   summarizerNumCtx: number;
@@ -45,6 +56,11 @@ export interface CompactionInput {
   cutLongMessages?: boolean;
   /** `compaction.prompt`: replaces the default summarizer rules. */
   rules?: string;
+  /**
+   * `compaction.details`: exact details are asked for, checked, and those still missing kept in a
+   * list of this share of the summary budget (absent: off).
+   */
+  details?: { share: number };
   /** `/compact <instructions>`: focus for this run. */
   focus?: string;
   charsPerToken: number;
@@ -78,6 +94,20 @@ export interface CompactionResult {
   condensed?: CondensedMessage[];
   /** Long messages cut to their head for the summarizer (`cut_long_messages`; empty: none). */
   cutMessages?: CutMessage[];
+  /** The exact details check (absent: `compaction.details` is off). */
+  details?: DetailsOutcome;
+}
+
+/** What became of the exact details of a compaction. */
+export interface DetailsOutcome {
+  /** Checked to be in the summary verbatim. */
+  bySummary: number;
+  /** Kept verbatim in the details list beside it. */
+  inList: number;
+  /** Folded out of the list by this compaction to fit its share (recall still finds them). */
+  folded: number;
+  /** Folded over all compactions so far. */
+  foldedTotal: number;
 }
 
 /** A compaction's outcome: the record to append, or why there is none. */
@@ -108,7 +138,14 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   const viewTokens = (record: CompactionRecord | undefined) =>
     (input.fixedTokens ?? 0) +
     estimateMessagesTokens(
-      buildModelView({ system: input.system, record, transcript, toolContent, fit: input.fit }),
+      buildModelView({
+        system: input.system,
+        instructions: input.instructions,
+        record,
+        transcript,
+        toolContent,
+        fit: input.fit,
+      }),
       charsPerToken,
     );
   const estimatedBefore = viewTokens(previous);
@@ -120,7 +157,23 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     budgets.summary,
     estimateText,
   );
-  const budget = narrativeBudget(budgets.summary, sharedEntries, estimateText);
+  // ...and the exact details their list's share, at most what they would all take.
+  const candidates = input.details
+    ? joinDetails(previous?.details ?? [], previous?.keptDetails ?? [], collectDetails(plan.slice))
+    : [];
+  const foldedBefore = previous?.detailsFolded ?? 0;
+  // At least the list with every detail folded: folding is said, never silent.
+  const detailsRoom =
+    input.details && (candidates.length || foldedBefore)
+      ? Math.max(
+          Math.min(
+            detailsBudget(budgets.summary, input.details.share, estimateText),
+            detailsListCost({ details: candidates, detailsFolded: foldedBefore }, estimateText),
+          ),
+          detailsFrameCost(foldedBefore + candidates.length, estimateText),
+        )
+      : 0;
+  const budget = narrativeBudget(budgets.summary, sharedEntries, estimateText) - detailsRoom;
   let narrative: string;
   let cut: SummaryCut | undefined;
   let long: LongMessages;
@@ -152,6 +205,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         condensed: long.condensed,
       }),
       previousNarrative: previous?.narrative,
+      details: candidates.map((d) => d.text),
     });
     narrative = summarized.narrative;
     cut = joinCuts(long.summaryCut, summarized.cut);
@@ -171,11 +225,20 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       retryable: false,
     };
   }
+  // What the summary dropped is kept verbatim in the list, the oldest folded past its room...
+  const keptDetails = candidates.filter((d) => keptIn(narrative, d));
+  const list = fitDetailsList(
+    candidates.filter((d) => !keptIn(narrative, d)),
+    foldedBefore,
+    detailsRoom,
+    estimateText,
+  );
+  const listCost = detailsListCost({ details: list.details, detailsFolded: list.foldedTotal }, estimateText);
   // ...and the tool log then keeps its lines exactly wherever the narrative left room.
   const toolEntries = mergeToolEntries(
     previous?.toolEntries ?? [],
     collectToolEntries(plan.slice),
-    toolLogRoom(budgets.summary, narrative, estimateText),
+    toolLogRoom(budgets.summary, narrative, estimateText, listCost),
     estimateText,
   );
   const record: CompactionRecord = {
@@ -188,6 +251,9 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     tokensAfter: 0,
   };
   if (cut) record.cut = cut;
+  if (list.details.length) record.details = list.details;
+  if (keptDetails.length) record.keptDetails = keptDetails;
+  if (list.foldedTotal) record.detailsFolded = list.foldedTotal;
   record.tokensAfter = viewTokens(record);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
   const needed = Math.floor(estimatedBefore * (1 - MIN_SHRINK_RATIO));
@@ -224,6 +290,16 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       endsLost: cut?.endsLost ?? 0,
       condensed: long.report,
       cutMessages: long.cut,
+      ...(input.details
+        ? {
+            details: {
+              bySummary: keptDetails.length,
+              inList: list.details.length,
+              folded: list.foldedTotal - foldedBefore,
+              foldedTotal: list.foldedTotal,
+            },
+          }
+        : {}),
     },
   };
 }

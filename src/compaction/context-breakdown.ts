@@ -8,6 +8,7 @@ import { renderToolLog } from './summary.js';
 /** The parts of the context window `/context` shows. */
 export type ContextRowLabel =
   | 'system'
+  | 'instructions'
   | 'summary'
   | 'tool entries'
   | 'tool definitions'
@@ -31,13 +32,16 @@ export interface ContextBreakdown {
 }
 
 /**
- * Splits the next request into system prompt, summary narrative, tool entries, tool definitions
- * and verbatim tail, plus the reserve and what is left free. The first five add up to `used`
- * (the figure the meter shows) when given, else to the estimate of the request: the tail is
- * what `used` leaves once the parts estimated on their own are paid.
+ * Splits the next request into system prompt, instruction files (a row only when there are any),
+ * summary narrative, tool entries, tool definitions and verbatim tail, plus the reserve and what
+ * is left free. All but the last two add up to `used` (the figure the meter shows) when given,
+ * else to the estimate of the request: the tail is what `used` leaves once the parts estimated on
+ * their own are paid.
  */
 export function contextBreakdown(input: {
   system?: string;
+  /** The instruction files' section (instructions-section.ts). */
+  instructions?: string;
   record?: CompactionRecord;
   transcript: readonly Message[];
   /** The next request's messages as planned (chat/ passes its plan's); built from the above when absent. */
@@ -52,9 +56,9 @@ export function contextBreakdown(input: {
   /** The app's one figure for the next request (server count plus estimate). */
   used?: number;
 }): ContextBreakdown {
-  const { system, record, transcript, budgets, charsPerToken, toolContent } = input;
+  const { system, instructions, record, transcript, budgets, charsPerToken, toolContent } = input;
   const toolDefinitions = input.toolDefinitionTokens ?? 0;
-  const view = input.view ?? buildModelView({ system, record, transcript, toolContent });
+  const view = input.view ?? buildModelView({ system, instructions, record, transcript, toolContent });
   const total = input.used ?? toolDefinitions + estimateMessagesTokens(view, charsPerToken);
   const head = view[0]?.role === 'system' ? estimateMessagesTokens([view[0]], charsPerToken) : 0;
   // The same system message without the summary: stray system messages stay in the system row.
@@ -62,10 +66,13 @@ export function contextBreakdown(input: {
     .slice(record?.upto ?? 0)
     .filter((m) => m.role === 'system')
     .map((m) => m.content);
-  const plainHead = record
-    ? estimateMessagesTokens(systemHead(system, undefined, strays), charsPerToken)
-    : head;
-  const summaryTotal = Math.max(0, head - plainHead);
+  const headWithout = (parts: { instructions?: string; record?: CompactionRecord }) =>
+    estimateMessagesTokens(systemHead({ system, ...parts }, strays), charsPerToken);
+  const withInstructions = record ? headWithout({ instructions }) : head;
+  // The instructions' row is what they add to the system message (its join included).
+  const plainHead = instructions ? headWithout({}) : withInstructions;
+  const instructionTokens = Math.max(0, withInstructions - plainHead);
+  const summaryTotal = Math.max(0, head - withInstructions);
   const toolTokens = record
     ? Math.min(summaryTotal, estimateTokens(renderToolLog(record.toolEntries), charsPerToken))
     : 0;
@@ -78,8 +85,8 @@ export function contextBreakdown(input: {
   // The server counted less than the system message was estimated at: its parts are scaled down
   // to what is left beside the tool definitions (the tail is then empty), so the rows still add
   // up to what the meter shows.
-  const [systemRow, summaryRow, entriesRow] = fitParts(
-    [plainHead, summaryTotal - toolTokens, toolTokens],
+  const [systemRow, instructionsRow, summaryRow, entriesRow] = fitParts(
+    [plainHead, instructionTokens, summaryTotal - toolTokens, toolTokens],
     Math.max(0, total - toolDefinitions),
   );
   return {
@@ -87,6 +94,7 @@ export function contextBreakdown(input: {
     toolDefinitionSources: input.toolDefinitionSources ?? [],
     rows: [
       row('system', systemRow),
+      ...(instructions ? [row('instructions', instructionsRow)] : []),
       row('summary', summaryRow),
       row('tool entries', entriesRow),
       row('tool definitions', toolDefinitions),

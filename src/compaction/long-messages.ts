@@ -2,7 +2,7 @@ import type { Message } from '../conversation/message.js';
 import { weightedLength } from '../conversation/token-estimate.js';
 import { formatBytes } from '../text/format-bytes.js';
 import { collapseWhitespace } from '../text/shorten.js';
-import { type SummarizerCall, type SummaryCut, summarizeLines } from './chunking.js';
+import { cancellableTurn, type SummarizerCall, type SummaryCut, summarizeLines } from './chunking.js';
 
 /** Tells the summarizer that the lines it is given are the parts of one long message (tests find such requests by it). */
 export const IN_PARTS_NOTE = 'in parts; keep every fact in it';
@@ -66,6 +66,8 @@ export async function condenseLongMessages(
     // Collapsing whitespace only shortens: most messages are ruled out without it.
     if (message.content.length <= input.maxMessageChars) continue;
     const text = message.role === 'tool' && input.toolContent ? input.toolContent(message) : message.content;
+    // Each pass over a long message takes a while (50 MB: a tenth of a second): keys and signals come in between.
+    await cancellableTurn(input.signal);
     const chars = collapseWhitespace(text).length;
     if (chars <= input.maxMessageChars) continue;
     const index = input.firstIndex + k;
@@ -78,10 +80,12 @@ export async function condenseLongMessages(
       result.condensed.set(message, text);
       continue;
     }
+    await cancellableTurn(input.signal);
     const lines = text
       .split('\n')
       .map(collapseWhitespace)
       .filter((line) => line.length > 0);
+    await cancellableTurn(input.signal);
     const summarized = await summarizeLines({
       ...input,
       lines: [`[${index}] ${message.role}: (${label}, ${IN_PARTS_NOTE})`, ...lines],

@@ -6,6 +6,8 @@ import { renderSummarySection, SECTION_SEPARATOR } from './summary.js';
 /** What the model view is built from. */
 export interface ModelViewInput {
   system?: string;
+  /** The instruction files' section (instructions-section.ts): after the system prompt, never compacted. */
+  instructions?: string;
   /** The compaction record in force: its summary is folded into the system message. */
   record?: CompactionRecord;
   transcript: readonly Message[];
@@ -27,8 +29,8 @@ export interface ViewFit {
 }
 
 /**
- * What is sent to Ollama: one system message (the system prompt with the summary folded in as
- * a delimited section), then `transcript[record.upto..]` as wire messages. Never two system
+ * What is sent to Ollama: one system message (the system prompt, then the instruction files and
+ * the summary as delimited sections), then `transcript[record.upto..]` as wire messages. Never two system
  * messages, never a leading orphan `tool` message, thinking never sent back, replies replaced by
  * `/retry` (a whole turn's assistant and tool messages) never sent.
  */
@@ -65,7 +67,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     sources.push(message);
     lastHasShell = message.shell !== undefined;
   }
-  const head = systemHead(input.system, record, strays);
+  const head = systemHead(input, strays);
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
   return [
@@ -75,18 +77,18 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
 }
 
 /**
- * The one system message a request starts with: the system prompt, the summary of `record`
- * folded in as a delimited section, then `strays` (system messages found in the transcript);
- * none when all are empty. Alone, it is what every request carries at the least.
+ * The one system message a request starts with: the system prompt, then the instruction files and
+ * the summary of `record` as delimited sections, then `strays` (system messages found in the
+ * transcript); none when all are empty. Alone, it is what every request carries at the least.
  */
 export function systemHead(
-  system: string | undefined,
-  record: CompactionRecord | undefined,
+  sections: Pick<ModelViewInput, 'system' | 'instructions' | 'record'>,
   strays: readonly string[] = [],
 ): WireMessage[] {
   const parts: string[] = [];
-  if (system?.trim()) parts.push(system);
-  if (record) parts.push(renderSummarySection(record));
+  if (sections.system?.trim()) parts.push(sections.system);
+  if (sections.instructions) parts.push(sections.instructions);
+  if (sections.record) parts.push(renderSummarySection(sections.record));
   for (const stray of strays) if (stray.trim()) parts.push(stray);
   return parts.length ? [{ role: 'system', content: parts.join(SECTION_SEPARATOR) }] : [];
 }

@@ -12,6 +12,7 @@ export function formatCompactionReport(result: CompactionResult): string {
   return (
     `Compacted ${n} message${n === 1 ? '' : 's'}${condensed(result)}: ${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens ` +
     `(${percent(tokensBefore)} → ${percent(tokensAfter)} of ${formatTokens(numCtx)})` +
+    detailsKept(result) +
     summaryCut(result) +
     cutMessages(result)
   );
@@ -33,6 +34,18 @@ function cutMessages({ cutMessages }: Pick<CompactionResult, 'cutMessages'>): st
       `[${m.index}] ${m.label}, ${m.unseen.toLocaleString('en')} of ${m.chars.toLocaleString('en')} chars unseen`,
   );
   return `; cut to their head for the summarizer (compaction.cut_long_messages): ${each.join('; ')}`;
+}
+
+/** `; 11 exact details kept (7 by the summary, 4 in the details list)`, and how many were folded. */
+function detailsKept({ details }: Pick<CompactionResult, 'details'>): string {
+  if (!details) return '';
+  const { bySummary, inList, folded } = details;
+  const kept = bySummary + inList;
+  if (!kept && !folded) return '';
+  const plural = (n: number) => `${n} exact detail${n === 1 ? '' : 's'}`;
+  const how = kept ? ` (${bySummary} by the summary, ${inList} in the details list)` : '';
+  const lost = folded ? `; ${plural(folded)} folded to fit the summary budget (recall still finds them)` : '';
+  return `; ${plural(kept)} kept${how}${lost}`;
 }
 
 function summaryCut(result: CompactionResult): string {

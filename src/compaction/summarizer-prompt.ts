@@ -47,6 +47,8 @@ export function buildSummarizerRequest(input: {
   maxChars: number;
   /** The request is asked again because the server cut off the reply to it at its length limit. */
   wasCutOff?: boolean;
+  /** Exact details to keep verbatim (details.ts): listed after the messages. */
+  details?: readonly string[];
 }): SummarizerRequest {
   const parts: string[] = [];
   if (input.previousNarrative?.trim()) {
@@ -57,6 +59,7 @@ export function buildSummarizerRequest(input: {
   parts.push(
     `New messages to fold into the summary, one per line as [index] role: text:\n${MESSAGES_OPEN}\n${input.lines.join('\n')}\n${MESSAGES_CLOSE}`,
   );
+  if (input.details?.length) parts.push(detailsToKeep(input.details));
   if (input.focus?.trim()) parts.push(`Focus for this summary, from the user: ${input.focus.trim()}`);
   if (input.wasCutOff) {
     parts.push(`${CUT_OFF_NOTICE} Keep every fact, but shorten the wording: stay within the limit.`);
@@ -94,6 +97,37 @@ export function buildCondenseRequest(input: {
       `${CONDENSE_OPENING} ${input.summary.length} characters, and the limit is ${input.maxChars}.`,
       `<summary>\n${input.summary}\n</summary>`,
       `Rewrite it in at most ${input.maxChars} characters. Keep every fact in it (names, numbers, paths, ids exactly as written); shorten the wording and drop repetition first. Output only the summary.`,
+    ].join('\n\n'),
+  };
+}
+
+/** Opens the list of exact details a summarizer request asks to keep. */
+export const DETAILS_OPENING = 'Exact details to keep in the summary, each exactly as written:';
+
+/** The exact details a summary must keep, one per line (the data either prompt form can carry). */
+export function detailsToKeep(details: readonly string[]): string {
+  return `${DETAILS_OPENING}\n${details.map((d) => `- ${d}`).join('\n')}`;
+}
+
+/** Opens the request that asks for the exact details a summary left out. */
+export const MISSING_DETAILS_OPENING = 'This summary of a conversation left out exact details it must keep:';
+
+/**
+ * The one second request when a summary dropped exact details: the summary and the details it
+ * lacks, to be written in within the same limit.
+ */
+export function buildMissingDetailsRequest(input: {
+  rules?: string;
+  summary: string;
+  missing: readonly string[];
+  maxChars: number;
+}): SummarizerRequest {
+  return {
+    system: systemOf(input.rules),
+    prompt: [
+      `${MISSING_DETAILS_OPENING}\n${input.missing.map((d) => `- ${d}`).join('\n')}`,
+      `<summary>\n${input.summary}\n</summary>`,
+      `Rewrite the summary so that it contains each of these details exactly as written, in at most ${input.maxChars} characters. Keep every fact already in it. Output only the summary.`,
     ].join('\n\n'),
   };
 }

@@ -1,23 +1,94 @@
-import type { CompactionRecord } from '../conversation/compaction-record.js';
+import type { CompactionRecord, ExactDetail } from '../conversation/compaction-record.js';
 import { MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
+import { detailBullet, foldedDetailsLine } from './details.js';
 import { mergeToolEntries, TOOL_ENTRIES_SHARE, toolEntryBullet } from './tool-entries.js';
 
 /** Opens the summary section folded into the system message. */
 export const SUMMARY_HEADER = '[Summary of the earlier conversation: older messages were compacted]';
 /** Introduces the deterministic tool-call log inside the section. */
 export const TOOL_LOG_HEADER = 'Tool calls made earlier, oldest first:';
+/** Introduces the exact details the narrative left out, kept verbatim inside the section. */
+export const DETAILS_HEADER = 'Exact details from the earlier conversation, verbatim (oldest first):';
 /** Closes the summary section. */
 export const SUMMARY_FOOTER = '[End of summary. The conversation continues below.]';
 
-/** What a section is made of: the narrative and the tool entries of a record. */
-export type SummaryContent = Pick<CompactionRecord, 'narrative' | 'toolEntries'>;
+/** What a section is made of: the narrative, the exact details list and the tool entries of a record. */
+export type SummaryContent = Pick<
+  CompactionRecord,
+  'narrative' | 'toolEntries' | 'details' | 'detailsFolded'
+>;
 
 /**
- * The summary as the model sees it: a clearly delimited section (narrative, then the tool-call
- * log) that the model view appends to the system prompt. The one place defining the format.
+ * The summary as the model sees it: a clearly delimited section (narrative, then the exact
+ * details it left out, then the tool-call log) that the model view appends to the system prompt.
+ * The one place defining the format.
  */
-export function renderSummarySection({ narrative, toolEntries }: SummaryContent): string {
-  return `${SUMMARY_HEADER}\n${narrative}${renderToolLog(toolEntries)}\n${SUMMARY_FOOTER}`;
+export function renderSummarySection(content: SummaryContent): string {
+  const { narrative, toolEntries } = content;
+  return `${SUMMARY_HEADER}\n${narrative}${renderDetailsList(content)}${renderToolLog(toolEntries)}\n${SUMMARY_FOOTER}`;
+}
+
+/** The exact-details part of the section ('' without details and nothing folded). */
+export function renderDetailsList({
+  details = [],
+  detailsFolded = 0,
+}: Omit<SummaryContent, 'narrative' | 'toolEntries'>): string {
+  if (!details.length && !detailsFolded) return '';
+  const folded = detailsFolded ? foldedDetailsLine(detailsFolded) : '';
+  return `\n\n${DETAILS_HEADER}${folded}${details.map(detailBullet).join('')}`;
+}
+
+/**
+ * Tokens the details part takes: summed per part like the tool log, an upper bound of the
+ * whole (0 when it is empty).
+ */
+export function detailsListCost(
+  content: Omit<SummaryContent, 'narrative' | 'toolEntries'>,
+  estimate: (text: string) => number,
+): number {
+  const { details = [], detailsFolded = 0 } = content;
+  if (!details.length && !detailsFolded) return 0;
+  let cost = detailsFrameCost(detailsFolded, estimate);
+  for (const detail of details) cost += estimate(detailBullet(detail));
+  return cost;
+}
+
+/**
+ * The details list that fits `room` tokens (its header and folded line included): the oldest
+ * folded first, counted into `foldedBefore`. `room` must hold at least the frame with every
+ * detail folded (`detailsFrameCost`).
+ */
+export function fitDetailsList(
+  details: readonly ExactDetail[],
+  foldedBefore: number,
+  room: number,
+  estimate: (text: string) => number,
+): { details: ExactDetail[]; foldedTotal: number } {
+  const costs = details.map((d) => estimate(detailBullet(d)));
+  let total = costs.reduce((sum, c) => sum + c, 0);
+  let first = 0;
+  while (first < details.length && detailsFrameCost(foldedBefore + first, estimate) + total > room) {
+    total -= costs[first];
+    first += 1;
+  }
+  return { details: details.slice(first), foldedTotal: foldedBefore + first };
+}
+
+/** Tokens of the details list's header and folded line, `folded` details folded (0: no line). */
+export function detailsFrameCost(folded: number, estimate: (text: string) => number): number {
+  return estimate(`\n\n${DETAILS_HEADER}`) + (folded ? estimate(foldedDetailsLine(folded)) : 0);
+}
+
+/**
+ * Tokens the details list may take for a summary budget (`compaction.details_share` of what the
+ * section frame leaves), its header included.
+ */
+export function detailsBudget(
+  summaryTokens: number,
+  share: number,
+  estimate: (text: string) => number,
+): number {
+  return Math.max(0, Math.floor(share * contentBudget(summaryTokens, estimate)));
 }
 
 /** How the section joins the system prompt in the system message. */
@@ -55,15 +126,19 @@ export function assembleToolEntries(
   );
 }
 
-/** Tokens the tool entries' bullets may take beside this narrative: all the section has left. */
+/**
+ * Tokens the tool entries' bullets may take beside this narrative (and the details list, `extra`
+ * tokens): all the section has left.
+ */
 export function toolLogRoom(
   summaryTokens: number,
   narrative: string,
   estimate: (text: string) => number,
+  extra = 0,
 ): number {
   return Math.max(
     0,
-    contentBudget(summaryTokens, estimate) - estimate(narrative) - toolLogHeaderCost(estimate),
+    contentBudget(summaryTokens, estimate) - estimate(narrative) - extra - toolLogHeaderCost(estimate),
   );
 }
 

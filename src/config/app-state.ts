@@ -1,13 +1,4 @@
-import {
-  appendFileSync,
-  closeSync,
-  existsSync,
-  fstatSync,
-  openSync,
-  readFileSync,
-  readSync,
-  renameSync,
-} from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { writeCacheFile } from '../platform/cache-file.js';
@@ -24,6 +15,8 @@ interface StoredState {
   calibration?: Record<string, number>;
   /** Directory → SHA-256 of the `.mcp.json` the user approved there. */
   mcpApprovals?: Record<string, string>;
+  /** Host URL → the protocol that answered there, so the next start need not ask again. */
+  serverApis?: Record<string, 'ollama' | 'openai'>;
 }
 
 /** Options of {@link AppState}. */
@@ -36,15 +29,21 @@ export interface AppStateOptions {
   onError?: (error: Error) => void;
 }
 
-/** The longest an append waits for another process's trim (a trim of 1,000 short lines takes milliseconds). */
-const LOCK_WAIT_MS = 1_000;
+/**
+ * The longest a line waits for another process's hold on the history file before it is appended
+ * regardless (a live holder that long is stuck; a trim of 1,000 short lines takes milliseconds).
+ * The wait does not block the event loop.
+ */
+const LOCK_WAIT_MS = 5_000;
 
 /**
  * The input history: one JSON string per line, appended, so two ochat processes writing at the
- * same moment both keep their lines (a read-modify-write of one file lost half of them).
+ * same moment both keep their lines (a read-modify-write of one file lost half of them). Appends
+ * and the trim take the same lock: an append that raced a trim could land in the file the trim
+ * had already replaced (lost) or after the lines the trim carried over (out of order).
  */
 class HistoryFile {
-  /** Lines waiting for another process's trim to end, oldest first: read as if written. */
+  /** Lines waiting for another process's hold to end, oldest first: read as if written. */
   private waiting: string[] = [];
   private queue: Promise<void> | undefined;
 
@@ -70,28 +69,59 @@ class HistoryFile {
   }
 
   /**
-   * Appends a line at once; while another process trims, the line waits for it (without
-   * blocking the event loop): appended meanwhile, it would be carried over after lines appended
-   * later, out of order.
+   * Appends a line at once; while another process holds the file (appending or trimming), the line
+   * waits for it without blocking the event loop, and so do the lines after it, in order.
    */
   append(entry: string, entries: readonly string[]): void {
-    if (!this.queue && !existsSync(this.lock.path)) {
-      this.write(entry, entries.length);
-      return;
-    }
-    this.waiting.push(entry);
     const count = entries.length;
+    if (!this.queue && this.writeLocked(entry, count)) return;
+    this.waiting.push(entry);
     const queue: Promise<void> = (this.queue ?? Promise.resolve())
-      .then(() => this.lock.waitWhileHeld(LOCK_WAIT_MS))
-      .then(() => {
-        this.waiting.shift();
-        this.write(entry, count);
-      })
+      .then(() => this.writeWhenFree(entry))
       .catch((error: unknown) => this.onLateError(error, entry))
       .finally(() => {
+        this.waiting.shift();
         if (this.queue === queue) this.queue = undefined;
       });
     this.queue = queue;
+  }
+
+  /**
+   * Appends under the lock; false (nothing written) when another process holds it. `count`, the
+   * lines the file held when the line was pushed, is counted again when the line had to wait:
+   * others appended meanwhile (a count from before the wait left a busy file untrimmed).
+   */
+  private writeLocked(entry: string, count?: number): boolean {
+    const lock = this.lock;
+    if (!lock.acquire().ok) return false;
+    try {
+      this.write(entry, count ?? this.fileLines());
+    } finally {
+      lock.release();
+    }
+    return true;
+  }
+
+  private async writeWhenFree(entry: string): Promise<void> {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    while (!this.writeLocked(entry)) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || !(await this.lock.waitWhileHeld(remaining))) {
+        // Held past all reason: the line is worth more than the order.
+        this.write(entry, this.fileLines());
+        return;
+      }
+    }
+  }
+
+  /** The entries in the file now (none when it does not exist yet). */
+  private fileLines(): number {
+    try {
+      return parseHistoryLines(readFileSync(this.path, 'utf8')).length;
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return 0;
+      throw error;
+    }
   }
 
   private write(entry: string, count: number): void {
@@ -101,27 +131,11 @@ class HistoryFile {
 
   /**
    * Cuts the file back to its newest entries, written whole and renamed into place so no reader
-   * sees half a file. One process trims at a time (the lock; a dead trimmer's is taken over), and
-   * lines other processes append to the old file while it trims are carried over.
+   * sees half a file. Called with the lock held, so no other process appends meanwhile.
    */
   private trim(): void {
-    const lock = this.lock;
-    if (!lock.acquire().ok) return; // another process is trimming
-    try {
-      const old = openSync(this.path, 'r');
-      try {
-        const before = readFrom(old, 0);
-        const kept = parseHistoryLines(before.toString('utf8')).slice(-INPUT_HISTORY_LIMIT);
-        writeCacheFile(this.path, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
-        // Appends that began before the lock and reached the old file after the read.
-        const late = readFrom(old, before.length);
-        if (late.length > 0) appendFileSync(this.path, late, { mode: 0o600 });
-      } finally {
-        closeSync(old);
-      }
-    } finally {
-      lock.release();
-    }
+    const kept = parseHistoryLines(readFileSync(this.path, 'utf8')).slice(-INPUT_HISTORY_LIMIT);
+    writeCacheFile(this.path, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
   }
 }
 
@@ -138,19 +152,6 @@ function parseHistoryLines(text: string): string[] {
     }
   }
   return entries;
-}
-
-/** The bytes of an open file from `position` to its current end. */
-function readFrom(fd: number, position: number): Buffer {
-  const size = fstatSync(fd).size;
-  const buffer = Buffer.alloc(Math.max(0, size - position));
-  let done = 0;
-  while (done < buffer.length) {
-    const read = readSync(fd, buffer, done, buffer.length - done, position + done);
-    if (read === 0) break;
-    done += read;
-  }
-  return buffer.subarray(0, done);
 }
 
 function isPositiveNumber(value: unknown): value is number {
@@ -364,5 +365,24 @@ export class AppState {
   /** Remembers that the user approved the `.mcp.json` of `dir` with this content hash. */
   approveMcp(dir: string, hash: string): void {
     this.#write('mcpApprovals', { ...this.#mcpApprovals(), [dir]: hash });
+  }
+
+  #serverApis(): Record<string, 'ollama' | 'openai'> {
+    const value = this.#read('serverApis');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).filter(([, api]) => api === 'ollama' || api === 'openai'),
+    ) as Record<string, 'ollama' | 'openai'>;
+  }
+
+  /** The protocol that answered at `host` last time, if it was found out. */
+  serverApi(host: string): 'ollama' | 'openai' | undefined {
+    const apis = this.#serverApis();
+    return Object.hasOwn(apis, host) ? apis[host] : undefined;
+  }
+
+  /** Remembers what answered at `host` (only when it changed: every write fsyncs the file). */
+  setServerApi(host: string, api: 'ollama' | 'openai'): void {
+    if (this.serverApi(host) !== api) this.#write('serverApis', { ...this.#serverApis(), [host]: api });
   }
 }

@@ -21,7 +21,9 @@ export const INPUT_HISTORY_LIMIT = 500;
  */
 export const DEFAULT_CONFIG: Config = deepFreeze({
   host: DEFAULT_HOST,
+  headers: {},
   request_timeout_s: 120,
+  instructions_files: ['AGENTS.md'],
   options: {},
   compaction: {
     auto: true,
@@ -31,6 +33,8 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     max_message_chars: 1000,
     unload_after: false,
     cut_long_messages: false,
+    details: 'on',
+    details_share: 0.3,
   },
   tools: {
     enabled: [...TOOL_NAMES],

@@ -78,6 +78,16 @@ const compactionSchema = section({
   max_message_chars: z._default(positiveInt(), 1000),
   cut_long_messages: z._default(z.boolean(mustBe('true or false')), false),
   prompt: unset(nonEmptyText('a prompt text or null')),
+  // The exact details check (compaction/details.ts); YAML's true/false read as on/off.
+  details: z._default(
+    preprocess(
+      (value) => (value === true ? 'on' : value === false ? 'off' : value),
+      z.enum(['on', 'off'], mustBe('on or off')),
+    ),
+    'on',
+  ),
+  // Share of the summary budget the list of exact details the summary dropped may take.
+  details_share: z._default(ratio(), 0.3),
   // Free the summarizer model (when it is not the chat model) after each compaction.
   unload_after: z._default(z.boolean(mustBe('true or false')), false),
 });
@@ -114,12 +124,32 @@ export const configSchema = z.strictObject(
   {
     model: unset(nonEmptyText('a model name or null')),
     host: z._default(nonEmptyText('a host URL').check(validHost), DEFAULT_HOST),
+    // Which protocol the host speaks; unset: found out (Ollama's native API, else OpenAI-compatible).
+    api: unset(z.enum(['ollama', 'openai'], mustBe('ollama, openai or null'))),
+    // The environment variable holding the OpenAI-compatible server's API key (never the key itself).
+    api_key_env: unset(
+      z
+        .string(mustBe('an environment variable name'))
+        .check(
+          z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name, e.g. VLLM_API_KEY'),
+        ),
+    ),
+    // Extra HTTP headers for every request to an OpenAI-compatible server; values may use ${VAR}.
+    headers: preprocess(
+      nullAsUnset,
+      z._default(z.record(z.string(), z.string(mustBe('a header value (a text)')), mustBe('a mapping')), {}),
+    ),
     // Up to an hour: a huge model on a slow disk can take minutes to load before its first byte.
     request_timeout_s: z._default(
       z.number(mustBe('a number of seconds between 1 and 3600')).check(z.minimum(1), z.maximum(3600)),
       120,
     ),
     system: unset(z.string(mustBe('a text or null'))),
+    // Instruction files (AGENTS.md) put in the system message; [] reads none.
+    instructions_files: preprocess(
+      nullAsUnset,
+      z._default(z.array(nonEmptyText('a file name'), mustBe('a list of file names')), ['AGENTS.md']),
+    ),
     think: unset(thinkSchema),
     keep_alive: unset(keepAliveSchema),
     options: preprocess(nullAsUnset, z._default(ollamaOptionsSchema, {})),

@@ -15,6 +15,15 @@ export interface CompactionRecord {
   cut?: { text: string; tokens: number; endsLost?: number };
   /** One deterministic line per tool call before `upto` (never written by the LLM). */
   toolEntries: string[];
+  /**
+   * Exact details (paths, numbers, ids…) of the compacted messages the narrative did not keep,
+   * verbatim with a few words of context, oldest first; shown beside the tool log (absent: none).
+   */
+  details?: ExactDetail[];
+  /** Exact details the narrative was checked to keep verbatim: checked again by the next compaction. */
+  keptDetails?: ExactDetail[];
+  /** How many details were folded out of the list to fit its share, over all compactions so far. */
+  detailsFolded?: number;
   /** The model that wrote the narrative. */
   model: string;
   /** ISO timestamp of the compaction. */
@@ -22,4 +31,11 @@ export interface CompactionRecord {
   /** Estimated tokens of the model view before and after. */
   tokensBefore: number;
   tokensAfter: number;
+}
+
+/** An exact detail kept by compaction: its text, verbatim, and a few words of where it was said. */
+export interface ExactDetail {
+  text: string;
+  /** The words around it, the detail itself as `…` ('' when it stood alone). */
+  context: string;
 }

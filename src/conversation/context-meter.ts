@@ -66,6 +66,14 @@ export class ContextMeter {
     this.onChange?.(this.state);
   }
 
+  /**
+   * Forgets a server count that cannot follow a change of the request (one saved without its
+   * estimate, by an older ochat); a count with its estimate follows any change through it.
+   */
+  forgetUntracked(): void {
+    if (this.anchor && this.anchor.estimated === undefined) this.reset(this.charsPerToken);
+  }
+
   /** The meter's state, as saved. */
   get state(): MeterState {
     return this.anchor

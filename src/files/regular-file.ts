@@ -1,5 +1,21 @@
 import { constants, type Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
+
+/** A file to read: its path, or how to open it (given the flags), e.g. by the sandbox's walk. */
+export type FileSource = string | ((flags: number) => Promise<FileHandle>);
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+/** Opens a source non-blocking; a path is refused from its stat first (no open of a device at all). */
+async function openSource(
+  file: FileSource,
+  maxBytes: number,
+): Promise<{ refusal: RegularFileRead } | { handle: FileHandle }> {
+  if (typeof file !== 'string') return { handle: await file(READ_FLAGS) };
+  const refusal = checkRegular(await stat(file), maxBytes);
+  if (refusal) return { refusal };
+  return { handle: await open(file, READ_FLAGS) };
+}
 
 /** A regular file's bytes, or why it was not read. */
 export type RegularFileRead =
@@ -13,10 +29,10 @@ export type RegularFileRead =
  * open; the open itself is non-blocking and the open file is checked again (it may have been
  * swapped in between). Other errors (ENOENT, EACCES…) are thrown as fs throws them.
  */
-export async function readRegularFile(file: string, maxBytes: number): Promise<RegularFileRead> {
-  const refusal = checkRegular(await stat(file), maxBytes);
-  if (refusal) return refusal;
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+export async function readRegularFile(file: FileSource, maxBytes: number): Promise<RegularFileRead> {
+  const opened = await openSource(file, maxBytes);
+  if ('refusal' in opened) return opened.refusal;
+  const { handle } = opened;
   try {
     const again = checkRegular(await handle.stat(), maxBytes);
     if (again) return again;
@@ -35,10 +51,10 @@ export type RegularFileHead =
  * Reads at most the first `maxBytes` of a regular file, and tells its whole size: for content
  * that is used capped rather than refused when large. Refuses and throws as `readRegularFile`.
  */
-export async function readRegularFileHead(file: string, maxBytes: number): Promise<RegularFileHead> {
-  const refusal = checkRegular(await stat(file), Number.POSITIVE_INFINITY);
-  if (refusal?.kind === 'not-regular') return refusal;
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+export async function readRegularFileHead(file: FileSource, maxBytes: number): Promise<RegularFileHead> {
+  const source = await openSource(file, Number.POSITIVE_INFINITY);
+  if ('refusal' in source) return source.refusal as RegularFileHead;
+  const { handle } = source;
   try {
     const opened = await handle.stat();
     const again = checkRegular(opened, Number.POSITIVE_INFINITY);

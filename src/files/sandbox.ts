@@ -64,15 +64,19 @@ export function hardLinkRefusal(
   real: string,
   ctx: SandboxScope,
   access: SandboxAccess,
+  /** The file's link count when it is open already (else it is looked up by `real`). */
+  openLinks?: number,
 ): string | undefined {
   let links: number;
-  try {
-    const stats = statSync(real);
-    if (!stats.isFile()) return undefined;
-    links = stats.nlink;
-  } catch {
-    return undefined;
-  }
+  if (openLinks !== undefined) links = openLinks;
+  else
+    try {
+      const stats = statSync(real);
+      if (!stats.isFile()) return undefined;
+      links = stats.nlink;
+    } catch {
+      return undefined;
+    }
   if (links <= 1) return undefined;
   const why = `"${requested}" has ${links} hard links: the same file may also be outside the working directory`;
   if (access === 'write')
@@ -80,6 +84,11 @@ export function hardLinkRefusal(
   const allowed = ctx.allowedPaths.map((entry) => realPathOf(resolve(ctx.cwd, expandHome(entry))));
   if (allowed.some((root) => root.ok && isWithin(root.path, real))) return undefined;
   return `Access denied: ${why}. Such a file is read only inside a directory listed in tools.allowed_paths.`;
+}
+
+/** The real paths of the sandbox's directories (what a checked path lies under). */
+export function sandboxRealRoots(ctx: SandboxScope): string[] {
+  return sandboxRoots(ctx).map((root) => root.real);
 }
 
 /** The directories of the sandbox: `cwd` first, then the allowed paths. */

@@ -66,9 +66,14 @@ export class McpServers {
   /** Resolves once no server is still connecting, or after `timeoutMs`, whichever is first. */
   async whenSettled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.#connections.some((c) => c.state.kind === 'connecting') && Date.now() < deadline) {
+    while (!this.settled && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now()))));
     }
+  }
+
+  /** Whether no server is still connecting. */
+  get settled(): boolean {
+    return !this.#connections.some((c) => c.state.kind === 'connecting');
   }
 
   /** The tools of the ready servers, as last handed to `onTools`. */

@@ -3,9 +3,9 @@ import type { ChatControllerDeps } from '../chat/chat-parts.js';
 import type { RunSettings } from '../cli/settings.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
 import { AppState } from '../config/app-state.js';
-import { OllamaClient } from '../ollama/client.js';
 import { SessionStore, sessionsDir } from '../sessions/session-store.js';
 import { BUILTIN_TOOLS, createToolRegistry } from '../tools/registry.js';
+import { createBackend } from './create-backend.js';
 
 /** Builds a controller from resolved settings: the one place the real client, state and tools are made. */
 export async function createChatController(
@@ -22,7 +22,7 @@ export async function createChatController(
     | 'copyToClipboard'
   >,
 ): Promise<ChatController> {
-  const { config, flags, host } = settings;
+  const { config, flags } = settings;
   // State problems (a corrupt file kept aside, a failed write) are told once, as a warning.
   let controller: ChatController | undefined;
   const stateErrors: Error[] = [];
@@ -32,8 +32,9 @@ export async function createChatController(
   // The state file (conf, with ajv and semver, takes long to load) opens now in a chat, whose first frame is
   // drawn; a one-shot opens it after its reply, unless it must pick the last-used model from it.
   if (extra.interactive !== false || !(flags.model ?? config.model)) await appState.open();
+  const backend = await createBackend(settings, appState);
   controller = new ChatController({
-    backend: new OllamaClient({ host, requestTimeoutMs: config.request_timeout_s * 1000 }),
+    backend,
     config,
     appState,
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),

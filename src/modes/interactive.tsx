@@ -17,6 +17,7 @@ import {
 import type { SlashCommandInfo } from '../ui/input/slash-completion.js';
 import { loadMarkdownRenderer } from '../ui/markdown/render-markdown.js';
 import { MARKER_COLUMNS } from '../ui/notice-style.js';
+import { OwnRows } from '../ui/own-rows.js';
 
 /**
  * Runs the interactive chat until the user quits. The first frame is drawn before the controller
@@ -61,10 +62,26 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
     };
   });
   const completePath = (partial: string) => controller?.completeAttachmentPath(partial) ?? [];
+  const eraseOwnOutput = () => {
+    // Ink's live area first: how many rows it erased is how far its next frame erases upwards,
+    // so the cursor is left that far below ochat's first row (blank rows), not over the shell's.
+    const before = ownRows.above;
+    instance.clear();
+    const live = before - ownRows.above + 1;
+    process.stdout.write(ownRows.eraseSequence(process.stdout.rows) + '\n'.repeat(Math.max(0, live - 1)));
+  };
   const app = <T extends readonly string[]>(history: T) => (
-    <ChatApp model={model} commands={commands} completePath={completePath} history={history} />
+    <ChatApp
+      model={model}
+      commands={commands}
+      completePath={completePath}
+      history={history}
+      eraseOwnOutput={eraseOwnOutput}
+    />
   );
   firstFrame?.handOver();
+  // From here on ochat's rows are its own: a redraw erases those, never the shell's above them.
+  const ownRows = new OwnRows(process.stdout);
   // Ctrl+C must reach the app: it cancels a reply before it quits.
   const instance = render(app([]), { exitOnCtrlC: false, patchConsole: true });
   quit = () => instance.unmount();

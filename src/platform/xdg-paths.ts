@@ -10,7 +10,7 @@ function homeOf(env: NodeJS.ProcessEnv): string {
 }
 
 /** `~` and `~/x` as a shell would expand them; a config path from a quoted env var may carry one. */
-function expandHome(path: string, env: NodeJS.ProcessEnv): string {
+export function expandHome(path: string, env: NodeJS.ProcessEnv): string {
   if (path === '~') return homeOf(env);
   return path.startsWith('~/') ? join(homeOf(env), path.slice(2)) : path;
 }
@@ -33,8 +33,12 @@ export interface ConfigLocation {
 export function configPath({ flag, env }: { flag?: string; env: NodeJS.ProcessEnv }): ConfigLocation {
   if (flag) return { path: expandHome(flag, env), explicit: true };
   if (env.OCHAT_CONFIG) return { path: expandHome(env.OCHAT_CONFIG, env), explicit: true };
-  const configHome = xdgDir(env.XDG_CONFIG_HOME, join(homeOf(env), '.config'));
-  return { path: join(configHome, APP_DIR, 'config.yml'), explicit: false };
+  return { path: join(configDir(env), 'config.yml'), explicit: false };
+}
+
+/** ochat's config directory: `$XDG_CONFIG_HOME/ochat` or `~/.config/ochat` (the user's AGENTS.md is there). */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  return join(xdgDir(env.XDG_CONFIG_HOME, join(homeOf(env), '.config')), APP_DIR);
 }
 
 /** ochat's data directory (sessions, remembered state): `$XDG_DATA_HOME/ochat` or `~/.local/share/ochat`. */

@@ -1,6 +1,12 @@
 import { describeSummaryCut } from '../compaction/report.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
-import { entryProblem, headerProblem, type SessionEntry, type SessionHeader } from './session-format.js';
+import {
+  BOOKKEEPING_SETTINGS,
+  entryProblem,
+  headerProblem,
+  type SessionEntry,
+  type SessionHeader,
+} from './session-format.js';
 import { replaySession } from './session-replay.js';
 
 /** What `/save x.json` writes and `/load` reads: the session's header and every entry, as stored. */
@@ -92,8 +98,7 @@ export function exportMarkdown(header: SessionHeader, entries: readonly SessionE
         out.push(`> **Uncompacted** (${entry.at}): the previous view was restored.`, '');
         break;
       case 'setting':
-        // The meter's state is bookkeeping for an exact resume, not something a reader wants.
-        if (entry.key === 'meter') break;
+        if (BOOKKEEPING_SETTINGS.has(entry.key)) break;
         out.push(`> Setting \`${entry.key}\` = ${JSON.stringify(entry.value)} (${entry.at})`, '');
         break;
       case 'replaced':

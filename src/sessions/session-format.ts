@@ -22,9 +22,12 @@ export interface SessionHeader {
  * A setting that changes what the next request sends (or the session's name). `tools`: which
  * tools are on (`/tools on|off`), as `{name: enabled}`. `meter`: the context meter's state (the
  * server's last counts and the calibrated chars per token), so a resumed session decides on
- * compaction exactly as the original would, as does `auto_compaction_paused` (automatic compaction
- * waits for a successful one after it failed). These were added without a format change: a reader
- * that does not know a key skips it.
+ * compaction exactly as the original would, `tool_recency` the tools it used and found (so it sends
+ * the same definitions), as does `auto_compaction_paused` (automatic compaction
+ * waits for a successful one after it failed). `tool_started`: a tool call was approved and began
+ * to run (`{message, call}`: the assistant message's id, the call's index in it), so a resume
+ * after a kill says its outcome is unknown rather than that it was not run. These were added
+ * without a format change: a reader that does not know a key skips it.
  */
 export type SettingKey =
   | 'model'
@@ -36,7 +39,20 @@ export type SettingKey =
   | 'name'
   | 'tools'
   | 'meter'
-  | 'auto_compaction_paused';
+  | 'tool_recency'
+  | 'auto_compaction_paused'
+  | 'tool_started';
+
+/**
+ * Settings kept for an exact resume, not for a reader (`/history`, `/save`): the meter's state and
+ * which tools were used and found (`tool_recency`: what stays resident when definitions are deferred),
+ * the call that began to run (`tool_started`).
+ */
+export const BOOKKEEPING_SETTINGS: ReadonlySet<SettingKey> = new Set([
+  'meter',
+  'tool_recency',
+  'tool_started',
+]);
 
 /**
  * Every line after the header. Records are plain serialized objects (the compaction record may grow

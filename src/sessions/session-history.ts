@@ -3,7 +3,7 @@ import { shownMessage } from '../attachments/shown-message.js';
 import { describeSummaryCut } from '../compaction/report.js';
 import type { Message } from '../conversation/message.js';
 import { formatWhen } from '../text/format-when.js';
-import type { SessionEntry, SessionHeader } from './session-format.js';
+import { BOOKKEEPING_SETTINGS, type SessionEntry, type SessionHeader } from './session-format.js';
 import { replaySession } from './session-replay.js';
 
 /** A message's text on one line; attached files as their chips, not their content. */
@@ -93,7 +93,7 @@ export function formatHistory(
       case 'setting':
         if (entry.key === 'auto_compaction_paused')
           lines.push(`── automatic compaction ${entry.value ? 'paused' : 'on again'}`);
-        else if (entry.key !== 'num_ctx' && entry.key !== 'meter')
+        else if (entry.key !== 'num_ctx' && !BOOKKEEPING_SETTINGS.has(entry.key))
           lines.push(`── ${entry.key} set to ${oneLine(describeSetting(entry.value), 120)}`);
         break;
       case 'replaced':

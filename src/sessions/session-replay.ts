@@ -1,6 +1,8 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { MeterState } from '../conversation/context-meter.js';
 import type { Message } from '../conversation/message.js';
+import type { ToolRecencyState } from '../conversation/tool-recency.js';
+import type { StartedToolCall } from '../conversation/turns.js';
 import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
 
 /** One compaction attempt, successful or not, in the order they happened (for `/history`). */
@@ -37,8 +39,12 @@ export interface SessionSettings {
   tools?: Record<string, boolean>;
   /** The context meter's last state (undefined in sessions saved before it was recorded). */
   meter?: MeterState;
+  /** The tools used and found, the most recent first (undefined in sessions saved before it was recorded). */
+  toolRecency?: ToolRecencyState;
   /** Automatic compaction was paused by a failure, until one succeeds. */
   autoCompactionPaused?: boolean;
+  /** The last tool call that began to run (it may have no result: the session was killed while it ran). */
+  toolStarted?: StartedToolCall;
 }
 
 const isCount = (value: unknown): value is number =>
@@ -62,10 +68,26 @@ function meterState(value: unknown): MeterState | undefined {
   };
 }
 
+/** A saved started call, or undefined when the value is not one. */
+function startedToolCall(value: unknown): StartedToolCall | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { message, call } = value as Record<string, unknown>;
+  return isCount(message) && isCount(call) ? { message, call } : undefined;
+}
+
 /** A saved tools state: the boolean entries of an object. */
 function toolsState(value: unknown): Record<string, boolean> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   return Object.fromEntries(Object.entries(value).filter(([, on]) => typeof on === 'boolean'));
+}
+
+/** A saved tool recency: two lists of names, or undefined. */
+function toolRecencyState(value: unknown): ToolRecencyState | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { used, found } = value as Record<string, unknown>;
+  const names = (list: unknown) =>
+    Array.isArray(list) ? list.filter((name): name is string => typeof name === 'string') : [];
+  return { used: names(used), found: names(found) };
 }
 
 /** Applies one setting line (unknown keys from a newer ochat are ignored). */
@@ -103,8 +125,14 @@ function applySetting(settings: SessionSettings, key: SettingKey, value: unknown
     case 'meter':
       settings.meter = meterState(value);
       break;
+    case 'tool_recency':
+      settings.toolRecency = toolRecencyState(value);
+      break;
     case 'auto_compaction_paused':
       settings.autoCompactionPaused = value === true;
+      break;
+    case 'tool_started':
+      settings.toolStarted = startedToolCall(value);
       break;
   }
 }

@@ -57,48 +57,56 @@ function wrapLine(line: string, width: number, options: WrapOptions): string[] {
   // Most of what models write is ASCII: it wraps by its characters, without segmenting and
   // measuring each one (the live area wraps its rows on every frame).
   const ascii = PRINTABLE_ASCII.test(line);
-  const measure = (text: string) => (ascii ? text.length : displayWidth(text));
+  const chars: ArrayLike<string> = ascii ? line : [...graphemeStrings(line)];
   const indent = continuationPrefix(line, width, options);
   const rows: string[] = [];
   let row = '';
   let rowWidth = 0;
   /** Where the row may be broken: the index of its last space after some text, or -1. */
   let lastSpace = -1;
+  /** The index in `chars` of that space: the text after it is laid out again on the next row. */
+  let lastSpaceChar = -1;
   /** Where the row's own text starts (after the continuation indent). */
   let rowStart = 0;
   /** The row has text, not only leading spaces: a space after it is a place to break. */
   let hasText = false;
-  for (const char of ascii ? line : graphemeStrings(line)) {
+  const startRow = () => {
+    row = indent;
+    rowStart = indent.length;
+    rowWidth = indent.length;
+    lastSpace = -1;
+    hasText = false;
+  };
+  for (let index = 0; index < chars.length; index++) {
+    const char = chars[index];
     const columns = ascii ? 1 : charWidth(char);
     if (rowWidth + columns > width && row.length > rowStart) {
       if (char === ' ') {
         // The break falls on this space: it ends the row and is not carried over.
         rows.push(row);
-        row = indent;
-        rowStart = indent.length;
-        rowWidth = indent.length;
-        lastSpace = -1;
-        hasText = false;
+        startRow();
         continue;
       }
       if (lastSpace > rowStart) {
+        // The word after the last space moves down: its characters are laid out again from there,
+        // so a word wider than the new row's room breaks there too.
         rows.push(row.slice(0, lastSpace));
-        row = indent + row.slice(lastSpace + 1);
-      } else {
-        rows.push(row);
-        row = indent;
+        startRow();
+        index = lastSpaceChar;
+        continue;
       }
-      rowStart = indent.length;
-      rowWidth = measure(row);
-      lastSpace = -1;
-      hasText = row.length > rowStart;
+      rows.push(row);
+      startRow();
     }
     // A row never starts (after its indent) with the spaces left at a break.
     if (char === ' ' && row.length === rowStart && rows.length > 0) continue;
     row += char;
     rowWidth += columns;
     if (char !== ' ') hasText = true;
-    else if (hasText) lastSpace = row.length - 1;
+    else if (hasText) {
+      lastSpace = row.length - 1;
+      lastSpaceChar = index;
+    }
   }
   rows.push(row);
   return rows;

@@ -40,6 +40,8 @@ export interface ExecuteDeps {
   confirm: Confirmer;
   /** Called on an `always` answer with what it approves, so the policy stops asking (`policy.approve`). */
   approve?: (approval: Approval) => void;
+  /** Told just before the tool runs (approved, arguments valid): from then on it may have had effects. */
+  onStart?: () => void;
 }
 
 /** Text the model receives when the user declines a call. */
@@ -133,6 +135,7 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
     return finish(args, keyArgument, skipped('The tool call was cancelled by the user.', 'cancelled'));
   }
   try {
+    deps.onStart?.();
     const outcome = await tool.run(args, deps.ctx);
     return finish(args, keyArgument, normalizeOutcome(outcome));
   } catch (error) {
@@ -148,16 +151,26 @@ export async function executeToolCall(call: ReceivedToolCall, deps: ExecuteDeps)
 export const NOT_RUN_OUTPUT =
   'Error: this tool call was not run: the session was closed before it ran. Call it again if it is still needed.';
 
+/** What the model receives for a call that began to run and never finished: ochat ended (was killed) meanwhile. */
+export const INTERRUPTED_OUTPUT =
+  'Error: this tool call was interrupted: the session was closed while it ran, so its outcome is unknown (it may have run, and its effects may be in place). Check its effects before calling it again.';
+
 /**
- * The result of a call left without one when the session was closed (a kill while its question
- * was open): every call gets a result, so the next request is valid for every server and model.
+ * The result of a call left without one when the session was closed: every call gets a result,
+ * so the next request is valid for every server and model. `started`: it had begun to run (a kill
+ * while it ran), so it may have had its effects; otherwise it was never run (a kill while its
+ * question was open).
  */
-export function notRunToolCall(registry: ToolRegistry, call: ReceivedToolCall): ToolExecution {
+export function notRunToolCall(
+  registry: ToolRegistry,
+  call: ReceivedToolCall,
+  started = false,
+): ToolExecution {
   const name = String(call.function?.name ?? '');
   const raw = parseArguments(call.function?.arguments);
   const args = isRecord(raw) ? raw : {};
   const tool = registry.get(name);
-  const outcome = skipped(NOT_RUN_OUTPUT, 'closed');
+  const outcome = started ? skipped(INTERRUPTED_OUTPUT, 'interrupted') : skipped(NOT_RUN_OUTPUT, 'closed');
   return {
     name,
     args,

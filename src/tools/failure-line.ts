@@ -12,7 +12,9 @@ export type SkipKind =
   | 'unknown-tool'
   | 'disabled'
   | 'cancelled'
-  | 'closed';
+  | 'closed'
+  /** Began to run, then the session was closed: its outcome is unknown. */
+  | 'interrupted';
 
 /** A short reason for a failed or skipped call, for summary lines. */
 export function failureReason(outcome: ToolOutcome): string {
@@ -36,6 +38,8 @@ export function failureReason(outcome: ToolOutcome): string {
       return 'cancelled';
     case 'closed':
       return 'not run: the session was closed';
+    case 'interrupted':
+      return 'interrupted: its outcome is unknown (it may have run)';
   }
   if (typeof details.error === 'string') return oneLine(details.error, 80);
   return oneLine(outcome.output.split('\n', 1)[0] ?? '', 80) || 'failed';

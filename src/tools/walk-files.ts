@@ -1,5 +1,8 @@
-import { access, lstat, readdir, readFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { access, lstat, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { SandboxScope } from '../files/sandbox.js';
+import { DIRECTORY_OPEN, openInSandbox, readOpenDirectory } from '../files/sandbox-open.js';
 import { type IgnoreRule, isIgnored, parseGitignore } from './gitignore.js';
 
 /** Directories never searched, ignored or not: they are large and never what the model is after. */
@@ -11,34 +14,53 @@ const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
  * its `.git/info/exclude`, and every .gitignore met on the way down). Symbolic links are not
  * followed: a link could lead out of the sandbox or into a cycle. Stops early when `signal` aborts.
  */
-export async function* walkFiles(start: string, signal?: AbortSignal): AsyncGenerator<string> {
+export async function* walkFiles(
+  start: string,
+  sandbox: SandboxScope,
+  signal?: AbortSignal,
+): AsyncGenerator<string> {
   const stat = await lstat(start);
   if (stat.isFile()) {
     yield start;
     return;
   }
   if (!stat.isDirectory()) return;
-  yield* walkDirectory(start, await rulesAbove(start), signal);
+  yield* walkDirectory(start, await rulesAbove(start), sandbox, signal);
 }
 
 async function* walkDirectory(
   dir: string,
   inherited: IgnoreRule[],
+  sandbox: SandboxScope,
   signal?: AbortSignal,
 ): AsyncGenerator<string> {
   if (signal?.aborted) return;
   const rules = [...inherited, ...(await readIgnoreFile(join(dir, '.gitignore'), dir))];
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const entries = await listDirectory(dir, sandbox);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (signal?.aborted) return;
     const full = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (ALWAYS_SKIPPED.has(entry.name) || isIgnored(rules, full, true)) continue;
-      yield* walkDirectory(full, rules, signal);
+      yield* walkDirectory(full, rules, sandbox, signal);
     } else if (entry.isFile() && !isIgnored(rules, full, false)) {
       yield full;
     }
+  }
+}
+
+/** A directory's entries, listed through the sandbox's walk (never through a link swapped in); none if it cannot be. */
+async function listDirectory(dir: string, sandbox: SandboxScope): Promise<Dirent[]> {
+  try {
+    const handle = await openInSandbox(dir, sandbox, DIRECTORY_OPEN);
+    try {
+      return await readOpenDirectory(handle, dir);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return [];
   }
 }
 

@@ -38,6 +38,8 @@ export interface ChatAppProps {
   history: readonly string[];
   /** The clock that times the pause before a dialog's answer key (injected by tests). */
   now?: () => number;
+  /** Erases ochat's own rows before a redraw, and only those (see OwnRows); absent: the visible screen. */
+  eraseOwnOutput?: () => void;
 }
 
 /** Keys a dialog accepts, by kind. */
@@ -71,7 +73,7 @@ function useTerminalSize(): { width: number; height: number } {
 }
 
 /** The interactive chat: renders the controller's state and turns keys into its intents. */
-export function ChatApp({ model, commands, completePath, history, now }: ChatAppProps) {
+export function ChatApp({ model, commands, completePath, history, now, eraseOwnOutput }: ChatAppProps) {
   const state = useSyncExternalStore(model.store.subscribe, model.store.get);
   const { width, height } = useTerminalSize();
   const { exit } = useApp();
@@ -92,7 +94,11 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
     if (keyDialog) gate.open();
     setTypedAhead(false);
   }, [keyDialog, gate]);
-  const redrawKey = useScreenRedraw(state.showThinking ? 'thinking shown' : 'thinking collapsed');
+  // Ctrl+T changes nothing on screen while no finished reply has thinking: no redraw then.
+  const [redrawKey, redraw] = useScreenRedraw(state.showThinking ? 'thinking shown' : 'thinking collapsed', {
+    modeShows: state.items.some((item) => item.kind === 'thinking'),
+    eraseOwnOutput,
+  });
 
   useEffect(() => {
     if (state.exiting) exit();
@@ -180,6 +186,8 @@ export function ChatApp({ model, commands, completePath, history, now }: ChatApp
   useInput(
     (input, key) => {
       if (key.ctrl && input === 't') model.toggleThinking();
+      // As in a shell: the screen drawn again (ochat's own rows; what was above them stays).
+      if (key.ctrl && input === 'l') redraw();
     },
     { isActive: true },
   );

@@ -145,7 +145,9 @@ export class LinePrinter {
   private item(item: DisplayItem): void {
     switch (item.kind) {
       case 'banner':
-        this.line(`ochat · ${item.model} · ${item.host} · num_ctx ${item.numCtx}`);
+        this.line(
+          `ochat · ${item.model} · ${item.host} · num_ctx ${item.numCtx}${item.windowSource ? ` from ${item.windowSource}` : ''}`,
+        );
         return;
       case 'user': {
         // Lines typed that made no message (a `!command`, an answer) are dropped on the way.

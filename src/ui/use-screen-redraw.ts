@@ -1,35 +1,48 @@
 import { useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 
-/** Clears the screen and the scrollback, cursor home (what `ansi-escapes` calls clearTerminal). */
-const CLEAR_TERMINAL = '\x1b[2J\x1b[3J\x1b[H';
+/**
+ * Without a way to erase only ochat's own rows (component tests): the visible screen, cursor
+ * home. Never the scrollback (`ESC[3J`): what the shell printed before ochat is the user's.
+ */
+const CLEAR_VISIBLE_SCREEN = '\x1b[H\x1b[2J';
 
 /** A resize arrives as a burst of events while the user drags: redraw once it has settled. */
 export const RESIZE_SETTLE_MS = 150;
 
+/** What a redraw is asked for with. */
+export interface ScreenRedrawOptions {
+  /** A change of `mode` changes how something on screen looks (false: no finished item would change). */
+  modeShows: boolean;
+  /** Erases ochat's own rows, and only those (interactive.tsx: Ink's live area, then OwnRows). */
+  eraseOwnOutput?: () => void;
+}
+
 /**
- * Redraws the whole conversation when the terminal's width changes or `mode` (how finished items
- * are shown, e.g. thinking expanded) changes; returns a key for `<Static>` that changes with each
- * redraw. `<Static>` prints each item once, so a new look needs the screen cleared and every item
- * printed again; and Ink erases its live area by counting rows, which the terminal's re-wrapping
- * of the old rows on a width change makes wrong — copies of the live area stay behind. Clearing
- * and reprinting is how gemini-cli recovers too (its `refreshStatic`).
+ * Redraws the whole conversation when the terminal's width changes, when `mode` (how finished
+ * items are shown, e.g. thinking expanded) changes something on screen, or on `redraw()` (Ctrl+L);
+ * returns a key for `<Static>` that changes with each redraw, and the function. `<Static>` prints
+ * each item once, so a new look needs ochat's rows erased and every item printed again; and Ink
+ * erases its live area by counting rows, which the terminal's re-wrapping of the old rows on a
+ * width change makes wrong — copies of the live area stay behind.
  */
-export function useScreenRedraw(mode: string): number {
+export function useScreenRedraw(mode: string, options: ScreenRedrawOptions): [number, () => void] {
   const { stdout } = useStdout();
   const [generation, setGeneration] = useState(0);
   const drawnMode = useRef(mode);
   const redraw = useRef(() => {});
   redraw.current = () => {
-    stdout.write(CLEAR_TERMINAL);
+    if (options.eraseOwnOutput) options.eraseOwnOutput();
+    else stdout.write(CLEAR_VISIBLE_SCREEN);
     setGeneration((g) => g + 1);
   };
+  const { modeShows } = options;
 
   useEffect(() => {
     if (drawnMode.current === mode) return;
     drawnMode.current = mode;
-    redraw.current();
-  }, [mode]);
+    if (modeShows) redraw.current();
+  }, [mode, modeShows]);
 
   useEffect(() => {
     let columns = stdout.columns;
@@ -46,5 +59,6 @@ export function useScreenRedraw(mode: string): number {
       stdout.off('resize', onResize);
     };
   }, [stdout]);
-  return generation;
+  const [manual] = useState(() => () => redraw.current());
+  return [generation, manual];
 }

@@ -31,6 +31,7 @@ const LAYERS = [
   'commands',
   'tools',
   'files',
+  'openai',
   'ollama',
   'config',
   'compaction',

@@ -854,7 +854,7 @@ describe('/summary and /context', () => {
     };
 
     const before = await read();
-    expect(before.header).toBe('Context window: 4k tokens');
+    expect(before.header).toBe('Context window: 4k tokens (from --num-ctx)');
     expect([...before.parsed.keys()]).toEqual([
       'system',
       'summary',

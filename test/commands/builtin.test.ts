@@ -401,6 +401,27 @@ describe('/summary', () => {
     ]);
   });
 
+  it('shows the exact details kept beside the summary, and how many were folded', async () => {
+    const host = new FakeHost();
+    host.compaction.record = {
+      ...RECORD,
+      toolEntries: [],
+      details: [
+        { text: '5433', context: 'host listens on port …' },
+        { text: 'ORD-58213', context: '' },
+      ],
+      detailsFolded: 3,
+    };
+    await run('/summary', host);
+    expect(host.onlyShown.split('\n').slice(3)).toEqual([
+      '',
+      'Exact details the summary left out, kept verbatim beside it (2):',
+      '  - 5433 (host listens on port …)',
+      '  - ORD-58213',
+      '3 older exact details were folded to fit the summary budget; recall still finds them in the history.',
+    ]);
+  });
+
   it('leaves out the tool section when there were no tool calls', async () => {
     const host = new FakeHost();
     host.compaction.record = { ...RECORD, toolEntries: [] };
@@ -427,7 +448,7 @@ describe('/context', () => {
     };
     await run('/context', host);
     const lines = host.onlyShown.split('\n');
-    expect(lines[0]).toBe('Context window: 8k tokens');
+    expect(lines[0]).toBe("Context window: 8k tokens (from ochat's default)");
     expect(lines).toHaveLength(7);
     for (const label of ['system', 'summary', 'tool entries', 'verbatim tail', 'reserve', 'free']) {
       expect(lines.some((l) => l.trimStart().startsWith(label))).toBe(true);

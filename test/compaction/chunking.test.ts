@@ -26,13 +26,13 @@ function promptLines(prompt: string): string[] {
 
 describe('chunkLines', () => {
   it('packs consecutive lines greedily', () => {
-    expect(chunkLines(['aaaa', 'bbbb', 'cc'], 10, length)).toEqual([['aaaa', 'bbbb'], ['cc']]);
-    expect(chunkLines([], 10, length)).toEqual([]);
+    expect([...chunkLines(['aaaa', 'bbbb', 'cc'], 10, length)]).toEqual([['aaaa', 'bbbb'], ['cc']]);
+    expect([...chunkLines([], 10, length)]).toEqual([]);
   });
 
   it('splits a line too long for any chunk into pieces that each fit, losing nothing', () => {
     const line = `${'x'.repeat(50)}FACT-middle${'y'.repeat(50)}`;
-    const chunks = chunkLines([line], 20, length);
+    const chunks = [...chunkLines([line], 20, length)];
     expect(chunks.length).toBeGreaterThan(1);
     for (const chunk of chunks) for (const piece of chunk) expect(piece.length + 1).toBeLessThanOrEqual(20);
     expect(chunks.flat().join('')).toBe(line);
@@ -44,7 +44,7 @@ describe('chunkLines', () => {
         fc.array(fc.string({ maxLength: 200 })),
         fc.integer({ min: 60, max: 400 }),
         (lines, max) => {
-          const chunks = chunkLines(lines, max, estimate);
+          const chunks = [...chunkLines(lines, max, estimate)];
           expect(chunks.flat()).toEqual(lines);
           for (const chunk of chunks) {
             expect(chunk.length).toBeGreaterThan(0);
@@ -52,6 +52,35 @@ describe('chunkLines', () => {
           }
         },
       ),
+    );
+  });
+  it("costs work linear in a line's length: the characters it estimates grow with the line, not its square", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 60, max: 2_000 }),
+        fc.constantFrom('x', 'é', '語', '😀', 'ab cd '),
+        (max, unit) => {
+          /** Characters estimated to chunk a line of `units` units, and its length. */
+          const work = (units: number) => {
+            const line = unit.repeat(units);
+            let estimated = 0;
+            const counting = (text: string) => {
+              estimated += text.length;
+              return estimate(text);
+            };
+            const chunks = [...chunkLines([line], max, counting)];
+            expect(chunks.flat().join('')).toBe(line);
+            return estimated / line.length;
+          };
+          // Per character of the line, the work stays the same however long the line (16× here):
+          // re-estimating the rest of the line for each piece made it grow with the line.
+          const short = work(20_000);
+          const long = work(320_000);
+          expect(long).toBeLessThanOrEqual(short * 1.25 + 1);
+          expect(long).toBeLessThan(4 * Math.log2(16 * max) + 8);
+        },
+      ),
+      { numRuns: 20 },
     );
   });
 });
@@ -144,11 +173,13 @@ describe('summarizeLines', () => {
           const { narrative } = await run;
           expect(system.length).toBeGreaterThan(0);
           expect(seen.length).toBe(
-            chunkLines(
-              input.map((l) => `[0] user: ${l.replace(/\n/g, ' ')}`),
-              capacity,
-              estimate,
-            ).length,
+            [
+              ...chunkLines(
+                input.map((l) => `[0] user: ${l.replace(/\n/g, ' ')}`),
+                capacity,
+                estimate,
+              ),
+            ].length,
           );
           expect(estimate(narrative)).toBeLessThanOrEqual(summaryTokens);
         },
@@ -408,11 +439,9 @@ describe('summarizeLines when the server cuts a reply off at num_predict', () =>
     const ask: Ask = async ({ prompt }) =>
       prompt.startsWith(CONDENSE_OPENING) ? finished('Short.') : cutOff('Short, cut');
     const result = await summarizeLines({ ...base, lines: many, summarizerNumCtx: 2048, ask });
-    const chunks = chunkLines(
-      many,
-      chunkCapacity({ summarizerNumCtx: 2048, summaryTokens: 300, estimate }),
-      estimate,
-    );
+    const chunks = [
+      ...chunkLines(many, chunkCapacity({ summarizerNumCtx: 2048, summaryTokens: 300, estimate }), estimate),
+    ];
     expect(chunks.length).toBeGreaterThan(1);
     expect(result.cut).toEqual({ text: '', tokens: 0, endsLost: chunks.length });
   });

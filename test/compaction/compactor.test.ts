@@ -4,12 +4,17 @@ import type { Ask, SummarizerReply } from '../../src/compaction/ask.js';
 import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../src/compaction/budgets.js';
 import { REPLY_ROOM_FACTOR } from '../../src/compaction/chunking.js';
 import { type CompactionInput, compactConversation } from '../../src/compaction/compactor.js';
+import { collectDetails } from '../../src/compaction/details.js';
 import { IN_PARTS_NOTE } from '../../src/compaction/long-messages.js';
 import { buildModelView, toWireMessage } from '../../src/compaction/model-view.js';
 import { planCompaction } from '../../src/compaction/plan.js';
 import { formatCompactionReport } from '../../src/compaction/report.js';
-import { DEFAULT_SUMMARIZER_RULES } from '../../src/compaction/summarizer-prompt.js';
-import { toolLogRoom } from '../../src/compaction/summary.js';
+import {
+  DEFAULT_SUMMARIZER_RULES,
+  DETAILS_OPENING,
+  MISSING_DETAILS_OPENING,
+} from '../../src/compaction/summarizer-prompt.js';
+import { detailsListCost, renderSummarySection, toolLogRoom } from '../../src/compaction/summary.js';
 import { collectToolEntries, toolEntryBullet } from '../../src/compaction/tool-entries.js';
 import { isCompactionDue } from '../../src/compaction/trigger.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
@@ -29,6 +34,7 @@ import {
   transcriptArb,
   turnArb,
 } from '../conversation/fixtures.js';
+import { ELEVEN } from './eleven-details.js';
 
 /** A reply the server finished (not cut off at num_predict). */
 const finished = (text: string): SummarizerReply => ({ text, cutOff: false });
@@ -361,6 +367,7 @@ describe('compactConversation', () => {
             charsPerToken: cpt,
             summarizerNumCtx: numCtx,
             ask: async () => finished('Fact. '.repeat(Math.ceil(replyChars / 6))),
+            details: { share: 0.3 },
           });
           expect(frozen).toEqual(messages);
           if (!outcome.ok) {
@@ -376,7 +383,9 @@ describe('compactConversation', () => {
           const estimate = (s: string) => estimateTokens(s, cpt);
           const toolCost = record.toolEntries.reduce((sum, e) => sum + estimate(toolEntryBullet(e)), 0);
           // The tool log takes what the narrative left of the section (its share, or more).
-          expect(toolCost).toBeLessThanOrEqual(toolLogRoom(b.summary, record.narrative, estimate));
+          expect(toolCost).toBeLessThanOrEqual(
+            toolLogRoom(b.summary, record.narrative, estimate, detailsListCost(record, estimate)),
+          );
           // The loop guard's 5%, unless the request was over its budget and now fits or has all but
           // its newest turn folded; never larger.
           const fitsBudget = (tokens: number) => tokens + b.reserve <= numCtx;
@@ -443,5 +452,194 @@ describe('compactConversation', () => {
       { numRuns: 30 },
     );
     expect(compactions).toBeGreaterThan(30);
+  });
+});
+
+describe('the exact details check', () => {
+  /** The default budgets at 4096 (reserve 1024, keep_recent 1228, summary 614). */
+  const defaults4k = resolveBudgets(4096, {
+    reserve: { ratio: 0.25, min_tokens: 1024 },
+    keep_recent: { ratio: 0.3, min_tokens: 1024 },
+    summary: { ratio: 0.15, min_tokens: 512 },
+  });
+  /** A summarizer that keeps only plain words, as small models do: every path, number and id dropped. */
+  const gist: Ask = async ({ prompt }) => {
+    const limit = Number(/at most (\d+) characters/.exec(prompt)?.[1] ?? 400);
+    const source = [
+      /<summary>\n([\s\S]*?)\n<\/summary>/.exec(prompt)?.[1] ?? '',
+      /<messages>\n([\s\S]*?)\n<\/messages>/.exec(prompt)?.[1] ?? '',
+    ].join(' ');
+    const words = source.split(/\s+/).filter((w) => /^[A-Za-z][a-z]*[,.]?$/.test(w));
+    while (words.join(' ').length > limit) words.shift();
+    return finished(words.join(' ') || 'Talk.');
+  };
+  const sentences = ELEVEN.map(([, sentence]) => sentence);
+  const filler = (i: number) => `Filler ${i}: ${'lorem ipsum dolor sit amet '.repeat(30)}`;
+  /** The eleven sentences as the first turns, then long filler turns, compacted after each few. */
+  async function compactRounds(details: CompactionInput['details'], rounds: number) {
+    const specsList: TurnSpec[] = sentences.map((s) => ({ user: s, steps: [{ reply: 'Noted.' }] }));
+    let record: CompactionRecord | undefined;
+    const reports: string[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < 8; i++)
+        specsList.push({ user: filler(round * 8 + i), steps: [{ reply: 'Okay.' }] });
+      const outcome = await compactConversation(
+        input({
+          transcript: buildTranscript(specsList),
+          previous: record,
+          budgets: defaults4k,
+          ask: gist,
+          summarizerNumCtx: 4096,
+          maxMessageChars: 1000,
+          details,
+        }),
+      );
+      if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+      record = outcome.record;
+      reports.push(formatCompactionReport(outcome.result));
+    }
+    const view = buildModelView({
+      system: 'You are helpful.',
+      record,
+      transcript: buildTranscript(specsList),
+    });
+    return {
+      record: record as CompactionRecord,
+      reports,
+      view: view.map((m) => m.content).join('\n'),
+      last: specsList.length,
+    };
+  }
+
+  it('keeps every one of the eleven details verbatim through three gist-only compactions, and the report says how', async () => {
+    const { record, reports, view } = await compactRounds({ share: 0.3 }, 3);
+    for (const [, , detail] of ELEVEN) expect(view).toContain(detail);
+    // The gist kept none: all are in the list, each with its context.
+    expect(record.details?.map((d) => d.text)).toEqual(ELEVEN.map(([, , d]) => d));
+    expect(view).toContain('- 5433 (host listens on port …)\n');
+    expect(reports[0]).toMatch(/; 11 exact details kept \(0 by the summary, 11 in the details list\)$/);
+    expect(reports[2]).toMatch(/; 11 exact details kept \(0 by the summary, 11 in the details list\)$/);
+    expect(estimateTokens(renderSummarySection(record), 4)).toBeLessThanOrEqual(defaults4k.summary);
+  });
+
+  it('without it (compaction.details: off), the gist-only summary loses every one of them', async () => {
+    const { view, reports } = await compactRounds(undefined, 3);
+    for (const [, , detail] of ELEVEN) expect(view).not.toContain(detail);
+    expect(reports[0]).not.toContain('exact details');
+  });
+
+  it('lists the details in the request, asks once more for the missing ones, and counts those the summary then keeps', async () => {
+    const prompts: string[] = [];
+    const ask: Ask = async ({ prompt }) => {
+      prompts.push(prompt);
+      // The second request names what is missing: this summarizer then writes the first three in.
+      if (prompt.startsWith(MISSING_DETAILS_OPENING))
+        return finished(
+          `Kept ${ELEVEN.slice(0, 3)
+            .map(([, , d]) => d)
+            .join(', ')}.`,
+        );
+      return finished('The user gave settings.');
+    };
+    const transcript = buildTranscript([
+      ...sentences.map((s) => ({ user: s, steps: [{ reply: 'Noted.' }] })),
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(i), steps: [{ reply: 'Okay.' }] })),
+    ]);
+    const outcome = await compactConversation(
+      input({ transcript, ask, budgets: defaults4k, details: { share: 0.3 } }),
+    );
+    if (!outcome.ok) throw new Error('failed');
+    expect(prompts).toHaveLength(2);
+    expect(prompts[0]).toContain(`${DETAILS_OPENING}\n- /etc/payments/db.conf\n- 5433\n`);
+    expect(prompts[1]).toContain('- MAX_RETRIES=17');
+    expect(outcome.result.details).toEqual({ bySummary: 3, inList: 8, folded: 0, foldedTotal: 0 });
+    expect(outcome.record.keptDetails?.map((d) => d.text)).toEqual(ELEVEN.slice(0, 3).map(([, , d]) => d));
+    expect(formatCompactionReport(outcome.result)).toContain(
+      '; 11 exact details kept (3 by the summary, 8 in the details list)',
+    );
+  });
+
+  it('folds the oldest details past their share, and the report and the section say how many', async () => {
+    const many: TurnSpec[] = Array.from({ length: 60 }, (_, i) => ({
+      user: `Order ORD-${70000 + i} ships to warehouse W${100 + i} on 2026-04-${String((i % 28) + 1).padStart(2, '0')}.`,
+      steps: [{ reply: 'Noted.' }],
+    }));
+    for (let i = 0; i < 8; i++) many.push({ user: filler(i), steps: [{ reply: 'Okay.' }] });
+    const outcome = await compactConversation(
+      input({ transcript: buildTranscript(many), ask: gist, budgets: defaults4k, details: { share: 0.3 } }),
+    );
+    if (!outcome.ok) throw new Error('failed');
+    const { details } = outcome.result;
+    expect(details?.folded).toBeGreaterThan(0);
+    expect(formatCompactionReport(outcome.result)).toContain(
+      `; ${details?.folded} exact details folded to fit the summary budget (recall still finds them)`,
+    );
+    expect(renderSummarySection(outcome.record)).toContain(
+      `(${details?.folded} older exact details folded to fit; recall finds them)`,
+    );
+    // The newest are the ones kept, the oldest folded.
+    const kept = outcome.record.details?.map((d) => d.text) ?? [];
+    expect(kept).toContain('ORD-70059');
+    expect(kept).not.toContain('ORD-70000');
+    expect(estimateTokens(renderSummarySection(outcome.record), 4)).toBeLessThanOrEqual(defaults4k.summary);
+  });
+
+  it('accounts for every detail, compaction after compaction: in the summary, in the list, or counted as folded (property, fixed seed)', async () => {
+    const detailArb = fc.oneof(
+      fc.nat(99_999).map((n) => `ORD-${10_000 + n}`),
+      fc.nat(9999).map((n) => `port ${1000 + n}`),
+      fc.tuple(fc.nat(20), fc.nat(20), fc.nat(20)).map(([a, b, c]) => `v${a}.${b}.${c}`),
+      fc.stringMatching(/^[a-z]{2,8}$/).map((w) => `/srv/${w}/app.conf`),
+    );
+    const turnArbWithDetails = fc.tuple(fc.array(detailArb, { maxLength: 4 }), fc.nat(1500)).map(
+      ([details, pad]): TurnSpec => ({
+        user: `Note ${details.join(' and ')}. ${'blah '.repeat(pad / 5)}`,
+        steps: [{ reply: 'Noted.' }],
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(turnArbWithDetails, { minLength: 8, maxLength: 30 }),
+        fc.constantFrom(2048, 4096, 8192),
+        fc.double({ min: 0.05, max: 0.6, noNaN: true }),
+        fc.boolean(),
+        async (turns, numCtx, share, keepsSome) => {
+          const b = resolveBudgets(numCtx, specs);
+          const ask: Ask = keepsSome
+            ? async ({ prompt }) => finished(`Kept ${(/ORD-\d+/.exec(prompt) ?? ['nothing'])[0]}.`)
+            : gist;
+          let record: CompactionRecord | undefined;
+          const seen = new Set<string>();
+          for (let n = 4; n <= turns.length; n += 4) {
+            const messages = buildTranscript(turns.slice(0, n));
+            const outcome = await compactConversation(
+              input({
+                transcript: messages,
+                previous: record,
+                budgets: b,
+                ask,
+                summarizerNumCtx: numCtx,
+                details: { share },
+              }),
+            );
+            if (!outcome.ok) continue;
+            const next = outcome.record;
+            for (const d of collectDetails(messages.slice(record?.upto ?? 0, next.upto))) seen.add(d.text);
+            const estimate = (t: string) => estimateTokens(t, 4);
+            expect(estimate(renderSummarySection(next))).toBeLessThanOrEqual(b.summary);
+            const inSummary = new Set((next.keptDetails ?? []).map((d) => d.text));
+            const listed = new Set((next.details ?? []).map((d) => d.text));
+            for (const d of inSummary) expect(next.narrative).toContain(d);
+            for (const d of listed) expect(inSummary.has(d)).toBe(false);
+            // Nothing silently lost: each detail seen is tracked, or one of the folded.
+            const tracked = [...seen].filter((d) => inSummary.has(d) || listed.has(d)).length;
+            expect(tracked + (next.detailsFolded ?? 0)).toBeGreaterThanOrEqual(seen.size);
+            expect(next.detailsFolded ?? 0).toBeGreaterThanOrEqual(record?.detailsFolded ?? 0);
+            record = next;
+          }
+        },
+      ),
+      { seed: 3304, numRuns: 40 },
+    );
   });
 });

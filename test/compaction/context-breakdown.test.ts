@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Budgets } from '../../src/compaction/budgets.js';
 import { contextBreakdown } from '../../src/compaction/context-breakdown.js';
+import { renderInstructionsSection } from '../../src/compaction/instructions-section.js';
 import { buildModelView } from '../../src/compaction/model-view.js';
 import { renderToolLog } from '../../src/compaction/summary.js';
 import type { CompactionRecord } from '../../src/conversation/compaction-record.js';
@@ -158,5 +159,43 @@ describe('contextBreakdown: stray system messages and odd windows', () => {
     const { rows } = contextBreakdown({ transcript, budgets: { ...budgets, numCtx: 0 }, charsPerToken: 4 });
     for (const row of rows) expect(Number.isFinite(row.percent)).toBe(true);
     expect(rows.every((row) => row.percent === 0)).toBe(true);
+  });
+});
+
+describe('contextBreakdown: instruction files', () => {
+  const instructions = renderInstructionsSection([{ shown: 'AGENTS.md', content: text(800, 'i') }]);
+
+  it('gives them a row of their own, between the system prompt and the summary, and the rows still add up', () => {
+    const plain = contextBreakdown({ system: text(400, 's'), record, transcript, budgets, charsPerToken: 4 });
+    const withThem = contextBreakdown({
+      system: text(400, 's'),
+      instructions,
+      record,
+      transcript,
+      budgets,
+      charsPerToken: 4,
+    });
+    const labels = withThem.rows.map((row) => row.label);
+    expect(labels.slice(0, 3)).toEqual(['system', 'instructions', 'summary']);
+    const tokens = (rows: typeof withThem.rows, label: string) => rows.find((r) => r.label === label)?.tokens;
+    expect(tokens(withThem.rows, 'system')).toBe(tokens(plain.rows, 'system'));
+    // One token either way: the system message is estimated whole, its parts by difference.
+    expect(
+      Math.abs((tokens(withThem.rows, 'summary') ?? 0) - (tokens(plain.rows, 'summary') ?? 0)),
+    ).toBeLessThanOrEqual(1);
+    expect(tokens(withThem.rows, 'instructions')).toBeGreaterThanOrEqual(
+      estimateTokens(instructions ?? '', 4),
+    );
+    expect(tokens(withThem.rows, 'instructions')).toBeLessThanOrEqual(
+      estimateTokens(instructions ?? '', 4) + 2,
+    );
+    const view = buildModelView({ system: text(400, 's'), instructions, record, transcript });
+    const sum = withThem.rows.slice(0, -2).reduce((a, r) => a + r.tokens, 0);
+    expect(sum).toBe(estimateMessagesTokens(view, 4));
+  });
+
+  it('has no row without them', () => {
+    const { rows } = contextBreakdown({ system: 'be brief', transcript, budgets, charsPerToken: 4 });
+    expect(rows.map((row) => row.label)).not.toContain('instructions');
   });
 });

@@ -106,6 +106,12 @@ describe('loadConfig: errors name file, line, column and key', () => {
     );
   });
 
+  it('reports a compaction.details that is neither on nor off at the value', () => {
+    const error = errorFor('compaction:\n  details: sometimes\n');
+    expect([error.line, error.column, error.key]).toEqual([2, 12, 'compaction.details']);
+    expect(error.message).toMatch(/:2:12: compaction\.details: must be on or off, got "sometimes"$/);
+  });
+
   it('reports an out-of-range ratio and a bad floor, one line each, in file order', () => {
     const line2 = '  summary: { min_tokens: -5, ratio: 1.2 }';
     const error = errorFor(`compaction:\n${line2}\n`);
@@ -128,6 +134,22 @@ describe('loadConfig: errors name file, line, column and key', () => {
     const error = errorFor('tools:\n  enabled:\n    - read_file\n    - run_comand\n');
     expect([error.line, error.column, error.key]).toEqual([4, 7, 'tools.enabled[1]']);
     expect(error.message).toContain('got "run_comand" (did you mean "run_command"?)');
+  });
+
+  it('reports instructions_files that is not a list of names, or holds an empty one, at the value', () => {
+    const notList = errorFor('model: m1\ninstructions_files: AGENTS.md\n');
+    expect([notList.line, notList.column, notList.key]).toEqual([2, 21, 'instructions_files']);
+    expect(notList.message).toMatch(
+      /:2:21: instructions_files: must be a list of file names, got "AGENTS.md"$/,
+    );
+    const empty = errorFor('instructions_files:\n  - AGENTS.md\n  - " "\n');
+    expect([empty.line, empty.key]).toEqual([3, 'instructions_files[1]']);
+    expect(empty.message).toContain('must be a file name');
+  });
+
+  it('reads instructions_files: [] as none, and leaves it at AGENTS.md when unset', () => {
+    expect(parseConfigText('instructions_files: []\n', 'c.yml').instructions_files).toEqual([]);
+    expect(parseConfigText('instructions_files:\n', 'c.yml').instructions_files).toEqual(['AGENTS.md']);
   });
 
   it('reports a section that is not a mapping', () => {

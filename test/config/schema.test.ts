@@ -10,7 +10,9 @@ describe('DEFAULT_CONFIG', () => {
   it('holds the documented defaults, with "none" settings left unset', () => {
     expect(DEFAULT_CONFIG).toEqual({
       host: 'http://127.0.0.1:11434',
+      headers: {},
       request_timeout_s: 120,
+      instructions_files: ['AGENTS.md'],
       options: {},
       compaction: {
         auto: true,
@@ -20,6 +22,8 @@ describe('DEFAULT_CONFIG', () => {
         max_message_chars: 1000,
         unload_after: false,
         cut_long_messages: false,
+        details: 'on',
+        details_share: 0.3,
       },
       tools: {
         enabled: ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'],
@@ -88,6 +92,16 @@ describe('configSchema', () => {
     }
     expect(configSchema.parse({}).compaction.unload_after).toBe(false);
     expect(configSchema.safeParse({ compaction: { unload_after: 'yes' } }).success).toBe(false);
+  });
+
+  it('takes compaction.details as on or off (YAML booleans too) and a share between 0 and 1', () => {
+    const details = (value: unknown) => configSchema.safeParse({ compaction: { details: value } });
+    expect(details('off').data?.compaction.details).toBe('off');
+    expect(details(false).data?.compaction.details).toBe('off');
+    expect(details(true).data?.compaction.details).toBe('on');
+    expect(details('maybe').success).toBe(false);
+    expect(configSchema.safeParse({ compaction: { details_share: 1.5 } }).success).toBe(false);
+    expect(configSchema.parse({ compaction: { details_share: 0.4 } }).compaction.details_share).toBe(0.4);
   });
 
   it('rejects ratios at or beyond 0 and 1, and non-positive token floors', () => {

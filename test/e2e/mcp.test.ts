@@ -3,14 +3,15 @@
  * server over stdio, the model in the emulator calling its tools.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runOchat } from '../support/e2e-process.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { startEmulator } from '../support/emulator.js';
-import { EVERYTHING_SERVER, FAULT_SERVER, mcpConfig } from '../support/mcp-servers.js';
+import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER, mcpConfig } from '../support/mcp-servers.js';
 import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 import { waitUntil } from '../support/wait-until.js';
@@ -269,7 +270,8 @@ describe('the tool-definition budget', () => {
     await pty.waitFor('? Allow many__tool_150 {"path":"a.txt"}?');
     await pty.answer('y');
     await pty.waitFor('Done.');
-    expect(pty.screen()).toContain('⚙ find_tools tool_150 — find_tools: "tool_150" → 8 found');
+    // Its server's name for the tool: that one tool.
+    expect(pty.screen()).toContain('⚙ find_tools tool_150 — find_tools: "tool_150" → 1 found');
     const [first, second, third] = await run.waitForRequests(3);
     const sent = toolNames(first);
     expect(sent).toContain('find_tools');
@@ -279,7 +281,6 @@ describe('the tool-definition budget', () => {
     // What is sent stays near 25% of the window (~4 characters a token), far below all 206.
     expect(JSON.stringify(first.body.tools).length / 4).toBeLessThan(0.3 * 4096);
     expect(toolNames(second)).toContain('many__tool_150');
-    // The best match first: the word 150 is in its name and its description.
     expect(String(toolMessagesOf(second)[0]?.content).split('\n')[1]).toBe(
       '- many__tool_150: Tool number 150: does thing 150 to a document and reports what changed in it.',
     );
@@ -287,6 +288,75 @@ describe('the tool-definition budget', () => {
     // Told once only.
     expect(flat().match(/deferred, found by the model with find_tools/g)).toHaveLength(1);
   }, 40_000);
+});
+
+/** The six built-in tools every request should carry while they fit the share on their own. */
+const BUILT_INS = ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'];
+
+describe('finding MCP tools at a small window (two real servers, 27 tools, num_ctx 4096)', () => {
+  test('an exact name brings that one tool; the built-ins stay in every request; found tools rank below used ones; what is deferred is said', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-find-tools-'));
+    try {
+      writeFileSync(join(dir, 'billing.js'), 'export const total = 42;\n');
+      run = await startToolRun({
+        cwd: dir,
+        config: mcpConfig({ everything: [everything, 'stdio'], filesystem: [FILESYSTEM_SERVER, dir] }),
+        args: ['--num-ctx', '4096'],
+      });
+      const { emu, pty } = run;
+      await waitForMcp(run, /filesystem — ready, 1\d tools/);
+      await waitForMcp(run, 'everything — ready, 13 tools');
+      const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+      await waitUntil('the deferral told', () =>
+        flat().includes('deferred, found by the model with find_tools'),
+      );
+      // Told once every server is up, with all their tools counted.
+      expect(flat()).toMatch(/MCP: 2\d tools, ~[\d.]+k tokens with the 6 built-ins/);
+
+      emu.enqueue(
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'get-sum' } }] },
+        { toolCalls: [{ name: 'everything__get-sum', arguments: { a: 40, b: 2 } }] },
+        { content: 'It is 42.' },
+      );
+      pty.write('add 40 and 2\r');
+      await pty.waitFor('? Allow everything__get-sum {"a":40,"b":2}?');
+      await pty.answer('y');
+      await pty.waitFor('It is 42.');
+      expect(flat()).toContain('find_tools: "get-sum" → 1 found');
+
+      emu.enqueue(
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'read_text_file' } }] },
+        { content: 'Found a reader.' },
+      );
+      pty.write('find a file reader\r');
+      await pty.waitFor('Found a reader.');
+      expect(flat()).toContain('find_tools: "read_text_file" → 1 found');
+
+      emu.enqueue(
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'billing.js' } }] },
+        { content: 'Read.' },
+      );
+      pty.write('please read billing.js\r');
+      await pty.waitFor('Read.');
+      const requests = await run.waitForRequests(6);
+      for (const [index, request] of requests.entries()) {
+        expect(toolNames(request), `request ${index + 1}`).toEqual(expect.arrayContaining(BUILT_INS));
+      }
+      const last = toolNames(requests.at(-1) as ChatRequestRecord);
+      // Used, then found: both still sent.
+      expect(last).toContain('everything__get-sum');
+      expect(last).toContain('filesystem__read_text_file');
+      expect(toolMessagesOf(requests.at(-1) as ChatRequestRecord).at(-1)?.content).toContain('total = 42');
+      // Whatever a find pushed out was said, by name.
+      const sentBefore = new Set(toolNames(requests[0] as ChatRequestRecord));
+      const dropped = [...sentBefore].filter((name) => !last.includes(name));
+      for (const name of dropped) expect(flat()).toMatch(new RegExp(`no longer sent[^]*${name}`));
+    } finally {
+      await run?.close();
+      run = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('MCP servers in a one-shot (-p)', () => {
@@ -340,6 +410,76 @@ describe('MCP servers in a one-shot (-p)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 40_000);
+
+  test('the tool-definition budget is told once every server is up, counting all their tools, not those of the first one ready', async () => {
+    const emu = await startEmulator({
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      models: [{ name: 'toolbot:latest', capabilities: ['completion', 'tools'] }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-oneshot-'));
+    try {
+      const config = join(dir, 'config.yml');
+      // The everything server is up long before the slow one: its 13 tools alone are over the share.
+      writeFileSync(
+        config,
+        mcpConfig({ everything: [everything, 'stdio'], many: [fault, 'many', '--start-delay=1500'] }),
+      );
+      emu.enqueue({ content: 'Fine.' });
+      const result = await runOchat(['-m', 'toolbot', '--num-ctx', '4096', '-c', config, '-p', 'hello'], {
+        env: { OLLAMA_HOST: emu.url },
+        timeoutMs: 30_000,
+      });
+      expect(result.stdout).toBe('Fine.\n');
+      expect(result.stderr.match(/^warning: MCP: \d+ tools/gm)).toEqual(['warning: MCP: 213 tools']);
+    } finally {
+      await emu.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+
+  test('an approved .mcp.json is used whether the model is named with -m or by the config (the approval is read either way)', async () => {
+    const emu = await startEmulator({
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      models: [{ name: 'toolbot:latest', capabilities: ['completion', 'tools'] }],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-oneshot-'));
+    const home = mkdtempSync(join(tmpdir(), 'ochat-mcp-home-'));
+    try {
+      const text = JSON.stringify({
+        mcpServers: { proj: { type: 'stdio', command: process.execPath, args: [everything, 'stdio'] } },
+      });
+      writeFileSync(join(dir, '.mcp.json'), text);
+      // What approving it in the chat keeps (test/config/app-state.test.ts covers the writing).
+      mkdirSync(join(home, 'data/ochat'), { recursive: true });
+      const hash = createHash('sha256').update(text).digest('hex');
+      writeFileSync(join(home, 'data/ochat/state.json'), JSON.stringify({ mcpApprovals: { [dir]: hash } }));
+      const named = join(home, 'named.yml');
+      writeFileSync(named, 'model: toolbot\n');
+      for (const args of [
+        ['-m', 'toolbot'],
+        ['-c', named],
+      ]) {
+        emu.chats.length = 0;
+        emu.enqueue(
+          { toolCalls: [{ name: 'proj__get-sum', arguments: { a: 40, b: 2 } }] },
+          { content: 'It is 42.' },
+        );
+        const result = await runOchat([...args, '-y', '-p', 'add 40 and 2'], {
+          cwd: dir,
+          env: { OLLAMA_HOST: emu.url, XDG_DATA_HOME: join(home, 'data') },
+          timeoutMs: 30_000,
+        });
+        expect(result.stderr, args.join(' ')).not.toContain('not approved');
+        expect(result.stdout, args.join(' ')).toBe('It is 42.\n');
+        expect(toolNames(emu.chats[0])).toContain('proj__get-sum');
+        expect(String(toolMessagesOf(emu.chats[1])[0]?.content)).toContain('42');
+      }
+    } finally {
+      await emu.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test('without -y the call is not run, and the model and stderr say -y allows it (nobody declined)', async () => {
     const emu = await startEmulator({

@@ -3,7 +3,7 @@
  * newline, holds invalid UTF-8, or was left with a tool question open, and loses nothing but the
  * damaged line (the next resume is writable, every message is there, the file is not padded).
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseSession } from '../../src/sessions/session-reader.js';
@@ -11,6 +11,7 @@ import { replaySession } from '../../src/sessions/session-replay.js';
 import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
 import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '../support/e2e-chat.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 
@@ -156,5 +157,39 @@ describe('a kill while a tool question is open', () => {
     const after = saved(onlySession(where.sessions));
     expect(after.readOnly).toBeUndefined();
     expect(after.messages.filter((m) => m.startsWith('tool:'))).toHaveLength(1);
+  });
+
+  test('a call approved and killed while it ran is interrupted, its outcome unknown — not "not run"', async () => {
+    const where = place();
+    const first = await startChat({
+      models: MODELS,
+      args: ['-m', 'chat'],
+      pty: { home: where.home, cwd: where.cwd },
+    });
+    runs.push(first);
+    first.emu.enqueue({
+      toolCalls: [{ name: 'run_command', arguments: { command: 'touch ran.txt; sleep 30' } }],
+    });
+    first.pty.write('Run it\r');
+    await first.pty.waitFor('? Allow run_command');
+    await first.pty.answer('y');
+    // Its side effect is on disk when the kill comes.
+    await waitUntil('the command ran', () => existsSync(join(where.cwd, 'ran.txt')), {
+      describe: () => first.pty.screen(),
+    });
+    process.kill(first.pty.pid, 'SIGKILL');
+    await first.pty.exited;
+
+    const second = await start(where, ['-r'], 'Resumed session');
+    await second.pty.waitFor('num_ctx');
+    await second.pty.waitFor(/sleep 30 \(interrupted: its outcome is\s+unknown \(it may have run\)\)/);
+    expect(second.pty.screen()).not.toContain('not run');
+    second.pty.write('Go on\r');
+    await second.pty.waitFor('Answer to Go on.');
+    const sent = conversationChats(second.emu)[0].body.messages as { role: string; content: string }[];
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(sent[2].content).toMatch(/interrupted.*outcome is unknown \(it may have run/);
+    expect(sent[2].content).not.toMatch(/not run/);
+    await quit(second);
   });
 });

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { compactionResponder } from '../support/compaction-summarizer.js';
 import { type ChatRun, PROMPT_PLACEHOLDER, startChat } from '../support/e2e-chat.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const THINKING_MODEL = [{ name: 'qwen3:latest', family: 'qwen3', capabilities: ['completion', 'thinking'] }];
 
@@ -61,6 +62,67 @@ describe('resizing', () => {
     }
     expect(occurrences(pty.screen(), 'LAYOUT')).toBe(1);
     expect(occurrences(pty.screen(), 'END-OF-REPLY')).toBe(1);
+  });
+});
+
+describe('what was above ochat stays (its own rows are redrawn, never the shell history)', () => {
+  const ABOVE = 'SHELL-HISTORY-1 $ ls\nSHELL-HISTORY-2 a.txt b.txt\nSHELL-HISTORY-3 $ ochat\n';
+  const shellLinesKept = (screen: string) =>
+    ['SHELL-HISTORY-1', 'SHELL-HISTORY-2', 'SHELL-HISTORY-3'].every(
+      (line) => occurrences(screen, line) === 1,
+    );
+
+  test('Ctrl+T with no thinking to show redraws nothing and keeps the scrollback', async () => {
+    run = await startChat({ pty: { cols: 100, rows: 30, above: ABOVE } });
+    const { emu, pty } = run;
+    emu.enqueue({ content: 'PLAIN-REPLY without thinking.' });
+    pty.write('hi\r');
+    await pty.waitFor('PLAIN-REPLY');
+    const before = pty.raw().length;
+    pty.write('\x14');
+    await sleep(400);
+    expect(pty.raw().slice(before)).not.toContain('\x1b[3J');
+    expect(pty.raw().slice(before)).not.toContain('\x1b[2J');
+    expect(shellLinesKept(pty.screen())).toBe(true);
+    expect(occurrences(pty.screen(), 'PLAIN-REPLY')).toBe(1);
+  });
+
+  test('a resize redraws the conversation at the new width below the shell lines, which stay', async () => {
+    run = await startChat({ pty: { cols: 100, rows: 30, above: ABOVE } });
+    const { emu, pty } = run;
+    emu.enqueue({ content: `WIDE-REPLY ${'abcdefgh '.repeat(20)}END-OF-REPLY` });
+    pty.write('hi\r');
+    await pty.waitFor('END-OF-REPLY');
+    pty.resize(60, 30);
+    await sleep(600);
+    await pty.waitFor(PROMPT_PLACEHOLDER);
+    const screen = pty.screen();
+    expect(shellLinesKept(screen)).toBe(true);
+    expect(occurrences(screen, 'WIDE-REPLY')).toBe(1);
+    expect(occurrences(screen, 'END-OF-REPLY')).toBe(1);
+    expect(occurrences(screen, PROMPT_PLACEHOLDER)).toBe(1);
+    // The shell's lines come first, then ochat's.
+    expect(screen.indexOf('SHELL-HISTORY-3')).toBeLessThan(screen.indexOf('WIDE-REPLY'));
+    expect(pty.raw()).not.toContain('\x1b[3J');
+  });
+
+  test('Ctrl+L draws the conversation again, once, below the shell lines', async () => {
+    run = await startChat({ pty: { cols: 100, rows: 30, above: ABOVE } });
+    const { emu, pty } = run;
+    emu.enqueue({ content: 'REDRAWN-REPLY here.' });
+    pty.write('hi\r');
+    await pty.waitFor('REDRAWN-REPLY');
+    const printed = occurrences(pty.raw(), 'REDRAWN-REPLY');
+    pty.write('\x0c');
+    await waitUntil(
+      'the conversation printed again',
+      () => occurrences(pty.raw(), 'REDRAWN-REPLY') > printed,
+    );
+    await sleep(200);
+    const screen = pty.screen();
+    expect(shellLinesKept(screen)).toBe(true);
+    expect(occurrences(screen, 'REDRAWN-REPLY')).toBe(1);
+    expect(occurrences(screen, PROMPT_PLACEHOLDER)).toBe(1);
   });
 });
 

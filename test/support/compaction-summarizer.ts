@@ -4,7 +4,12 @@
  * (`FACT-…`) in the previous summary and in the new slice — so tests can follow facts through
  * any number of compactions.
  */
-import { CONDENSE_OPENING, MESSAGES_CLOSE, MESSAGES_OPEN } from '../../src/compaction/summarizer-prompt.js';
+import {
+  CONDENSE_OPENING,
+  MESSAGES_CLOSE,
+  MESSAGES_OPEN,
+  MISSING_DETAILS_OPENING,
+} from '../../src/compaction/summarizer-prompt.js';
 import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
 
 /** Opens the slice in the summarizer's prompt. */
@@ -17,7 +22,7 @@ export const FACT_PATTERN = /FACT-\w+/g;
  * Whether a chat request is a summarizer call: system rules + one user message holding the slice,
  * or the over-long summary to condense.
  */
-export function isSummarizerRequest(req: ChatRequestRecord): boolean {
+export function isSummarizerRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
   const messages = req.body?.messages;
   return (
     Array.isArray(messages) &&
@@ -25,8 +30,15 @@ export function isSummarizerRequest(req: ChatRequestRecord): boolean {
     messages[0]?.role === 'system' &&
     messages[1]?.role === 'user' &&
     typeof messages[1].content === 'string' &&
-    (messages[1].content.includes(SLICE_OPEN) || messages[1].content.startsWith(CONDENSE_OPENING))
+    (messages[1].content.includes(SLICE_OPEN) ||
+      messages[1].content.startsWith(CONDENSE_OPENING) ||
+      messages[1].content.startsWith(MISSING_DETAILS_OPENING))
   );
+}
+
+/** Whether a summarizer call asks once more for the exact details a summary left out. */
+export function isMissingDetailsRequest(req: ChatRequestRecord): boolean {
+  return isSummarizerRequest(req) && summarizerPrompt(req).startsWith(MISSING_DETAILS_OPENING);
 }
 
 /** Whether a summarizer call asks to condense an over-long summary. */
@@ -62,12 +74,12 @@ export function writingToLimit(factor: number): (req: ChatRequestRecord) => Scri
 }
 
 /** The user prompt of a summarizer request (previous summary, slice, focus, size limit). */
-export function summarizerPrompt(req: ChatRequestRecord): string {
+export function summarizerPrompt(req: Pick<ChatRequestRecord, 'body'>): string {
   return String(req.body.messages[1].content);
 }
 
 /** The `[i] role: text` lines of the slice in a summarizer request. */
-export function sliceLines(req: ChatRequestRecord): string[] {
+export function sliceLines(req: Pick<ChatRequestRecord, 'body'>): string[] {
   const prompt = summarizerPrompt(req);
   if (!prompt.includes(SLICE_OPEN)) return [];
   const start = prompt.indexOf(SLICE_OPEN) + SLICE_OPEN.length;
@@ -81,12 +93,43 @@ export function factsIn(text: string): string[] {
 }
 
 /** A summary that keeps every fact the summarizer was shown (previous narrative and slice). */
-export function keepWhatItIsShown(req: ChatRequestRecord): ScriptedReply {
+export function keepWhatItIsShown(req: Pick<ChatRequestRecord, 'body'>): ScriptedReply {
   const facts = factsIn(summarizerPrompt(req));
   const seen = sliceLines(req).length;
   return {
     content: `Summary of ${seen} more messages.${facts.length ? ` Facts: ${facts.join(' ')}.` : ''}`,
   };
+}
+
+/** The previous summary a summarizer request folds in (or the summary to condense or complete), '' if none. */
+export function previousSummary(req: ChatRequestRecord): string {
+  return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
+}
+
+/** A plain word: letters only, maybe followed by punctuation — no digit, path, id, address or code. */
+const PLAIN_WORD = /^[A-Za-z][a-z]*[,.;!?]?$/;
+
+/** Words of each slice line a gist keeps. */
+const GIST_WORDS_PER_LINE = 8;
+
+/**
+ * A summarizer that keeps only the gist, as small local models do (deja-vu #543: file paths 9.8%
+ * kept, numbers 1.9%, commands 0.2%): plain words of the previous summary and the first few of
+ * each new line, every path, number, command, id, URL, email and date dropped, the list of
+ * details to keep and any request to add them ignored; within the stated limit.
+ */
+export function gistOnly(req: ChatRequestRecord): ScriptedReply {
+  const plain = (text: string) => text.split(/\s+/).filter((w) => PLAIN_WORD.test(w));
+  const words = [
+    ...plain(previousSummary(req)),
+    ...sliceLines(req).flatMap((line) =>
+      plain(line.replace(/^\[\d+\] \w+:/, '')).slice(0, GIST_WORDS_PER_LINE),
+    ),
+  ];
+  const limit = statedLimit(req);
+  // Over the limit, the oldest words go first.
+  while (words.length > 1 && words.join(' ').length > limit) words.shift();
+  return { content: words.join(' ') || 'Nothing of note.' };
 }
 
 /** Summarizer requests the emulator has seen, in order. */

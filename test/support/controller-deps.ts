@@ -1,8 +1,10 @@
 /**
  * What a ChatController (or the parts it assembles) is given in a test, over any backend: the
  * default config as `configure` changes it, the app state kept in `dir`, the built-in tools that
- * config enables, `dir` as the working directory, and no exit action. `overrides` replace any of it.
+ * config enables, `dir` as the working directory (and its `config/` as ochat's config directory),
+ * and no exit action. `overrides` replace any of it.
  */
+import { join } from 'node:path';
 import type { ChatBackend } from '../../src/backend/chat-backend.js';
 import type { ChatControllerDeps } from '../../src/chat/chat-parts.js';
 import { BUILTIN_COMMANDS } from '../../src/commands/builtin-commands.js';
@@ -25,6 +27,8 @@ export function testControllerDeps(
     tools: createToolRegistry(BUILTIN_TOOLS, { enabled: config.tools.enabled }),
     commands: BUILTIN_COMMANDS,
     cwd: dir,
+    // The config directory in `dir`: the user's own AGENTS.md must not reach a test's requests.
+    env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') },
     flags: {},
     onExit: () => {},
     ...overrides,

@@ -2,12 +2,15 @@
  * Runs the Ollama emulator as its own process, for manual runs (tmux) and benchmarks:
  *
  *   npx tsx test/support/emulator-cli.ts --port 11434 [--models a,b] [--tps 1000] [--ctx 4096]
- *     [--reply-tokens N]
+ *     [--reply-tokens N] [--summarizer keep-all|gist-only]
  *
  * A model may carry capabilities and a Modelfile num_ctx: `qwen3:8b+tools+thinking@8192`, `llava+vision`.
+ * `--summarizer`: answer ochat's summarizer requests by keeping every FACT- token it is shown, or
+ * only the gist, dropping every exact detail as small models do (compaction-summarizer.ts).
  * Prints the URL, then serves until killed.
  */
 import { parseArgs } from 'node:util';
+import { compactionResponder, gistOnly, keepWhatItIsShown } from './compaction-summarizer.js';
 import { startEmulator } from './emulator.js';
 import { parseModelSpec } from './emulator-model-spec.js';
 
@@ -26,6 +29,7 @@ async function main(): Promise<void> {
       tps: { type: 'string' },
       ctx: { type: 'string' },
       'reply-tokens': { type: 'string' },
+      summarizer: { type: 'string' },
     },
   });
   const replyTokens = parseNumber('reply-tokens', values['reply-tokens']);
@@ -35,7 +39,16 @@ async function main(): Promise<void> {
     tokensPerSecond: parseNumber('tps', values.tps),
     defaultNumCtx: parseNumber('ctx', values.ctx),
   });
-  if (replyTokens !== undefined) emulator.respondWith(() => ({ tokens: replyTokens }));
+  const summarizers = { 'keep-all': keepWhatItIsShown, 'gist-only': gistOnly };
+  const summarizer = values.summarizer;
+  if (summarizer !== undefined && !(summarizer in summarizers))
+    throw new Error(`--summarizer needs keep-all or gist-only, got "${summarizer}"`);
+  const chat = replyTokens !== undefined ? () => ({ tokens: replyTokens }) : undefined;
+  if (summarizer !== undefined)
+    emulator.respondWith(
+      compactionResponder({ summarize: summarizers[summarizer as keyof typeof summarizers], chat }),
+    );
+  else if (chat) emulator.respondWith(chat);
   process.stdout.write(`${emulator.url}\n`);
   const stop = () => {
     emulator.close().then(() => process.exit(0));

@@ -3,6 +3,7 @@ import type {
   CommandHost,
   CompactionCommands,
   ConversationCommands,
+  InstructionsView,
   McpServerView,
   ModelCommands,
   NoticeLevel,
@@ -46,6 +47,8 @@ export class FakeHost implements CommandHost {
   sessionCalls: string[] = [];
   /** What `screen.copy` was given. */
   copied: string[] = [];
+  /** What `model.instructions()` returns. */
+  instructions: InstructionsView = { names: ['AGENTS.md'], files: [], problems: [] };
 
   readonly screen: Settable<ScreenCommands> = {
     notice: (level, text) => void this.notices.push({ level, text }),
@@ -87,6 +90,7 @@ export class FakeHost implements CommandHost {
     setSystem: (text) => {
       this.model.system = text;
     },
+    instructions: () => this.instructions,
     setThink: (value) => {
       this.model.think = value;
     },

@@ -8,12 +8,14 @@
 //   many     200 tools
 //   changing lists one tool, then adds a second and sends notifications/tools/list_changed
 //   slow     a tool `wait` whose call is never answered (until cancelled)
-// With `--record=<file>` among the arguments, every line it receives is appended to that file.
+// With `--record=<file>` among the arguments, every line it receives is appended to that file; with
+// `--start-delay=<ms>`, it answers initialize that much later (a server slow to start).
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const mode = process.argv[2] ?? 'hang';
 const recordTo = process.argv.find((arg) => arg.startsWith('--record='))?.slice('--record='.length);
+const startDelayMs = Number(process.argv.find((arg) => arg.startsWith('--start-delay='))?.slice(14) ?? 0);
 const send = (message) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
 
 if (mode === 'exit') {
@@ -63,7 +65,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   if (message.method === 'initialize') {
     if (mode === 'hang') return;
-    send({
+    setTimeout(send, startDelayMs, {
       id: message.id,
       result: {
         protocolVersion: message.params.protocolVersion,

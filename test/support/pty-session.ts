@@ -71,6 +71,8 @@ export interface PtyOptions {
    * Off by default: a terminal that never answers, which the app must not wait for.
    */
   answerQueries?: boolean;
+  /** What the terminal shows before ochat starts (the shell's history above it), cursor below it. */
+  above?: string;
 }
 
 /**
@@ -84,6 +86,7 @@ export function spawnOchat(args: string[], options: PtyOptions = {}): PtySession
   const rows = options.rows ?? 30;
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'ochat-e2e-'));
   const terminal = new xterm.Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
+  if (options.above) terminal.write(options.above.replace(/\n/g, '\r\n'));
   let raw = '';
   const pty: IPty = spawn(
     process.execPath,

@@ -81,6 +81,12 @@ describe('terminal rows', () => {
     );
   });
 
+  it('a word moved to an indented row that is too wide for it breaks again (found by the property above)', () => {
+    const rows = wrapToRows('        0 é0,你,-0你` a', 20, { keepIndent: true, hang: 2 });
+    for (const row of rows) expect(displayWidth(row)).toBeLessThanOrEqual(20);
+    expect(rows).toEqual(['        0', '          é0,你,-0你', '          ` a']);
+  });
+
   it('a word that ends exactly at the edge leaves no space at the start of the next row', () => {
     expect(wrapToRows('lorem lorem lorem', 11)).toEqual(['lorem lorem', 'lorem']);
     expect(wrapToRows('aaaaa  bbbbb', 5)).toEqual(['aaaaa', 'bbbbb']);

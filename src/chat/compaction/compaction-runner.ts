@@ -139,7 +139,7 @@ export class CompactionRunner implements CompactionCommands {
     const plan = requests.plan();
     if (!plan) return undefined;
     return contextBreakdown({
-      system: settings.systemInForce(),
+      ...settings.systemSections(),
       record: this.record,
       transcript: conversation.transcript,
       view: plan.view,
@@ -251,13 +251,14 @@ export class CompactionRunner implements CompactionCommands {
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
         budgets: this.tellScaled(plan.budgets),
-        system: settings.systemInForce(),
+        ...settings.systemSections(),
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
         model: this.summarizer.model,
         maxMessageChars: config.max_message_chars,
         cutLongMessages: config.cut_long_messages,
         rules: config.prompt ?? undefined,
+        details: config.details === 'on' ? { share: config.details_share } : undefined,
         focus,
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,

@@ -1,8 +1,8 @@
 import { supportsVision } from '../../backend/capabilities.js';
-import type { ChatBackend } from '../../backend/chat-backend.js';
+import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../../backend/interfaces.js';
-import type { ModelCommands } from '../../commands/command-host.js';
+import type { InstructionsView, ModelCommands } from '../../commands/command-host.js';
 import type { AppState } from '../../config/app-state.js';
 import type { Config } from '../../config/schema.js';
 import type { MeterState } from '../../conversation/context-meter.js';
@@ -19,6 +19,7 @@ import {
 } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import { resolveNumCtx } from '../request/num-ctx.js';
+import type { ProjectInstructions } from '../request/project-instructions.js';
 import type { RequestBuilder } from '../request/request-builder.js';
 import type { AbortSlot } from '../state/abort-slot.js';
 import type { AskDialog } from '../state/dialog-queue.js';
@@ -43,6 +44,8 @@ export interface ModelConnectorDeps {
   interactive: boolean;
   /** The model's life at the server: warm-up, pull, /ps, /unload. */
   local: LocalModel;
+  /** The instruction files the system message carries, for `/instructions`. */
+  instructions: Pick<ProjectInstructions, 'view'>;
   /** Asks `Pull tiny? (y/n)` when the model named is not installed, and which model when several are and none was named. */
   ask: AskDialog;
 }
@@ -92,7 +95,15 @@ export class ModelConnector implements ModelCommands {
         model: connected.name,
         host: backend.host,
         numCtx: connected.numCtx,
+        ...(connected.numCtxSource === 'server' ? { windowSource: connected.info.serverWindow?.source } : {}),
       });
+      const window = connected.info.serverWindow;
+      if (window?.guessed && connected.numCtxSource === 'server') {
+        screen.notice(
+          'info',
+          `${serverName(backend)} at ${backend.host} does not say its window: ochat assumes ${formatTokens(window.tokens)} until a longer prompt is refused (--num-ctx sets it).`,
+        );
+      }
       if (connected.cappedFrom) {
         screen.notice(
           'warning',
@@ -161,6 +172,7 @@ export class ModelConnector implements ModelCommands {
     if (refusal) {
       // Refused, not obeyed: the window the model would have without it (its Modelfile's, or ochat's default).
       const fallback = resolveNumCtx({
+        server: connected.info.serverWindow?.tokens,
         modelfile: connected.info.numCtxParam,
         trained: connected.info.trainedContext,
       });
@@ -172,7 +184,7 @@ export class ModelConnector implements ModelCommands {
       });
       screen.notice(
         'error',
-        `${refusal} Using ${fallback.numCtx} (the ${fallback.source === 'modelfile' ? "Modelfile's" : 'default'}).`,
+        `${refusal} Using ${fallback.numCtx} (the ${fallback.source === 'modelfile' ? "Modelfile's" : fallback.source === 'server' ? "server's" : 'default'}).`,
       );
     }
     this.deps.compaction.modelChanged();
@@ -205,7 +217,14 @@ export class ModelConnector implements ModelCommands {
     try {
       return await this.open(name, signal);
     } catch (error) {
-      if (!this.deps.interactive || !(error instanceof BackendError) || error.kind !== 'model-not-found')
+      // An OpenAI-compatible server serves what it was started with: nothing to pull.
+      const pullable = this.deps.backend.server?.api !== 'openai';
+      if (
+        !this.deps.interactive ||
+        !pullable ||
+        !(error instanceof BackendError) ||
+        error.kind !== 'model-not-found'
+      )
         throw error;
       this.deps.screen.notice('warning', `${name} is not installed.`);
       const key = await this.deps.ask({ kind: 'pull-model', question: `Pull ${name}?`, choices: 'y/n' });
@@ -215,12 +234,33 @@ export class ModelConnector implements ModelCommands {
     }
   }
 
+  /**
+   * The server refused a prompt as over its window and named it (an OpenAI-compatible server,
+   * whose window is set when it starts): that window is used from now on. Returns the model as
+   * connected after, or undefined when nothing changed (no model, or a window ochat cannot work in).
+   */
+  learnWindow(tokens: number): ConnectedModel | undefined {
+    const connected = this.deps.settings.connected;
+    if (!connected || tokens >= connected.numCtx) return undefined;
+    const was = connected.numCtx;
+    if (this.resize(tokens, 'refusal') === undefined) return undefined;
+    this.deps.screen.notice(
+      'warning',
+      `${serverName(this.deps.backend)}'s window is ${formatTokens(tokens)}, not ${formatTokens(was)}: using ${formatTokens(tokens)} from now on.`,
+    );
+    return this.deps.settings.connected;
+  }
+
   /** `/set num_ctx default`: the Modelfile's window, else ochat's default, as for a fresh start without flags. */
   resizeToModelDefault(): void {
     const connected = this.deps.settings.connected;
     if (!connected) return;
     const { info } = connected;
-    const resolved = resolveNumCtx({ modelfile: info.numCtxParam, trained: info.trainedContext });
+    const resolved = resolveNumCtx({
+      server: info.serverWindow?.tokens,
+      modelfile: info.numCtxParam,
+      trained: info.trainedContext,
+    });
     this.resize(resolved.numCtx, resolved.source);
   }
 
@@ -333,6 +373,10 @@ export class ModelConnector implements ModelCommands {
 
   setSystem(text: string | undefined): void {
     this.deps.settings.setSystem(text);
+  }
+
+  instructions(): InstructionsView {
+    return this.deps.instructions.view();
   }
 
   get think(): ThinkSetting | undefined {

@@ -63,6 +63,7 @@ export async function connectModel(
   const resolved = resolveNumCtx({
     flag: numCtx.flag,
     config: numCtx.config,
+    server: info.serverWindow?.tokens,
     modelfile: info.numCtxParam,
     trained: info.trainedContext,
   });

@@ -28,6 +28,7 @@ export interface SavedModelSettings {
 export class ModelSettings {
   #connected: ConnectedModel | undefined;
   #system: string | undefined;
+  #instructions: string | undefined;
   #options: Readonly<Record<string, unknown>>;
   #think: ThinkSetting | undefined;
   #keepAlive: KeepAlive | undefined;
@@ -141,6 +142,21 @@ export class ModelSettings {
    */
   systemInForce(): string | undefined {
     return this.system?.trim() ? this.system : this.#connected?.info.system;
+  }
+
+  /** The instruction files' section of the system message (AGENTS.md); undefined: none. */
+  get instructions(): string | undefined {
+    return this.#instructions;
+  }
+
+  /** Read as the chat starts, before the first request (not a change a session records). */
+  setInstructions(section: string | undefined): void {
+    this.#instructions = section;
+  }
+
+  /** The system message's own parts, which every request carries and compaction never touches. */
+  systemSections(): { system: string | undefined; instructions: string | undefined } {
+    return { system: this.systemInForce(), instructions: this.#instructions };
   }
 
   /** The Ollama options sent with every request (`num_ctx` aside). */

@@ -1,19 +1,24 @@
 import { supportsTools } from '../../backend/capabilities.js';
 import type { LoadRequest } from '../../backend/model-lifecycle.js';
 import { smallestNumCtx } from '../../compaction/budgets.js';
-import { systemHead } from '../../compaction/model-view.js';
 import type { Config } from '../../config/schema.js';
 import { ContextMeter } from '../../conversation/context-meter.js';
 import type { Conversation } from '../../conversation/conversation.js';
-import { formatTokens } from '../../conversation/format-tokens.js';
 import type { Message, WireMessage } from '../../conversation/message.js';
 import {
   DEFAULT_CHARS_PER_TOKEN,
   estimateMessagesTokens,
   estimateToolDefinitionsTokens,
 } from '../../conversation/token-estimate.js';
+import { ToolRecency } from '../../conversation/tool-recency.js';
 import { capToolOutput } from '../../tools/cap-output.js';
-import { type DefinitionPlan, planToolDefinitions } from '../../tools/definition-budget.js';
+import {
+  type DeferralFigures,
+  type DefinitionPlan,
+  deferralNotice,
+  droppedNotice,
+  planToolDefinitions,
+} from '../../tools/definition-budget.js';
 import { createFindTools } from '../../tools/find-tools.js';
 import { type ToolRegistry, toolSchema } from '../../tools/registry.js';
 import type { Store } from '../state/store.js';
@@ -36,15 +41,21 @@ import {
  */
 export class RequestBuilder {
   readonly meter = new ContextMeter(DEFAULT_CHARS_PER_TOKEN);
-  /** Tool names, the most recently used or found first: they stay resident when definitions are deferred. */
-  #recentTools: string[] = [];
-  #recentChanges = 0;
+  /** The tools used and found, the most recent first: they stay resident when definitions are deferred. */
+  readonly toolRecency = new ToolRecency();
   #deferralTold = false;
+  /** What the last plan sent (once told), to say what a later plan stops sending. */
+  #lastResident: Set<string> | undefined;
   #definitions: Kept<DefinitionPlan> | undefined;
   #frame: Kept<RequestFrame> | undefined;
   #plan: Kept<RequestPlan> | undefined;
-  /** Told once per chat, the first time tool definitions are deferred. */
+  /**
+   * Told when tool definitions are first deferred (once every MCP server has started or failed, so
+   * that the figures count them all), and whenever a definition that was sent no longer is.
+   */
   onToolsDeferred: ((text: string) => void) | undefined;
+  /** Whether the MCP servers are all started or failed (or a one-shot stopped waiting for them). */
+  mcpSettled: () => boolean = () => true;
 
   constructor(
     private readonly config: Config,
@@ -62,7 +73,7 @@ export class RequestBuilder {
     tools.setFinder(
       createFindTools({
         deferred: () => this.frame()?.definitions.deferred ?? [],
-        onFound: (names) => this.touchTools(names),
+        onFound: (names) => this.toolRecency.find(names),
       }),
     );
   }
@@ -78,15 +89,9 @@ export class RequestBuilder {
     const { settings, conversation } = this;
     const key = [frame, conversation.version, settings.think, settings.options, settings.keepAlive];
     if (this.#plan && sameKey(this.#plan.key, key)) return this.#plan.value;
-    const { reserve, keep_recent, summary } = this.config.compaction;
     const plan = planRequest(
       {
-        model: frame.model,
-        charsPerToken: frame.charsPerToken,
-        definitions: frame.definitions,
-        budgetSpecs: { reserve, keep_recent, summary },
-        system: settings.systemInForce(),
-        record: conversation.latestRecord,
+        ...this.frameInput(frame.model, frame.definitions),
         transcript: conversation.transcript,
         toolContent: this.toolContent,
         think: settings.think,
@@ -107,26 +112,30 @@ export class RequestBuilder {
     const model = this.settings.connected;
     if (!model) return undefined;
     const definitions = this.definitions(model);
-    const system = this.settings.systemInForce();
-    const record = this.conversation.latestRecord;
-    const key = [definitions, system, record];
+    const { system, instructions } = this.settings.systemSections();
+    const key = [definitions, system, instructions, this.conversation.latestRecord];
     if (this.#frame && sameKey(this.#frame.key, key)) return this.#frame.value;
-    const { reserve, keep_recent, summary } = this.config.compaction;
-    const frame = frameRequest({
-      model,
-      charsPerToken: this.meter.charsPerToken,
-      definitions,
-      budgetSpecs: { reserve, keep_recent, summary },
-      system,
-      record,
-    });
+    const frame = frameRequest(this.frameInput(model, definitions));
     this.#frame = { key, value: frame };
     return frame;
   }
 
+  private frameInput(model: ConnectedModel, definitions: DefinitionPlan) {
+    const { reserve, keep_recent, summary } = this.config.compaction;
+    return {
+      model,
+      charsPerToken: this.meter.charsPerToken,
+      definitions,
+      budgetSpecs: { reserve, keep_recent, summary },
+      ...this.settings.systemSections(),
+      record: this.conversation.latestRecord,
+    };
+  }
+
   /** The definition plan for `model`, kept while the tools, the recent ones and the calibration stay. */
   private definitions(model: ConnectedModel): DefinitionPlan {
-    const key = [model, this.meter.charsPerToken, this.tools.version, this.#recentChanges];
+    const { used, found } = this.toolRecency;
+    const key = [model, this.meter.charsPerToken, this.tools.version, used, found, this.mcpSettled()];
     if (this.#definitions && sameKey(this.#definitions.key, key)) return this.#definitions.value;
     const definitions = this.planDefinitions(model);
     this.#definitions = { key, value: definitions };
@@ -142,15 +151,26 @@ export class RequestBuilder {
     return estimateMessagesTokens([...frame.head, user], frame.charsPerToken) + frame.toolTokens;
   }
 
+  /** Estimated tokens the instruction files' section adds to the system message (0: none). */
+  instructionTokens(): number {
+    return this.frame()?.instructionTokens ?? 0;
+  }
+
   /**
    * The smallest window ochat can work in with the model connected: its system message and tool
    * definitions, plus the least room compaction needs (budgets.ts).
    */
   smallestNumCtx(): { numCtx: number; systemTokens: number; toolTokens: number } {
-    const system = systemHead(this.settings.systemInForce(), undefined);
-    const systemTokens = estimateMessagesTokens(system, this.meter.charsPerToken);
-    const toolTokens = this.frame()?.toolTokens ?? 0;
-    return { numCtx: smallestNumCtx(toolTokens, systemTokens), systemTokens, toolTokens };
+    const frame = this.frame();
+    const systemTokens = frame ? estimateMessagesTokens(frame.systemMessage, frame.charsPerToken) : 0;
+    const toolTokens = frame?.toolTokens ?? 0;
+    // The instruction files are fixed like the tool definitions: the budgets leave room for both.
+    const instructionTokens = frame?.instructionTokens ?? 0;
+    return {
+      numCtx: smallestNumCtx(toolTokens + instructionTokens, systemTokens - instructionTokens),
+      systemTokens,
+      toolTokens,
+    };
   }
 
   /**
@@ -169,41 +189,49 @@ export class RequestBuilder {
     const share = this.config.tools.max_definitions_share;
     const plan = planToolDefinitions({
       schemas,
-      recent: this.#recentTools,
+      builtIn: (name) => !this.tools.get(name)?.mcp,
+      used: this.toolRecency.used,
+      found: this.toolRecency.found,
       maxTokens: Math.floor(share * numCtx),
       cost: (schema) => estimateToolDefinitionsTokens([schema], charsPerToken),
       finder: toolSchema(finder),
     });
-    if (plan.deferred.length > 0 && !this.#deferralTold) {
-      this.#deferralTold = true;
-      const percent = Math.round((plan.totalTokens / numCtx) * 100);
-      // The share counts every definition: the built-ins' are named beside the MCP tools'.
-      const builtIns = schemas.length - mcpCount;
-      const text = `MCP: ${mcpCount} tool${mcpCount === 1 ? '' : 's'}, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-in${builtIns === 1 ? '' : 's'} = ${percent}% of the ${formatTokens(numCtx)} window (over tools.max_definitions_share, ${Math.round(share * 100)}%); ${plan.deferred.length} deferred, found by the model with find_tools.`;
-      // Not while a figure is being computed for the screen: after it.
-      queueMicrotask(() => this.onToolsDeferred?.(text));
-    }
+    this.#tellDeferral(plan, { mcpCount, builtIns: schemas.length - mcpCount, numCtx, share });
     return plan;
   }
 
-  /**
-   * Tools just used or found: they stay resident. When one was deferred, the definitions change,
-   * which the server's last count did not include.
-   */
-  touchTools(names: readonly string[]): void {
-    const deferred = this.frame()?.definitions.deferred ?? [];
-    const wasDeferred = deferred.some((schema) => names.includes(schema.function.name));
-    this.#recentTools = [...names, ...this.#recentTools.filter((name) => !names.includes(name))].slice(
-      0,
-      500,
-    );
-    this.#recentChanges++;
-    if (wasDeferred) this.resetMeter();
+  /** Says what the plan defers: the first time in figures, later each definition it stops sending. */
+  #tellDeferral(plan: DefinitionPlan, figures: Omit<DeferralFigures, 'plan' | 'isBuiltIn'>): void {
+    if (plan.deferred.length === 0 && !this.#deferralTold) return;
+    // Told with every server's tools counted, not those of the first one up.
+    if (!this.mcpSettled()) return;
+    const resident = new Set(plan.resident.map((schema) => schema.function.name));
+    let text: string | undefined;
+    if (!this.#deferralTold) {
+      this.#deferralTold = true;
+      text = deferralNotice({ ...figures, plan, isBuiltIn: (name) => !this.tools.get(name)?.mcp });
+    } else {
+      const dropped = plan.deferred
+        .map((schema) => schema.function.name)
+        .filter((name) => this.#lastResident?.has(name));
+      if (dropped.length > 0) text = droppedNotice(dropped, figures.share);
+    }
+    this.#lastResident = resident;
+    // Not while a figure is being computed for the screen: after it.
+    if (text !== undefined) queueMicrotask(() => this.onToolsDeferred?.(text));
   }
 
-  /** The MCP servers' tools changed (a server ready, gone, its list changed): estimate afresh. */
+  /** Tools the model just called: they stay resident. */
+  touchTools(names: readonly string[]): void {
+    this.toolRecency.use(names);
+  }
+
+  /**
+   * The MCP servers' tools changed (a server ready, gone, its list changed). The meter follows the
+   * change through its estimate; only a count saved without one is dropped.
+   */
   toolsChanged(): void {
-    this.resetMeter();
+    this.meter.forgetUntracked();
     this.refreshUsed();
   }
 

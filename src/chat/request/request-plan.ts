@@ -30,12 +30,16 @@ export interface RequestFrame {
   definitions: DefinitionPlan;
   /** Estimated tokens of the resident tool definitions. */
   toolTokens: number;
-  /** The compaction budgets for the model's window, room left for the tool definitions. */
+  /** Estimated tokens the instruction files' section adds to the system message (0: none). */
+  instructionTokens: number;
+  /** The compaction budgets for the model's window, room left for the tool definitions and the instruction files. */
   budgets: Budgets;
   /** The room the newest turn must fit in (the window less the tool definitions, and the reserve). */
   fit: ViewFit;
-  /** The system message alone (prompt and summary in force): what any request carries at the least. */
+  /** The system message alone (prompt, instruction files and summary in force): what any request carries at the least. */
   head: WireMessage[];
+  /** The system message without a summary (prompt and instruction files): what no compaction can shrink. */
+  systemMessage: WireMessage[];
 }
 
 /**
@@ -65,6 +69,8 @@ export interface RequestInput {
   budgetSpecs: BudgetSpecs;
   /** The system prompt in force (the user's, else the model's own). */
   system: string | undefined;
+  /** The instruction files' section: after the system prompt, never compacted. */
+  instructions: string | undefined;
   /** The compaction record in force: its summary is folded into the system message. */
   record: CompactionRecord | undefined;
   transcript: readonly Message[];
@@ -77,19 +83,30 @@ export interface RequestInput {
 
 /** The frame of a request: what it carries whatever its messages. */
 export function frameRequest(
-  input: Pick<RequestInput, 'model' | 'charsPerToken' | 'definitions' | 'budgetSpecs' | 'system' | 'record'>,
+  input: Pick<
+    RequestInput,
+    'model' | 'charsPerToken' | 'definitions' | 'budgetSpecs' | 'system' | 'instructions' | 'record'
+  >,
 ): RequestFrame {
-  const { model, charsPerToken, definitions } = input;
+  const { model, charsPerToken, definitions, system, instructions } = input;
   const toolTokens = estimateToolDefinitionsTokens(definitions.resident, charsPerToken);
-  const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, toolTokens);
+  const systemMessage = systemHead({ system, instructions });
+  const instructionTokens = instructions
+    ? estimateMessagesTokens(systemMessage, charsPerToken) -
+      estimateMessagesTokens(systemHead({ system }), charsPerToken)
+    : 0;
+  // Every request carries the tool definitions and the instruction files whole.
+  const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, toolTokens + instructionTokens);
   return {
     model,
     charsPerToken,
     definitions,
     toolTokens,
+    instructionTokens,
     budgets,
     fit: { numCtx: budgets.numCtx - toolTokens, reserve: budgets.reserve, charsPerToken },
-    head: systemHead(input.system, input.record),
+    head: systemHead({ system, instructions, record: input.record }),
+    systemMessage,
   };
 }
 
@@ -109,6 +126,7 @@ export function planRequest(input: RequestInput, frame = frameRequest(input)): R
   const shortened = new Map<Message, number>();
   const built = buildModelView({
     system: input.system,
+    instructions: input.instructions,
     record: input.record,
     transcript,
     toolContent: input.toolContent,

@@ -1,7 +1,7 @@
 import type { SessionCommands } from '../../commands/command-host.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
-import { unansweredToolCalls } from '../../conversation/turns.js';
+import { nextToolCall, type StartedToolCall, unansweredToolCalls } from '../../conversation/turns.js';
 import { formatSessionList } from '../../sessions/format-session-list.js';
 import { SessionNotFoundError } from '../../sessions/session-store.js';
 import { describeError } from '../../text/describe-error.js';
@@ -146,6 +146,8 @@ export class ChatSessions implements SessionCommands {
     modelSettings.restore(settings);
     // Without a saved meter, the request is estimated afresh.
     requests.meter.restore(settings.meter ?? { charsPerToken: requests.meter.charsPerToken });
+    // The same tools used and found: the same definitions sent when they are deferred.
+    requests.toolRecency.restore(settings.toolRecency ?? { used: [], found: [] });
     this.deps.compactions.restorePaused(settings.autoCompactionPaused ?? false);
     for (const item of transcriptItems({
       entries: opened.parsed.entries,
@@ -153,7 +155,7 @@ export class ChatSessions implements SessionCommands {
       keyArgument: (tool, args) => this.keyArgument(tool, args),
     }))
       screen.push(item);
-    this.answerUnrunCalls();
+    this.answerUnrunCalls(settings.toolStarted);
     for (const notice of opened.parsed.notices) screen.notice('warning', notice);
     const name = settings.name ? ` "${settings.name}"` : '';
     screen.notice('success', `Resumed session ${id}${name}: ${replayed.messages.length} messages.`);
@@ -183,14 +185,17 @@ export class ChatSessions implements SessionCommands {
   }
 
   /**
-   * Calls the session was closed on (killed while their question was open) get a result saying
-   * they were not run, appended and shown: a request with calls but no results is refused by
-   * servers other than Ollama and confuses models.
+   * Calls the session was closed on get a result, appended and shown: a request with calls but no
+   * results is refused by servers other than Ollama and confuses models. The one that had begun
+   * to run (`started`, killed while it ran) is interrupted, its outcome unknown; the rest were
+   * not run (killed while a question was open, or before their turn).
    */
-  private answerUnrunCalls(): void {
+  private answerUnrunCalls(started: StartedToolCall | undefined): void {
     const { conversation, tools, screen } = this.deps;
-    for (const call of unansweredToolCalls(conversation.transcript)) {
-      const execution = notRunToolCall(tools, call);
+    const next = nextToolCall(conversation.transcript);
+    const interrupted = next && started && next.message === started.message && next.call === started.call;
+    for (const [i, call] of unansweredToolCalls(conversation.transcript).entries()) {
+      const execution = notRunToolCall(tools, call, i === 0 && interrupted);
       conversation.append({
         role: 'tool',
         content: execution.outcome.output,

@@ -19,8 +19,8 @@ export interface SessionKeeperDeps {
   now: () => Date;
   conversation: Conversation;
   settings: ModelSettings;
-  /** Its meter's changes are recorded, so a resume measures as the session did. */
-  requests: Pick<RequestBuilder, 'meter'>;
+  /** Its meter's and tool recency's changes are recorded, so a resume measures and sends as the session did. */
+  requests: Pick<RequestBuilder, 'meter' | 'toolRecency'>;
   /** Told when the session file cannot be written (once, until writing works again). */
   onError: (error: Error) => void;
   /** Writing the session works again: the lines kept meanwhile (how many) were written. */
@@ -55,6 +55,7 @@ export class SessionKeeper {
       repliesReplaced: (ids) => this.recorder?.recordReplaced(ids),
     });
     deps.requests.meter.onChange = (state) => this.recorder?.recordSetting('meter', state);
+    deps.requests.toolRecency.onChange = (state) => this.recorder?.recordSetting('tool_recency', state);
     deps.settings.listen((setting, value) => {
       if (setting === 'model' || setting === 'num_ctx') {
         const connected = deps.settings.connected;

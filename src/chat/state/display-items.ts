@@ -13,6 +13,8 @@ export interface BannerItem {
   model: string;
   host: string;
   numCtx: number;
+  /** Where an OpenAI-compatible server's window was read (`vLLM max_model_len`). */
+  windowSource?: string;
 }
 
 /** A message the user sent. */

@@ -39,6 +39,10 @@ export class McpConnections implements McpCommands {
   #servers: McpServers | undefined;
   #origins = new Map<string, McpServerView['origin']>();
   #loading: Promise<void> | undefined;
+  /** Loaded and every server started (or none to start). */
+  #started = false;
+  /** A one-shot stopped waiting for them (mcp_start_timeout_s). */
+  #waited = false;
   #closed = false;
 
   constructor(private readonly deps: McpConnectionsDeps) {
@@ -53,9 +57,13 @@ export class McpConnections implements McpCommands {
   /** Loads the client and starts every server in the background; resolves once they are starting. */
   start(): Promise<void> {
     if (!this.configured) return Promise.resolve();
-    this.#loading ??= this.#start().catch((error) => {
-      this.deps.screen.notice('warning', `MCP servers cannot start: ${describeError(error)}`);
-    });
+    this.#loading ??= this.#start()
+      .catch((error) => {
+        this.deps.screen.notice('warning', `MCP servers cannot start: ${describeError(error)}`);
+      })
+      .finally(() => {
+        this.#started = true;
+      });
     return this.#loading;
   }
 
@@ -128,6 +136,8 @@ export class McpConnections implements McpCommands {
   /** Whether the `.mcp.json` (this content) may start its programs: asked once, remembered per directory and hash. */
   async #approved(hash: string, path: string, lines: string[]): Promise<boolean> {
     const { deps } = this;
+    // A one-shot that names its model has not opened the state file yet: the approval is in it.
+    await deps.appState.open();
     if (deps.appState.mcpApproval(deps.cwd) === hash) return true;
     if (!deps.interactive) {
       deps.screen.notice(
@@ -162,6 +172,16 @@ export class McpConnections implements McpCommands {
     const deadline = Date.now() + timeoutMs;
     await Promise.race([this.start(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
     await this.#servers?.whenSettled(Math.max(0, deadline - Date.now()));
+    this.#waited = true;
+  }
+
+  /**
+   * Whether the MCP tools are all there is to wait for: every server ready or failed (or none
+   * configured), or a one-shot done waiting. Until then a figure over all tools would be partial.
+   */
+  get settled(): boolean {
+    if (this.#waited || !this.configured) return true;
+    return this.#started && (this.#servers?.settled ?? true);
   }
 
   servers(): McpServerView[] {

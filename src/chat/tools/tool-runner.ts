@@ -2,6 +2,7 @@ import type { McpCommands, ToolApproval, ToolCommands, ToolState } from '../../c
 import type { Config } from '../../config/schema.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import type { Message, ReceivedToolCall } from '../../conversation/message.js';
+import { nextToolCall, type StartedToolCall } from '../../conversation/turns.js';
 import {
   type Approval,
   type ConfirmAnswer,
@@ -36,6 +37,8 @@ export interface ToolRunnerDeps {
   deferredTools: () => readonly string[];
   /** The MCP servers, for `/mcp`. */
   mcp: McpCommands;
+  /** Told when an approved call begins to run (where it is in the transcript), before it can have effects. */
+  onToolStarted?: (call: StartedToolCall) => void;
 }
 
 /**
@@ -118,6 +121,10 @@ export class ToolRunner implements ToolCommands {
       needsConfirmation: this.confirmation.needsConfirmation,
       approve: this.confirmation.approve,
       confirm: (request) => this.confirm(request),
+      onStart: () => {
+        const started = nextToolCall(this.deps.conversation.transcript);
+        if (started) this.deps.onToolStarted?.(started);
+      },
     });
     const result = this.deps.conversation.append({
       role: 'tool',

@@ -1,4 +1,4 @@
-import type { ChatBackend } from '../../backend/chat-backend.js';
+import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { ChatDelta, ChatReply } from '../../backend/interfaces.js';
 import type { AppState } from '../../config/app-state.js';
@@ -39,6 +39,8 @@ export interface TurnRunnerDeps {
   onReplyDelta?: (delta: ChatDelta) => void;
   /** False in one-shot mode: nobody can press Enter to retry. */
   interactive: boolean;
+  /** A refusal named the server's real window (smaller than the one in force): use it from now on. */
+  learnWindow?: (tokens: number) => ConnectedModel | undefined;
 }
 
 /** What one request for a reply came to. */
@@ -189,12 +191,14 @@ export class TurnRunner {
           presenter.push(delta);
           this.deps.onReplyDelta?.(delta);
         },
+        // A busy server (429, 503) is asked again after a pause: said, so the wait is not a mystery.
+        onWait: (reason) => screen.notice('warning', reason),
       });
     } catch (error) {
       load?.end();
       if (error instanceof BackendError && error.kind === 'context-exceeded') {
         presenter.finish();
-        return this.afterContextRefusal(model, signal);
+        return this.afterContextRefusal(model, signal, error.window);
       }
       return this.recoverFromReplyError(error, model, presenter, signal);
     }
@@ -217,15 +221,22 @@ export class TurnRunner {
    * Compacts and sends again, once per turn; if the prompt still does not fit, says so. The
    * message stays in the conversation, and an empty Enter sends it again (after /set num_ctx).
    */
-  private async afterContextRefusal(model: ConnectedModel, signal: AbortSignal): Promise<ReplyAttempt> {
+  private async afterContextRefusal(
+    refused: ConnectedModel,
+    signal: AbortSignal,
+    window: number | undefined,
+  ): Promise<ReplyAttempt> {
     const { screen, compaction } = this.deps;
+    const server = serverName(this.deps.backend);
+    // The refusal named a smaller window than the one assumed (an OpenAI-compatible server's own).
+    const model = (window !== undefined && this.deps.learnWindow?.(window)) || refused;
     const numCtx = formatTokens(model.numCtx);
     // compaction.auto: false: only the user compacts (/compact, then Enter sends it again).
     if (!this.#resentAfterRefusal && !signal.aborted && compaction.automatic) {
       this.#resentAfterRefusal = true;
       screen.notice(
         'info',
-        `Ollama refused the prompt: it does not fit num_ctx ${numCtx}. Compacting, then sending again.`,
+        `${server} refused the prompt: it does not fit num_ctx ${numCtx}. Compacting, then sending again.`,
       );
       if (await compaction.run('auto', undefined)) return { kind: 'retry-after-compaction', model };
     }
@@ -233,7 +244,7 @@ export class TurnRunner {
     const most = trained ? ` (${model.name} takes up to ${formatTokens(trained)})` : '';
     screen.notice(
       'error',
-      `The prompt ${this.#resentAfterRefusal ? 'still does not fit' : 'does not fit'} num_ctx ${numCtx}, so Ollama refused it rather than cut it. Your message is kept.`,
+      `The prompt ${this.#resentAfterRefusal ? 'still does not fit' : 'does not fit'} num_ctx ${numCtx}, so ${server} refused it rather than cut it. Your message is kept.`,
     );
     if (this.deps.interactive) {
       this.#retryable = true;
@@ -294,24 +305,28 @@ export class TurnRunner {
   private afterReply(model: ConnectedModel, plan: RequestPlan, reply: ChatReply): void {
     const { conversation, requests, screen } = this.deps;
     const m = reply.metrics;
-    const truncation = requests.meter.recordReply(
-      {
-        view: plan.view,
-        tools: plan.request.tools ?? [],
-        promptEvalCount: m.promptEvalCount,
-        evalCount: m.evalCount,
-        transcriptLength: conversation.transcript.length,
-        recordCount: conversation.records.length,
-        // The plan of the next request, the reply appended and the ratio calibrated.
-        estimateNext: () => requests.plan()?.estimate ?? 0,
-      },
-      model.numCtx,
-    );
+    // A server that sent no counts (no `usage`) leaves the meter to its calibrated estimate.
+    const truncation =
+      m.counted === false
+        ? undefined
+        : requests.meter.recordReply(
+            {
+              view: plan.view,
+              tools: plan.request.tools ?? [],
+              promptEvalCount: m.promptEvalCount,
+              evalCount: m.evalCount,
+              transcriptLength: conversation.transcript.length,
+              recordCount: conversation.records.length,
+              // The plan of the next request, the reply appended and the ratio calibrated.
+              estimateNext: () => requests.plan()?.estimate ?? 0,
+            },
+            model.numCtx,
+          );
     // A message sent anyway over the window: what the server cuts was said when it was sent.
     if (truncation && !conversation.lastUserMessage()?.oversized) {
       screen.notice(
         'warning',
-        `Ollama truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(model.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
+        `${serverName(this.deps.backend)} truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(model.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
       );
     }
     if (reply.doneReason === 'length') {

@@ -1,5 +1,6 @@
 import { formatTokens } from '../../conversation/format-tokens.js';
 import type { SlashCommand } from '../command.js';
+import { describeNumCtxSource } from '../num-ctx-source.js';
 
 /** `/context`: where the context window goes, in tokens and percent. */
 export const contextCommand: SlashCommand = {
@@ -22,6 +23,10 @@ export const contextCommand: SlashCommand = {
       if (row.label !== 'tool definitions' || sources.every((s) => s.source === 'built-in')) return [line];
       return [line, ...sources.map((s) => `      ${s.source}: ${formatTokens(s.tokens)}`)];
     });
-    host.screen.show([`Context window: ${formatTokens(breakdown.numCtx)} tokens`, ...lines].join('\n'));
+    const source = describeNumCtxSource(host.model.numCtxSource, host.model.info);
+    const from = source ? ` (from ${source})` : '';
+    host.screen.show(
+      [`Context window: ${formatTokens(breakdown.numCtx)} tokens${from}`, ...lines].join('\n'),
+    );
   },
 };

@@ -2,18 +2,10 @@ import { describeKeepAlive, KEEP_ALIVE_FORMS, toKeepAlive } from '../../config/k
 import { OLLAMA_OPTIONS } from '../../config/ollama-option-table.js';
 import { CommandUsageError, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
+import { describeNumCtxSource } from '../num-ctx-source.js';
 
 /** The value that returns an option to the model's default: `/set temperature default`. */
 export const DEFAULT_WORD = 'default';
-
-/** How each source of num_ctx is named in the `/set` listing. */
-const NUM_CTX_SOURCES: Record<string, string> = {
-  flag: '--num-ctx',
-  config: 'config',
-  modelfile: 'Modelfile',
-  default: "ochat's default",
-  '/set': '/set',
-};
 
 /** Every option with what it does, for Tab. */
 function optionEntries(): CompletionEntry[] {
@@ -43,7 +35,7 @@ function completeSet(args: string): CompletionEntry[] {
 function listInForce(host: CommandHost, known: readonly string[]): string {
   const rows: [string, string, string][] = [];
   if (host.model.numCtx !== undefined) {
-    const source = NUM_CTX_SOURCES[host.model.numCtxSource ?? ''] ?? host.model.numCtxSource ?? '';
+    const source = describeNumCtxSource(host.model.numCtxSource, host.model.info);
     rows.push(['num_ctx', String(host.model.numCtx), source]);
   }
   for (const [name, value] of Object.entries(host.options.values)) {

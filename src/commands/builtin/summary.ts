@@ -24,6 +24,18 @@ export const summaryCommand: SlashCommand = {
         ...record.toolEntries.map((e) => `  - ${e}`),
       );
     }
+    // The exact details the summary left out, as the model sees them beside it, and what was folded.
+    const details: string[] = [];
+    if (record.details?.length || record.detailsFolded) {
+      const listed = record.details ?? [];
+      details.push('', `Exact details the summary left out, kept verbatim beside it (${listed.length}):`);
+      details.push(...listed.map((d) => `  - ${d.text}${d.context ? ` (${d.context})` : ''}`));
+      if (record.detailsFolded) {
+        details.push(
+          `${record.detailsFolded} older exact detail${record.detailsFolded === 1 ? ' was' : 's were'} folded to fit the summary budget; recall still finds them in the history.`,
+        );
+      }
+    }
     const cut: string[] = [];
     if (record.cut?.text) {
       cut.push(
@@ -40,6 +52,7 @@ export const summaryCommand: SlashCommand = {
         `Summary of messages 1–${record.upto} (by ${record.model}, ${formatWhen(record.at)}):`,
         '',
         record.narrative,
+        ...details,
         ...tools,
         ...cut,
       ].join('\n'),

@@ -1,5 +1,10 @@
-import { readdir } from 'node:fs/promises';
 import { resolveSandboxedPath } from '../../files/sandbox.js';
+import {
+  DIRECTORY_OPEN,
+  openInSandbox,
+  readOpenDirectory,
+  SandboxRaceError,
+} from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
 import { asDirectory } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
@@ -32,9 +37,13 @@ export const listDirectoryTool: Tool<ListDirectoryArgs> = {
     if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
     let names: string[];
     try {
-      const entries = await readdir(resolved.path, { withFileTypes: true });
+      // Listed by descriptor, opened by the sandbox's walk: a swap after the check cannot lead outside.
+      const dir = await openInSandbox(resolved.path, ctx, DIRECTORY_OPEN);
+      const entries = await readOpenDirectory(dir, resolved.path).finally(() => dir.close());
       names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
     } catch (error) {
+      if (error instanceof SandboxRaceError)
+        return toolFailure(`Refused: ${requested}: ${error.message}. It was not listed.`, 'access denied');
       const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`Directory not found: ${requested}`, 'not found');
       if (code === 'ENOTDIR')

@@ -1,6 +1,7 @@
 import { looksBinary } from '../../files/binary-content.js';
 import { readRegularFile } from '../../files/regular-file.js';
 import { resolveSandboxedPath } from '../../files/sandbox.js';
+import { openCheckedFile, SandboxRaceError } from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { splitLines } from '../text-lines.js';
@@ -36,7 +37,9 @@ export const readFileTool: Tool<ReadFileArgs> = {
     const limit = Math.max(1, Math.floor(args.limit ?? DEFAULT_READ_LIMIT));
     let content: Buffer;
     try {
-      const read = await readRegularFile(resolved.path, MAX_READ_BYTES);
+      // Opened by the sandbox's walk: a swap between the check and the open cannot lead outside.
+      const open = (flags: number) => openCheckedFile(args.path, resolved.path, ctx, 'read', { flags });
+      const read = await readRegularFile(open, MAX_READ_BYTES);
       if (read.kind === 'not-regular') {
         return read.what === 'a directory'
           ? toolFailure(
@@ -56,6 +59,8 @@ export const readFileTool: Tool<ReadFileArgs> = {
       }
       content = read.content;
     } catch (error) {
+      if (error instanceof SandboxRaceError)
+        return toolFailure(`Refused: ${args.path}: ${error.message}. It was not read.`, 'access denied');
       const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`File not found: ${args.path}`, 'file not found');
       return toolFailure(`Cannot read ${args.path}: ${(error as Error).message}`, code ?? 'read error');

@@ -1,7 +1,8 @@
 import { basename, relative, sep } from 'node:path';
 import { looksBinary } from '../../files/binary-content.js';
 import { readRegularFile } from '../../files/regular-file.js';
-import { hardLinkRefusal, resolveSandboxedPath } from '../../files/sandbox.js';
+import { hardLinkRefusal, resolveSandboxedPath, type SandboxScope } from '../../files/sandbox.js';
+import { openCheckedFile } from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
 import { oneLine } from '../../text/shorten.js';
 import { asDirectory, displayPath } from '../display-path.js';
@@ -84,13 +85,13 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
       batchChars = 0;
     };
     try {
-      for await (const file of walkFiles(root, ctx.signal)) {
+      for await (const file of walkFiles(root, ctx, ctx.signal)) {
         if (fileFilter && !matchesGlob(fileFilter, args.glob!, relative(root, file))) continue;
         if (hardLinkRefusal(file, file, ctx, 'read')) {
           linked++;
           continue;
         }
-        const content = await readSearchable(file);
+        const content = await readSearchable(file, ctx);
         if (content === undefined) continue;
         filesSearched++;
         batch.push({ file, lines: splitLines(content) });
@@ -156,9 +157,11 @@ function matchesGlob(filter: RegExp, glob: string, relativePath: string): boolea
 }
 
 /** The file's text, or undefined for files not worth searching (binary, too large, unreadable). */
-async function readSearchable(file: string): Promise<string | undefined> {
+async function readSearchable(file: string, ctx: SandboxScope): Promise<string | undefined> {
   try {
-    const read = await readRegularFile(file, MAX_SEARCHED_BYTES);
+    // Opened by the sandbox's walk: a directory swapped for a link meanwhile is not followed out.
+    const open = (flags: number) => openCheckedFile(file, file, ctx, 'read', { flags });
+    const read = await readRegularFile(open, MAX_SEARCHED_BYTES);
     if (read.kind !== 'ok') return undefined;
     return looksBinary(read.content) ? undefined : read.content.toString('utf8');
   } catch {

@@ -1,8 +1,7 @@
 import { constants, statSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { nonRegularKind, readRegularFile } from '../../files/regular-file.js';
 import { resolveSandboxedPath } from '../../files/sandbox.js';
+import { openCheckedFile, SandboxRaceError } from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { plural, splitLines } from '../text-lines.js';
@@ -12,7 +11,7 @@ import { type ExistingFile, existingFileOf, previewWrite } from '../write-previe
 /** Largest existing file the confirmation diffs against. */
 const PREVIEW_MAX_BYTES = 1024 * 1024;
 
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NONBLOCK;
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK;
 
 /** What is at `path`: null when nothing, undefined for a regular file, else what it is. */
 function existingKind(path: string): string | undefined | null {
@@ -71,7 +70,8 @@ export const writeFileTool: Tool<WriteFileArgs> = {
     if (!resolved.ok) return undefined;
     let existing: ExistingFile;
     try {
-      const read = await readRegularFile(resolved.path, PREVIEW_MAX_BYTES);
+      const open = (flags: number) => openCheckedFile(args.path, resolved.path, ctx, 'read', { flags });
+      const read = await readRegularFile(open, PREVIEW_MAX_BYTES);
       if (read.kind === 'not-regular') return undefined;
       existing = read.kind === 'ok' ? existingFileOf(read.content) : { kind: 'too-large', bytes: read.size };
     } catch (error) {
@@ -88,10 +88,29 @@ export const writeFileTool: Tool<WriteFileArgs> = {
     if (!resolved.ok) return toolFailure(resolved.error, 'access denied');
     const existed = existingKind(resolved.path) !== null;
     try {
-      await mkdir(dirname(resolved.path), { recursive: true });
-      // Non-blocking: should a FIFO appear after the check, the open fails instead of waiting for a reader.
-      await writeFile(resolved.path, args.content, { encoding: 'utf8', flag: WRITE_FLAGS });
+      // Opened by the sandbox's walk (parents made on the way), not truncated until the file opened
+      // is known to be a regular file with no other hard links: a swap after the check cannot
+      // redirect the write. Non-blocking: a FIFO that appears fails the open instead of waiting.
+      const handle = await openCheckedFile(args.path, resolved.path, ctx, 'write', {
+        flags: WRITE_FLAGS,
+        createParents: true,
+        mode: 0o666,
+      });
+      try {
+        const what = nonRegularKind(await handle.stat());
+        if (what)
+          return toolFailure(
+            `${args.path} is ${what}, not a regular file; it was not written.`,
+            'not a regular file',
+          );
+        await handle.truncate(0);
+        await handle.writeFile(args.content, 'utf8');
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
+      if (error instanceof SandboxRaceError)
+        return toolFailure(`Refused: ${args.path}: ${error.message}. It was not written.`, 'access denied');
       const code = errnoCode(error);
       return toolFailure(`Cannot write ${args.path}: ${(error as Error).message}`, code ?? 'write error');
     }

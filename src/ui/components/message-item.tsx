@@ -144,6 +144,7 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
           <Text dimColor>
             {' '}
             · {clean(item.model)} · {clean(item.host)} · num_ctx {item.numCtx} ({formatTokens(item.numCtx)})
+            {item.windowSource ? ` from ${clean(item.windowSource)}` : ''}
           </Text>
         </Text>
       );

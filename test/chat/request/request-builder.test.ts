@@ -1,6 +1,7 @@
 /** The next request as the request builder makes it from the model settings and the conversation. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatTokens } from '../../../src/conversation/format-tokens.js';
+import type { DefinitionPlan } from '../../../src/tools/definition-budget.js';
 import { BUILTIN_TOOLS } from '../../../src/tools/registry.js';
 import { type FakeChat, fakeChat } from '../../support/fake-chat.js';
 
@@ -25,6 +26,13 @@ function addDocsServerTools(chat: FakeChat): void {
       mcp: { server: 'docs', tool: `tool_${i}`, confirm: true },
     })),
   );
+}
+
+/** The tool definition plan of the chat's next request. */
+function definitionsOf(chat: FakeChat): DefinitionPlan {
+  const frame = chat.parts.requests.frame();
+  if (!frame) throw new Error('not connected');
+  return frame.definitions;
 }
 
 describe('RequestBuilder', () => {
@@ -104,6 +112,37 @@ describe('RequestBuilder', () => {
     expect(told).toEqual([
       `MCP: 40 tools, ~${formatTokens(plan.totalTokens)} tokens with the ${builtIns} built-ins = ${percent}% of the 4k window (over tools.max_definitions_share, 25%); ${plan.deferred.length} deferred, found by the model with find_tools.`,
     ]);
+  });
+
+  it('tells nothing while an MCP server is still starting; later, names each definition a find pushes out', async () => {
+    const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
+    const { requests } = chat.parts;
+    const told: string[] = [];
+    requests.onToolsDeferred = (text) => told.push(text);
+    let settled = false;
+    requests.mcpSettled = () => settled;
+    addDocsServerTools(chat);
+    requests.toolsChanged();
+    requests.frame();
+    await Promise.resolve();
+    expect(told).toEqual([]);
+    settled = true;
+    const before = definitionsOf(chat);
+    await Promise.resolve();
+    expect(told).toHaveLength(1);
+    const sentBefore = before.resident.map((schema) => schema.function.name);
+    // Found: the last two deferred ones, which push out the two MCP tools that were sent.
+    const found = before.deferred.slice(-2).map((schema) => schema.function.name);
+    requests.toolRecency.find(found);
+    const after = definitionsOf(chat);
+    await Promise.resolve();
+    const sentAfter = after.resident.map((schema) => schema.function.name);
+    expect(sentAfter).toEqual(expect.arrayContaining(found));
+    const dropped = sentBefore.filter((name) => !sentAfter.includes(name));
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(told[1]).toContain(`makes room for the tools the model used or found): ${dropped.join(', ')}`);
+    // Every built-in still sent: they fit the share on their own.
+    for (const tool of BUILTIN_TOOLS) expect(sentAfter).toContain(tool.name);
   });
 
   it('has /tools mark the tools whose definitions are deferred, and only those', async () => {

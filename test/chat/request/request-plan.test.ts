@@ -21,10 +21,10 @@ function expectCurrent(chat: FakeChat): void {
   const connected = settings.connected;
   expect(plan.model).toBe(connected);
   expect(plan.charsPerToken).toBe(requests.meter.charsPerToken);
-  expect(plan.head).toEqual(systemHead(settings.systemInForce(), conversation.latestRecord));
+  expect(plan.head).toEqual(systemHead({ ...settings.systemSections(), record: conversation.latestRecord }));
   expect(plan.view).toEqual(
     buildModelView({
-      system: settings.systemInForce(),
+      ...settings.systemSections(),
       record: conversation.latestRecord,
       transcript: conversation.transcript,
       toolContent: requests.toolContent,

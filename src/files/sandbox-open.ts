@@ -1,0 +1,133 @@
+import type { Dirent } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
+import { type FileHandle, lstat, mkdir, open, readdir } from 'node:fs/promises';
+import { dirname, relative, sep } from 'node:path';
+import { errnoCode } from '../platform/errno.js';
+import { hardLinkRefusal, type SandboxAccess, type SandboxScope, sandboxRealRoots } from './sandbox.js';
+
+/**
+ * Opening what the sandbox checked, and nothing else. A path checked, then opened, is looked up
+ * twice: a local process swapping a directory of it for a symbolic link in between (`rename`
+ * with RENAME_EXCHANGE) redirected reads and writes outside. So a checked path is opened by a
+ * walk from its sandbox root's descriptor, one name at a time, refusing symbolic links (Linux's
+ * `/proc/self/fd/N/name` is `openat(N, name)`): whatever is swapped, what is opened lies under
+ * the root. A checked path is a real path (resolveSandboxedPath), so a link in it is a swap.
+ */
+
+/** A path refused once open: a symbolic link where the check saw none, or a file with other hard links. */
+export class SandboxRaceError extends Error {
+  override readonly name = 'SandboxRaceError';
+  readonly code = 'ESANDBOXRACE';
+}
+
+/** Where descriptors can be walked from (Linux); elsewhere the open falls back to the path with O_NOFOLLOW. */
+const DESCRIPTORS = '/proc/self/fd';
+let walkable: boolean | undefined;
+
+/** What `openInSandbox` opens: a file (flags as for open), or a directory to list. */
+export interface SandboxOpen {
+  flags: number;
+  /** Creates missing parent directories (each under the one before it, never through a link). */
+  createParents?: boolean;
+  mode?: number;
+}
+
+/**
+ * Opens `path` (a real path inside one of the sandbox's roots) by walking from that root's
+ * descriptor without following any link. Throws SandboxRaceError when a link (or a non-directory)
+ * stands where the check saw a directory or a file; other errors as fs throws them.
+ */
+export async function openInSandbox(path: string, ctx: SandboxScope, how: SandboxOpen): Promise<FileHandle> {
+  const flags = how.flags | constants.O_NOFOLLOW;
+  walkable ??= existsSync(DESCRIPTORS);
+  const root = sandboxRealRoots(ctx).find(
+    (real) => real === path || path.startsWith(real.endsWith(sep) ? real : real + sep),
+  );
+  if (!walkable || !root) {
+    if (how.createParents) await mkdir(dirname(path), { recursive: true });
+    return withRaceErrors(path, () => open(path, flags, how.mode));
+  }
+  const names = relative(root, path).split(sep).filter(Boolean);
+  let dir = await open(root, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    for (const name of names.slice(0, -1)) {
+      const at = `${DESCRIPTORS}/${dir.fd}/${name}`;
+      const openDir = () => open(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      let next: FileHandle;
+      try {
+        next = await withRaceErrors(at, openDir);
+      } catch (error) {
+        if (!how.createParents || errnoCode(error) !== 'ENOENT') throw error;
+        await mkdir(at).catch((made) => {
+          if (errnoCode(made) !== 'EEXIST') throw made;
+        });
+        next = await withRaceErrors(at, openDir);
+      }
+      await dir.close();
+      dir = next;
+    }
+    const last = names.at(-1);
+    if (last === undefined) return await open(`${DESCRIPTORS}/${dir.fd}`, how.flags, how.mode);
+    const at = `${DESCRIPTORS}/${dir.fd}/${last}`;
+    return await withRaceErrors(at, () => open(at, flags, how.mode));
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
+ * Opens a checked file (`requested` is how the model named it) by `openInSandbox`, then refuses
+ * it if it has other hard links where the sandbox says so (hardLinkRefusal, judged on the file
+ * opened, not on what a name pointed at before): throws SandboxRaceError with the reason.
+ */
+export async function openCheckedFile(
+  requested: string,
+  path: string,
+  ctx: SandboxScope,
+  access: SandboxAccess,
+  how: SandboxOpen,
+): Promise<FileHandle> {
+  const handle = await openInSandbox(path, ctx, how);
+  try {
+    const stats = await handle.stat();
+    const linked = stats.isFile() ? hardLinkRefusal(requested, path, ctx, access, stats.nlink) : undefined;
+    if (linked) throw new SandboxRaceError(linked);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** The entries of a directory opened with `openInSandbox` (a listing by descriptor, not by path). */
+export async function readOpenDirectory(dir: FileHandle, path: string): Promise<Dirent[]> {
+  walkable ??= existsSync(DESCRIPTORS);
+  return readdir(walkable ? `${DESCRIPTORS}/${dir.fd}` : path, { withFileTypes: true });
+}
+
+/** A directory to list: read-only, a directory, never blocking. */
+export const DIRECTORY_OPEN: SandboxOpen = {
+  flags: constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK,
+};
+
+/**
+ * A link met under O_NOFOLLOW means the path was swapped since its check: ELOOP for a file,
+ * ENOTDIR for a directory (as for a file where a directory is, which stays ENOTDIR).
+ */
+async function withRaceErrors(at: string, opening: () => Promise<FileHandle>): Promise<FileHandle> {
+  try {
+    return await opening();
+  } catch (error) {
+    const code = errnoCode(error);
+    const link =
+      code === 'ELOOP' ||
+      (code === 'ENOTDIR' &&
+        (await lstat(at).then(
+          (s) => s.isSymbolicLink(),
+          () => false,
+        )));
+    if (link)
+      throw new SandboxRaceError('it changed while it was being used (a symbolic link appeared in its path)');
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Exact details through compaction, as the user gets them: the built CLI in a PTY against the
+ * emulator, whose summarizer keeps only the gist (it drops every path, number, command and id,
+ * as small local models do). The eleven details of issue #33 must still reach the model.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { ELEVEN } from '../compaction/eleven-details.js';
+import {
+  compactionResponder,
+  conversationChats,
+  gistOnly,
+  isMissingDetailsRequest,
+  sliceLines,
+  summarizerChats,
+} from '../support/compaction-summarizer.js';
+import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { wrapped } from '../support/pty-session.js';
+
+let run: ChatRun | undefined;
+
+afterEach(async () => {
+  await run?.close();
+  run = undefined;
+});
+
+/** Replies that end in `Reply <n> done.`, easy to wait for. */
+const replies = (_req: unknown, n: number) => ({
+  content: `${'noted '.repeat(20).trim()}\n\nReply ${n} done.`,
+});
+
+/** Compactions so far: summarizer requests that fold a slice (not the second asks). */
+const compactions = (run: ChatRun) => summarizerChats(run.emu).filter((r) => sliceLines(r).length > 0).length;
+
+describe('exact details with a gist-only summarizer', () => {
+  test('all eleven reach the model after three compactions at 4096, none truncated, and the report says how they were kept', async () => {
+    run = await startChat({ models: [{ name: 'chat:latest' }], args: ['-m', 'chat', '--num-ctx', '4096'] });
+    const { emu, pty } = run;
+    emu.respondWith(compactionResponder({ summarize: gistOnly, chat: replies }));
+    let n = 0;
+    for (const [, sentence] of ELEVEN) {
+      n += 1;
+      pty.write(`${sentence}\r`);
+      await pty.waitFor(`Reply ${n} done.`);
+    }
+    while (compactions(run) < 3 && n < 80) {
+      n += 1;
+      pty.write(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}\r`);
+      await pty.waitFor(`Reply ${n} done.`);
+    }
+    expect(compactions(run)).toBeGreaterThanOrEqual(3);
+    n += 1;
+    pty.write('What do you remember?\r');
+    await pty.waitFor(`Reply ${n} done.`);
+
+    const last = conversationChats(emu).at(-1)!;
+    expect(last.truncated).toBe(false);
+    const seen = last.keptMessages.map((m) => String(m.content)).join('\n');
+    // Only through the summary section: the sentences are long gone from the verbatim tail.
+    expect(last.keptMessages.filter((m) => m.role === 'user').map((m) => m.content)).not.toContain(
+      ELEVEN[0][1],
+    );
+    for (const [, , detail] of ELEVEN) expect(seen).toContain(detail);
+    // The gist kept none of them, though it was asked twice: the list did.
+    expect(summarizerChats(emu).some(isMissingDetailsRequest)).toBe(true);
+    expect(pty.screen()).toMatch(wrapped('11 exact details kept (0 by the summary, 11 in the details list)'));
+
+    pty.write('/summary\r');
+    await pty.waitFor(wrapped('Exact details the summary left out, kept verbatim beside it (11):'));
+    expect(pty.screen()).toMatch(wrapped('- 5433 (host listens on port …)'));
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The built CLI against OpenAI-compatible servers (the emulator in each engine's shapes): found at
+ * `--host` without being told, the window read where the engine publishes it, tool calls streamed
+ * in pieces run and answered by their id, reasoning shown as thinking, compaction at a small
+ * window with no request refused, and a window given too large learnt from the refusal.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { isSummarizerRequest, keepWhatItIsShown } from '../support/compaction-summarizer.js';
+import { PROMPT_PLACEHOLDER, placeForRuns, removePlaces } from '../support/e2e-chat.js';
+import {
+  type OpenAiChatRecord,
+  type OpenAiEmulator,
+  type OpenAiEmulatorOptions,
+  startOpenAiEmulator,
+} from '../support/openai-emulator.js';
+import { type PtySession, spawnOchat } from '../support/pty-session.js';
+import { waitUntil } from '../support/wait-until.js';
+
+let emu: OpenAiEmulator | undefined;
+let pty: PtySession | undefined;
+
+afterEach(async () => {
+  await pty?.dispose();
+  await emu?.close();
+  pty = undefined;
+  emu = undefined;
+  removePlaces();
+});
+
+async function startServerAndChat(options: OpenAiEmulatorOptions, args: string[] = [], cwd?: string) {
+  emu = await startOpenAiEmulator(options);
+  pty = spawnOchat(['--host', emu.url, ...args], { cwd, cols: 140 });
+  await pty.waitFor(PROMPT_PLACEHOLDER);
+  return { emu, pty };
+}
+
+/** The chat's own requests (not the summarizer's). */
+function conversation(server: OpenAiEmulator): OpenAiChatRecord[] {
+  return server.chats.filter((chat) => !isSummarizerRequest(chat));
+}
+
+describe('OpenAI-compatible servers', () => {
+  test('vLLM: found at --host, its window from max_model_len, a streamed tool call runs and its result goes back by id, reasoning shows as thinking', async () => {
+    const { cwd } = placeForRuns('ochat-openai-');
+    writeFileSync(join(cwd, 'notes.txt'), 'The launch code is FACT-tulip.\n');
+    const { emu, pty } = await startServerAndChat(
+      { engine: 'vllm', models: [{ id: 'Qwen/Qwen3-8B', window: 16384 }] },
+      [],
+      cwd,
+    );
+    // The only model is taken; the banner says where the window came from.
+    await pty.waitFor('num_ctx 16384 (16k) from vLLM /v1/models max_model_len');
+    expect(emu.requests.slice(0, 2).map((r) => r.path)).toEqual(['/api/version', '/v1/models']);
+
+    const thinking = 'The user wants the notes; I will read the file.';
+    emu.enqueue(
+      { thinking, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] },
+      { content: 'The code is FACT-tulip.' },
+    );
+    pty.write('What do my notes say?\r');
+    await pty.waitFor('The code is FACT-tulip.');
+    expect(pty.screen()).toContain(`Thought for ${thinking.length} chars`);
+
+    const [first, second] = conversation(emu);
+    expect(first.error).toBeUndefined();
+    expect(second.error).toBeUndefined();
+    const sent = second.body.messages;
+    const call = sent.at(-2);
+    const result = sent.at(-1);
+    expect(call.role).toBe('assistant');
+    expect(call.tool_calls).toHaveLength(1);
+    expect(call.tool_calls[0].function).toEqual({ name: 'read_file', arguments: '{"path":"notes.txt"}' });
+    expect(result).toMatchObject({ role: 'tool', tool_call_id: call.tool_calls[0].id });
+    expect(result.content).toContain('FACT-tulip');
+    // The reasoning is shown, never sent back.
+    expect(JSON.stringify(sent)).not.toContain(thinking);
+
+    pty.write('/context\r');
+    await pty.waitFor('Context window: 16k tokens (from vLLM /v1/models max_model_len)');
+  });
+
+  test('llama-server at 2048: a long chat is compacted several times and no request is refused', async () => {
+    const { emu, pty } = await startServerAndChat({
+      engine: 'llama-server',
+      models: [{ id: 'tiny', window: 2048 }],
+    });
+    await pty.waitFor('num_ctx 2048 (2k) from llama-server /props n_ctx');
+    emu.respondWith((record) =>
+      isSummarizerRequest(record)
+        ? { content: keepWhatItIsShown(record).content }
+        : { content: `${'word '.repeat(120).trim()} END.` },
+    );
+    for (let n = 1; n <= 12; n++) {
+      pty.write(`Turn ${n}: remember FACT-t${n}. ${'filler '.repeat(40)}\r`);
+      await waitUntil(
+        `reply ${n}`,
+        () => conversation(emu).length >= n && !pty!.screen().includes('waiting'),
+        {
+          timeoutMs: 20_000,
+        },
+      );
+      await pty.waitFor(PROMPT_PLACEHOLDER);
+    }
+    const summaries = emu.chats.filter((chat) => isSummarizerRequest(chat));
+    expect(summaries.length).toBeGreaterThanOrEqual(2);
+    expect(emu.chats.filter((chat) => chat.error)).toEqual([]);
+    expect(Math.max(...emu.chats.map((chat) => chat.promptTokens))).toBeLessThanOrEqual(2048);
+  }, 120_000);
+
+  test('--num-ctx 8192 against a 2048 llama-server: the refusal is learnt, said, compacted and the message sent again', async () => {
+    const { emu, pty } = await startServerAndChat(
+      { engine: 'llama-server', models: [{ id: 'tiny', window: 2048 }] },
+      ['--num-ctx', '8192'],
+    );
+    await pty.waitFor('num_ctx 8192');
+    emu.respondWith((record) =>
+      isSummarizerRequest(record)
+        ? { content: keepWhatItIsShown(record).content }
+        : { content: `${'word '.repeat(100).trim()} END.` },
+    );
+    // Each turn is ~400 tokens: under 8192 nothing compacts, and the fifth passes 2048.
+    for (let n = 1; n <= 5; n++) {
+      pty.write(`Turn ${n}: FACT-n${n}. ${'filler '.repeat(150)}\r`);
+      await waitUntil(`turn ${n} answered`, () => conversation(emu).filter((c) => !c.error).length >= n, {
+        timeoutMs: 20_000,
+      });
+    }
+    await pty.waitFor("llama-server's window is 2k, not 8k");
+    const refused = emu.chats.filter((chat) => chat.error);
+    expect(refused).toHaveLength(1);
+    expect(refused[0].error?.message).toMatch(/exceeds the available context size \(2048 tokens\)/);
+    // Compacted, then sent again: the message typed is in the request that was answered.
+    const answered = conversation(emu).filter((c) => !c.error);
+    expect(JSON.stringify(answered.at(-1)!.body.messages)).toContain('Turn 5: FACT-n5.');
+    expect(emu.chats.some((chat) => isSummarizerRequest(chat))).toBe(true);
+    pty.write('/context\r');
+    await pty.waitFor("Context window: 2k tokens (from the server's refusal of a longer prompt)");
+  }, 120_000);
+});
