@@ -1,4 +1,4 @@
-import type { ChatBackend } from '../backend/chat-backend.js';
+import { type ChatBackend, serverName } from '../backend/chat-backend.js';
 import type { ChatDelta } from '../backend/interfaces.js';
 import type { SlashCommand } from '../commands/command.js';
 import type { CommandHost, ScreenCommands } from '../commands/command-host.js';
@@ -114,6 +114,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   requests.onToolsDeferred = (text) => screen.notice('warning', text);
   const keeper = new SessionKeeper({
     store: deps.sessions,
+    // Read when the file is made: an OpenAI-compatible server's name is known once it answered.
+    server: () => ({ api: backend.server?.api ?? 'ollama', name: serverName(backend), url: backend.host }),
     cwd: deps.cwd,
     now,
     conversation,
@@ -145,7 +147,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     abort,
     interactive,
     now,
-    onFailure: (trigger, reason, summarizer) => keeper.compactionFailed(trigger, reason, summarizer),
+    onFailure: (failure) => keeper.compactionFailed(failure),
     onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
   const instructions = new ProjectInstructions({

@@ -1,3 +1,4 @@
+import type { ServerIdentity } from '../backend/chat-backend.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
 import type { KeepAlive } from '../config/keep-alive.js';
@@ -60,6 +61,8 @@ export interface InstructionsView {
 
 /** The model chatted with and what it is told: name, window, system prompt, instructions, thinking. */
 export interface ModelCommands {
+  /** What answers at the host (absent: Ollama's native API). */
+  readonly server?: ServerIdentity;
   readonly name: string | undefined;
   readonly numCtx: number | undefined;
   /** Where `numCtx` comes from: `flag`, `config`, `modelfile`, `default` or `/set`. */

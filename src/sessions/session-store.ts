@@ -133,6 +133,9 @@ export class SessionStore {
     if (!taken.ok) {
       holder = taken.holder.pid;
       readOnly ??= `another ochat (pid ${holder}) has it open`;
+    } else if (taken.setAside) {
+      const { what, keptAs } = taken.setAside;
+      parsed.notices.push(`The session's lock file was ${what}, not a lock; it was set aside as ${keptAs}.`);
     }
     let writer: SessionWriter | undefined;
     if (readOnly === undefined) {

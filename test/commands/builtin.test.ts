@@ -296,17 +296,15 @@ describe('/think', () => {
     expect(host.onlyShown).toBe('Thinking: high');
   });
 
-  it('warns when the model does not support thinking but keeps the setting', async () => {
+  it('warns when the model does not support thinking but keeps the setting: one line, no success', async () => {
     const host = new FakeHost();
     host.model.supportsThinking = false;
     host.model.name = 'llama3.2';
     await run('/think on', host);
     expect(host.model.think).toBe(true);
-    expect(host.notices[0]).toEqual({
-      level: 'warning',
-      text: 'llama3.2 does not support thinking; the setting is kept for models that do.',
-    });
-    expect(host.notices[1]).toEqual({ level: 'success', text: 'Thinking: on' });
+    expect(host.notices).toEqual([
+      { level: 'warning', text: 'llama3.2 does not support thinking: "on" is kept for models that do.' },
+    ]);
     const shown = await run('/think', host);
     expect(shown.shown.at(-1)).toBe('Thinking: on (llama3.2 does not support thinking)');
   });

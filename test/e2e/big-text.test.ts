@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_REPLY_CHARS } from '../../src/ollama/reply-accumulator.js';
 import { type ChatRun, startChat, waitForChats } from '../support/e2e-chat.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
 
@@ -107,7 +108,7 @@ describe('a huge reply', () => {
     emu.enqueue({ content: hugeParagraph(10_000_000), pieceChars: 65_536, tokensPerSecond: 20 });
     pty.write('huge\r');
     await pty.waitFor('lorem ipsum', 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await deliberatePause(1000, 'Ctrl+C in the middle of the stream, a second into its 8 s');
     pty.write('\x03');
     await pty.waitFor('[interrupted]', 5_000);
     expect(pty.screen()).not.toContain('END-OF-REPLY');

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 let run: ToolRun | undefined;
 
@@ -112,13 +113,13 @@ describe('keys typed while a question is open', () => {
     await pty.waitFor('? Allow run_command touch typed.txt?');
     pty.write('okay why not'); // typed ahead in one burst (over SSH, or fast)
     for (const key of [' ', 'y', 'e', 's', '\r']) {
-      await new Promise((resolve) => setTimeout(resolve, 60)); // a fast typist, key by key
+      await deliberatePause(60, 'a fast typist, key by key');
       pty.write(key);
     }
     await pty.waitFor('Typing goes to the prompt. To answer, pause, then press y, n, a, i on its own.');
     await pty.waitFor('okay why not yes');
     // Give a wrongly taken y (or Enter) every chance to have run the command.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await deliberatePause(300, 'a window in which a wrongly taken y (or Enter) would run the command');
     expect(existsSync(join(cwd, 'typed.txt'))).toBe(false);
     expect(run.chatRequests()).toHaveLength(1);
 

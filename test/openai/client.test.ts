@@ -59,8 +59,8 @@ describe('OpenAiClient against each engine', () => {
     expect(body).not.toHaveProperty('num_ctx');
   });
 
-  it('LM Studio sends no usage: the reply says it was not counted', async () => {
-    const { emulator, client } = await start('lm-studio');
+  it('a server that sends no usage: the reply says it was not counted', async () => {
+    const { emulator, client } = await start('lm-studio', { noUsage: true });
     emulator.enqueue({ content: 'ok' });
     const reply = await client.chat({ model: 'm1', messages: [{ role: 'user', content: 'hi' }] });
     expect(reply.metrics.counted).toBe(false);
@@ -217,7 +217,7 @@ describe('OpenAiClient against each engine', () => {
     const { client } = await start('vllm');
     const error = await client.showModel('nope').catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'model-not-found' });
-    expect((error as Error).message).toContain("has no model 'nope'");
+    expect((error as Error).message).toContain("has no model 'nope'. It serves: m1.");
   });
 
   it("Ollama's lifecycle commands say plainly the server has none", async () => {

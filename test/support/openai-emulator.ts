@@ -78,6 +78,8 @@ export interface OpenAiEmulatorOptions {
   toolCallsAllIndexZero?: boolean;
   /** A prompt over the window is refused after a 200, by an SSE error event, not a 400. */
   contextErrorInStream?: boolean;
+  /** Never sends `usage`, even when asked (a server or proxy that does not count). */
+  noUsage?: boolean;
 }
 
 export interface OpenAiEmulator {
@@ -271,7 +273,7 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
       };
     res.write(`data: ${JSON.stringify(last)}\n\n`);
     const streamOptions = request.stream_options as Record<string, unknown> | undefined;
-    if (streamOptions?.include_usage === true && options.engine !== 'lm-studio') {
+    if (streamOptions?.include_usage === true && !options.noUsage) {
       const usage = {
         prompt_tokens: record.promptEvalCount,
         completion_tokens: completionTokens,

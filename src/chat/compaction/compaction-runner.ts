@@ -11,6 +11,7 @@ import type { CompactionRecord } from '../../conversation/compaction-record.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { lastTurnStart } from '../../conversation/turns.js';
+import type { CompactionFailure } from '../../sessions/session-recorder.js';
 import { describeError } from '../../text/describe-error.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
@@ -44,8 +45,8 @@ export interface CompactionRunnerDeps {
   /** False in one-shot mode: a failure is an error, not a warning followed by a question. */
   interactive: boolean;
   now: () => Date;
-  /** Told of every failed attempt (the session records it; successes arrive as records). */
-  onFailure?: (trigger: CompactionTrigger, reason: string, model: string | undefined) => void;
+  /** Told of every attempt that changed nothing, cancelled ones too (the session records it; successes arrive as records). */
+  onFailure?: (failure: CompactionFailure) => void;
   /** Told when automatic mode pauses or resumes (the session records it, so a resume decides alike). */
   onPausedChange?: (paused: boolean) => void;
 }
@@ -110,10 +111,11 @@ export class CompactionRunner implements CompactionCommands {
   /**
    * The budget gate every request to the model passes: compacts first when the request would
    * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently.
+   * `saysCancel: false`: the caller, holding its request back, says so itself (one line, below its message).
    */
-  async makeRoom(): Promise<GateResult> {
+  async makeRoom(options: { saysCancel?: boolean } = {}): Promise<GateResult> {
     if (!this.due()) return 'ready';
-    const end = await this.attempt('auto', undefined);
+    const end = await this.attempt('auto', undefined, options.saysCancel ?? true);
     if (end === 'cancelled') return 'cancelled';
     return end === 'failed' || end === 'unfixable' || end === 'until-next-turn' ? 'failed' : 'ready';
   }
@@ -163,9 +165,13 @@ export class CompactionRunner implements CompactionCommands {
   }
 
   /** `run`, with how it ended. */
-  private async attempt(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async attempt(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel = true,
+  ): Promise<CompactionEnd> {
     for (;;) {
-      const result = await this.compactOnce(trigger, focus);
+      const result = await this.compactOnce(trigger, focus, saysCancel);
       if (result === 'done') this.unloadSummarizer();
       if (result === 'failed') {
         const key = await this.deps.ask({
@@ -235,7 +241,11 @@ export class CompactionRunner implements CompactionCommands {
     return budgets;
   }
 
-  private async compactOnce(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async compactOnce(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel: boolean,
+  ): Promise<CompactionEnd> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
     const plan = requests.plan();
@@ -291,21 +301,22 @@ export class CompactionRunner implements CompactionCommands {
         if (trigger === 'manual') screen.notice('info', 'Nothing to compact.');
         return 'nothing';
       }
-      if (abort.signal.aborted) return this.cancelled();
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
       if (!outcome.retryable) {
         const later = outcome.nextTurn && config.auto;
         if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
         this.fail(
           trigger,
+          focus,
           `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.${later ? ' Automatic compaction tries again after the next message.' : ''}`,
         );
         return later ? 'until-next-turn' : 'unfixable';
       }
-      this.fail(trigger, outcome.message);
+      this.fail(trigger, focus, outcome.message);
       return 'failed';
     } catch (error) {
-      if (abort.signal.aborted) return this.cancelled();
-      this.fail(trigger, describeError(error));
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
+      this.fail(trigger, focus, describeError(error));
       return 'failed';
     } finally {
       this.deps.abort.end();
@@ -313,13 +324,21 @@ export class CompactionRunner implements CompactionCommands {
     }
   }
 
-  private cancelled(): 'cancelled' {
-    this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
+  /** `says`: false when the caller tells it with what it means for the message held back. */
+  private cancelled(trigger: CompactionTrigger, focus: string | undefined, says: boolean): 'cancelled' {
+    this.deps.onFailure?.({
+      trigger,
+      reason: 'cancelled (Ctrl+C); nothing was changed',
+      model: this.summarizer?.model,
+      cancelled: true,
+      ...(focus && { focus }),
+    });
+    if (says) this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
     return 'cancelled';
   }
 
-  private fail(trigger: CompactionTrigger, reason: string): void {
-    this.deps.onFailure?.(trigger, reason, this.summarizer?.model);
+  private fail(trigger: CompactionTrigger, focus: string | undefined, reason: string): void {
+    this.deps.onFailure?.({ trigger, reason, model: this.summarizer?.model, ...(focus && { focus }) });
     // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
     this.deps.screen.notice(this.deps.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
   }

@@ -85,7 +85,7 @@ export class MessageSender implements ConversationCommands {
     // The gate the turn's every request passes, run here first so that the report of a
     // compaction comes on screen before the message it made room for. The message is appended
     // first so the plan keeps it as the newest turn and may summarize the one before.
-    const gate = await compactions.makeRoom();
+    const gate = await compactions.makeRoom({ saysCancel: false });
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
@@ -127,7 +127,7 @@ export class MessageSender implements ConversationCommands {
         ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
         : `Asking again for a reply to "${quoted}".`,
     );
-    if ((await compactions.makeRoom()) === 'cancelled') {
+    if ((await compactions.makeRoom({ saysCancel: false })) === 'cancelled') {
       turns.holdUnsent();
       return;
     }

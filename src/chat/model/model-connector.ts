@@ -1,5 +1,5 @@
 import { supportsVision } from '../../backend/capabilities.js';
-import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
+import { type ChatBackend, type ServerIdentity, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../../backend/interfaces.js';
 import type { InstructionsView, ModelCommands } from '../../commands/command-host.js';
@@ -313,6 +313,10 @@ export class ModelConnector implements ModelCommands {
       },
       () => {},
     );
+  }
+
+  get server(): ServerIdentity | undefined {
+    return this.deps.backend.server;
   }
 
   get name(): string | undefined {

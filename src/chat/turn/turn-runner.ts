@@ -90,7 +90,8 @@ export class TurnRunner {
    */
   holdUnsent(): 'held' {
     const { screen, interactive } = this.deps;
-    screen.notice('warning', 'Not sent: the compaction before it was cancelled.');
+    // The one line about the cancelled compaction: below the message it was for.
+    screen.notice('warning', 'Compaction cancelled; nothing was changed, and the message was not sent.');
     this.#held = true;
     if (!interactive) return 'held';
     this.#retryable = true;
@@ -167,7 +168,7 @@ export class TurnRunner {
    */
   private async requestReply(turn: Turn, signal: AbortSignal): Promise<ReplyAttempt> {
     const { requests, screen, compaction } = this.deps;
-    const gate = await compaction.makeRoom();
+    const gate = await compaction.makeRoom({ saysCancel: false });
     if (gate === 'cancelled') return { kind: 'stopped', end: this.holdUnsent() };
     if (gate === 'failed') turn.compactionFailed = true;
     if (signal.aborted) return { kind: 'stopped', end: 'cancelled' };
@@ -277,6 +278,8 @@ export class TurnRunner {
     const kept = partial && (partial.content || partial.thinking) ? partial : undefined;
     const hasPartial = kept !== undefined;
     presenter.finish({ interrupted: hasPartial });
+    // The status line's speed was the previous reply's: this one has no figures to show.
+    screen.store.update({ lastStats: undefined });
     if (kept) {
       this.deps.conversation.append({
         role: 'assistant',
