@@ -45,6 +45,8 @@ export interface CompactionInput {
   system?: string;
   /** The instruction files' section: in every request, before and after, never summarized. */
   instructions?: string;
+  /** The pinned notes' section (pins.ts), in every request: counted in every figure. */
+  pins?: string;
   ask: Ask;
   /** The summarizer model's window (`num_ctx` sent with its requests). */
   summarizerNumCtx: number;
@@ -141,6 +143,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       buildModelView({
         system: input.system,
         instructions: input.instructions,
+        pins: input.pins,
         record,
         transcript,
         toolContent,

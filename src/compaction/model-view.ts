@@ -8,6 +8,8 @@ export interface ModelViewInput {
   system?: string;
   /** The instruction files' section (instructions-section.ts): after the system prompt, never compacted. */
   instructions?: string;
+  /** The pinned notes' section (pins.ts): after the instructions, verbatim, never compacted. */
+  pins?: string;
   /** The compaction record in force: its summary is folded into the system message. */
   record?: CompactionRecord;
   transcript: readonly Message[];
@@ -16,6 +18,9 @@ export interface ModelViewInput {
   /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
   fit?: ViewFit;
 }
+
+/** The parts of the system message: the system prompt, the sections every request carries whole, the summary. */
+export type SystemSections = Pick<ModelViewInput, 'system' | 'instructions' | 'pins' | 'record'>;
 
 /** The room the newest turn must fit in, and how its tool outputs are shortened when it does not. */
 export interface ViewFit {
@@ -77,17 +82,16 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
 }
 
 /**
- * The one system message a request starts with: the system prompt, then the instruction files and
- * the summary of `record` as delimited sections, then `strays` (system messages found in the
- * transcript); none when all are empty. Alone, it is what every request carries at the least.
+ * The one system message a request starts with: the system prompt, then the instruction files,
+ * the pinned notes and the summary of `record` as delimited sections, then `strays` (system
+ * messages found in the transcript); none when all are empty. Alone, it is what every request
+ * carries at the least.
  */
-export function systemHead(
-  sections: Pick<ModelViewInput, 'system' | 'instructions' | 'record'>,
-  strays: readonly string[] = [],
-): WireMessage[] {
+export function systemHead(sections: SystemSections, strays: readonly string[] = []): WireMessage[] {
   const parts: string[] = [];
   if (sections.system?.trim()) parts.push(sections.system);
   if (sections.instructions) parts.push(sections.instructions);
+  if (sections.pins) parts.push(sections.pins);
   if (sections.record) parts.push(renderSummarySection(sections.record));
   for (const stray of strays) if (stray.trim()) parts.push(stray);
   return parts.length ? [{ role: 'system', content: parts.join(SECTION_SEPARATOR) }] : [];

@@ -779,3 +779,29 @@ describe('session commands', () => {
     }
   });
 });
+
+describe('/pin, /pins, /unpin', () => {
+  it('pins a note, or the last message alone, lists them numbered, and unpins by number', async () => {
+    const host = new FakeHost();
+    await run('/pin deploy only from tag v2.14.3', host);
+    host.lastUserText = 'Never touch prod on Fridays.';
+    await run('/pin', host);
+    expect(host.model.pins).toEqual(['deploy only from tag v2.14.3', 'Never touch prod on Fridays.']);
+    await run('/pins', host);
+    expect(host.onlyShown).toContain(
+      'Pinned notes (in every request):\n  1. deploy only from tag v2.14.3\n  2. Never touch prod on Fridays.',
+    );
+    await run('/unpin 1', host);
+    expect(host.model.pins).toEqual(['Never touch prod on Fridays.']);
+    await run('/unpin 5', host);
+    expect(host.model.pins).toHaveLength(1);
+  });
+
+  it('says why a pin was refused, and pins nothing with nothing to pin', async () => {
+    const host = new FakeHost();
+    await run('/pin', host);
+    host.pinRefusal = 'Not pinned: it would not fit.';
+    await run('/pin a very long note', host);
+    expect(host.model.pins).toEqual([]);
+  });
+});

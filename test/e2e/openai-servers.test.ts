@@ -4,7 +4,7 @@
  * in pieces run and answered by their id, reasoning shown as thinking, compaction at a small
  * window with no request refused, and a window given too large learnt from the refusal.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest, keepWhatItIsShown } from '../support/compaction-summarizer.js';
@@ -196,6 +196,16 @@ describe('OpenAI-compatible servers', () => {
     );
     await pty.waitFor('After the pause.');
     expect(emu.chats).toHaveLength(3);
+  });
+
+  test('the last model used on Ollama is not asked of a vLLM that does not serve it: its only model is taken', async () => {
+    const { home } = placeForRuns('ochat-openai-last-');
+    mkdirSync(join(home, 'data', 'ochat'), { recursive: true });
+    writeFileSync(join(home, 'data', 'ochat', 'state.json'), JSON.stringify({ lastModel: 'llama3.2' }));
+    emu = await startOpenAiEmulator({ engine: 'vllm', models: [{ id: 'Qwen/Qwen3-8B' }] });
+    pty = spawnOchat(['--host', emu.url], { home, cols: 140 });
+    await pty.waitFor('Qwen/Qwen3-8B · http');
+    expect(pty.screen()).not.toContain("has no model 'llama3.2'");
   });
 
   test('without a key, a server that wants one is said in words naming the variable', async () => {

@@ -66,7 +66,7 @@ export class RequestBuilder {
   ) {
     // The server's last count was for the old system prompt or tool list: estimate afresh.
     settings.listen((setting) => {
-      if (setting !== 'system' && setting !== 'tools') return;
+      if (setting !== 'system' && setting !== 'tools' && setting !== 'pins') return;
       this.resetMeter();
       this.refreshUsed();
     });
@@ -112,8 +112,8 @@ export class RequestBuilder {
     const model = this.settings.connected;
     if (!model) return undefined;
     const definitions = this.definitions(model);
-    const { system, instructions } = this.settings.systemSections();
-    const key = [definitions, system, instructions, this.conversation.latestRecord];
+    const sections = this.settings.systemSections();
+    const key = [definitions, ...Object.values(sections), this.conversation.latestRecord];
     if (this.#frame && sameKey(this.#frame.key, key)) return this.#frame.value;
     const frame = frameRequest(this.frameInput(model, definitions));
     this.#frame = { key, value: frame };
@@ -127,7 +127,7 @@ export class RequestBuilder {
       charsPerToken: this.meter.charsPerToken,
       definitions,
       budgetSpecs: { reserve, keep_recent, summary },
-      ...this.settings.systemSections(),
+      sections: this.settings.systemSections(),
       record: this.conversation.latestRecord,
     };
   }
@@ -151,7 +151,7 @@ export class RequestBuilder {
     return estimateMessagesTokens([...frame.head, user], frame.charsPerToken) + frame.toolTokens;
   }
 
-  /** Estimated tokens the instruction files' section adds to the system message (0: none). */
+  /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */
   instructionTokens(): number {
     return this.frame()?.instructionTokens ?? 0;
   }

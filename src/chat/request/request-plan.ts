@@ -6,6 +6,7 @@ import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../compaction
 import {
   buildModelView,
   isRetriedReply,
+  type SystemSections,
   systemHead,
   toWireMessage,
   type ViewFit,
@@ -30,15 +31,15 @@ export interface RequestFrame {
   definitions: DefinitionPlan;
   /** Estimated tokens of the resident tool definitions. */
   toolTokens: number;
-  /** Estimated tokens the instruction files' section adds to the system message (0: none). */
+  /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */
   instructionTokens: number;
-  /** The compaction budgets for the model's window, room left for the tool definitions and the instruction files. */
+  /** The compaction budgets for the model's window, room left for the tool definitions, instruction files and pins. */
   budgets: Budgets;
   /** The room the newest turn must fit in (the window less the tool definitions, and the reserve). */
   fit: ViewFit;
-  /** The system message alone (prompt, instruction files and summary in force): what any request carries at the least. */
+  /** The system message alone (prompt, instruction files, pins and summary in force): what any request carries at the least. */
   head: WireMessage[];
-  /** The system message without a summary (prompt and instruction files): what no compaction can shrink. */
+  /** The system message without a summary (prompt, instruction files, pins): what no compaction can shrink. */
   systemMessage: WireMessage[];
 }
 
@@ -67,10 +68,11 @@ export interface RequestInput {
   charsPerToken: number;
   definitions: DefinitionPlan;
   budgetSpecs: BudgetSpecs;
-  /** The system prompt in force (the user's, else the model's own). */
-  system: string | undefined;
-  /** The instruction files' section: after the system prompt, never compacted. */
-  instructions: string | undefined;
+  /**
+   * The system message's own parts (model-settings.ts `systemSections`: the system prompt in
+   * force, the instruction files, the pinned notes), which every request carries whole.
+   */
+  sections: Omit<SystemSections, 'record'>;
   /** The compaction record in force: its summary is folded into the system message. */
   record: CompactionRecord | undefined;
   transcript: readonly Message[];
@@ -85,17 +87,18 @@ export interface RequestInput {
 export function frameRequest(
   input: Pick<
     RequestInput,
-    'model' | 'charsPerToken' | 'definitions' | 'budgetSpecs' | 'system' | 'instructions' | 'record'
+    'model' | 'charsPerToken' | 'definitions' | 'budgetSpecs' | 'sections' | 'record'
   >,
 ): RequestFrame {
-  const { model, charsPerToken, definitions, system, instructions } = input;
+  const { model, charsPerToken, definitions, sections } = input;
   const toolTokens = estimateToolDefinitionsTokens(definitions.resident, charsPerToken);
-  const systemMessage = systemHead({ system, instructions });
-  const instructionTokens = instructions
-    ? estimateMessagesTokens(systemMessage, charsPerToken) -
-      estimateMessagesTokens(systemHead({ system }), charsPerToken)
-    : 0;
-  // Every request carries the tool definitions and the instruction files whole.
+  const systemMessage = systemHead(sections);
+  const instructionTokens =
+    sections.instructions || sections.pins
+      ? estimateMessagesTokens(systemMessage, charsPerToken) -
+        estimateMessagesTokens(systemHead({ system: sections.system }), charsPerToken)
+      : 0;
+  // Every request carries the tool definitions, the instruction files and the pins whole.
   const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, toolTokens + instructionTokens);
   return {
     model,
@@ -105,7 +108,7 @@ export function frameRequest(
     instructionTokens,
     budgets,
     fit: { numCtx: budgets.numCtx - toolTokens, reserve: budgets.reserve, charsPerToken },
-    head: systemHead({ system, instructions, record: input.record }),
+    head: systemHead({ ...sections, record: input.record }),
     systemMessage,
   };
 }
@@ -125,8 +128,7 @@ export function planRequest(input: RequestInput, frame = frameRequest(input)): R
   const { transcript } = input;
   const shortened = new Map<Message, number>();
   const built = buildModelView({
-    system: input.system,
-    instructions: input.instructions,
+    ...input.sections,
     record: input.record,
     transcript,
     toolContent: input.toolContent,

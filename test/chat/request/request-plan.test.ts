@@ -64,6 +64,7 @@ describe('RequestBuilder.plan', () => {
         () => conversation.append({ role: 'user', content: 'long', oversized: true }),
       ],
       ['/system', () => settings.setSystem('Be brief.')],
+      ['/pin', () => settings.setPins(['The answer is 42.'])],
       ['/set think', () => settings.setThink('high')],
       ['/set an option', () => settings.setOption('temperature', 0.2)],
       ['/set keep_alive', () => settings.setKeepAlive('5m')],
