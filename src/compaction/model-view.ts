@@ -1,7 +1,8 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message, WireMessage } from '../conversation/message.js';
-import { fitNewestTurn } from './fit-newest-turn.js';
+import { fitNewestTurn, shortenToolOutput } from './fit-newest-turn.js';
 import { renderSummarySection, SECTION_SEPARATOR } from './summary.js';
+import { toolEntryLine } from './tool-entries.js';
 
 /** What the model view is built from. */
 export interface ModelViewInput {
@@ -17,6 +18,13 @@ export interface ModelViewInput {
   toolContent?: (message: Message) => string;
   /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
   fit?: ViewFit;
+  /**
+   * Only `transcript[..end)`, as the chat's request sent it (the summarizer's continuation of that
+   * request): the messages after it still decide how those before it are sent.
+   */
+  end?: number;
+  /** Tool outputs a request sent shortened to fit, and the chars of their head it kept: sent so again. */
+  shortened?: ReadonlyMap<Message, number>;
 }
 
 /** The parts of the system message: the system prompt, the sections every request carries whole, the summary. */
@@ -46,7 +54,8 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
   const sources: Message[] = [];
   // Whether the last tail entry carries a `!command` run: user messages next to one join it.
   let lastHasShell = false;
-  for (let i = record?.upto ?? 0; i < transcript.length; i++) {
+  const end = input.end ?? transcript.length;
+  for (let i = record?.upto ?? 0; i < end; i++) {
     const message = transcript[i];
     // A stray system message (hand-edited or old session) joins the one system message.
     if (message.role === 'system') {
@@ -59,6 +68,9 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     if (message.role === 'tool' && tail.length === 0) continue;
     if (isRetriedReply(message, transcript[i + 1])) continue;
     const wire = toWireMessage(message, toolContent);
+    const headChars = input.shortened?.get(message);
+    if (headChars !== undefined && message.role === 'tool')
+      wire.content = shortenToolOutput(wire.content, toolEntryLine(message), headChars);
     const last = tail.length - 1;
     if (message.role === 'user' && tail[last]?.role === 'user' && (lastHasShell || message.shell)) {
       // A `!command`'s output goes with the user's next message: one user message, so the

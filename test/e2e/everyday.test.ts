@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest } from '../support/compaction-summarizer.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
 
@@ -36,7 +37,7 @@ describe('a compaction cancelled before a message goes', () => {
     emu.respondWith(async (req) => {
       // The summarizer takes its time, as a real model does: Ctrl+C comes while it works.
       if (isSummarizerRequest(req)) {
-        await new Promise((resolve) => setTimeout(resolve, 5000));
+        await deliberatePause(5000, 'the summarizer takes its time, as a real model does');
         return { content: 'Summary.' };
       }
       chats += 1;

@@ -1,6 +1,10 @@
-import { supportsTools } from '../../backend/capabilities.js';
+import { withoutImages } from '../../attachments/without-images.js';
+import { supportsTools, supportsVision } from '../../backend/capabilities.js';
+import type { ToolSchema } from '../../backend/interfaces.js';
 import type { LoadRequest } from '../../backend/model-lifecycle.js';
 import { smallestNumCtx } from '../../compaction/budgets.js';
+import type { ChatContinuation } from '../../compaction/continuation.js';
+import { buildModelView } from '../../compaction/model-view.js';
 import type { Config } from '../../config/schema.js';
 import { ContextMeter } from '../../conversation/context-meter.js';
 import type { Conversation } from '../../conversation/conversation.js';
@@ -33,6 +37,14 @@ import {
   type RequestPlan,
 } from './request-plan.js';
 
+/** What the chat's requests carry besides their messages: a request continuing them carries the same. */
+export interface ChatRequestFrame {
+  /** The tool definitions, as the chat's last request sent them. */
+  tools: ToolSchema[];
+  /** The chat's options, `num_ctx` included. */
+  options: Record<string, unknown>;
+}
+
 /**
  * The next request, planned once for the chat as it stands (request-plan.ts): the plan is kept
  * until something it was made of changes (the conversation, the settings, the tools, the
@@ -49,6 +61,8 @@ export class RequestBuilder {
   #definitions: Kept<DefinitionPlan> | undefined;
   #frame: Kept<RequestFrame> | undefined;
   #plan: Kept<RequestPlan> | undefined;
+  /** The last plan sent: a summarizer continuing the chat's request sends what it sent. */
+  #sent: RequestPlan | undefined;
   /**
    * Told when tool definitions are first deferred (once every MCP server has started or failed, so
    * that the figures count them all), and whenever a definition that was sent no longer is.
@@ -102,6 +116,48 @@ export class RequestBuilder {
     );
     this.#plan = { key, value: plan };
     return plan;
+  }
+
+  /** `plan` is the request that went to the server: what its KV cache now holds. */
+  recordSent(plan: RequestPlan): void {
+    this.#sent = plan;
+  }
+
+  /**
+   * The chat's last request as far as `transcript[upto]`: its system message (the summary in
+   * force) and the messages before `upto` as it sent them, tool outputs it shortened to fit
+   * shortened alike — what a summarizer that is the chat model continues, so that the server
+   * finds all of it in its KV cache.
+   */
+  chatContinuation(upto: number): ChatContinuation {
+    const { transcript, latestRecord } = this.conversation;
+    const shortened = this.#sentTo()?.shortened ?? new Map<Message, number>();
+    const view = buildModelView({
+      ...this.settings.systemSections(),
+      record: latestRecord,
+      transcript,
+      toolContent: this.toolContent,
+      end: upto,
+      shortened,
+    });
+    const connected = this.settings.connected;
+    // Images attached for an earlier (vision) model of this chat.
+    const messages = connected && !supportsVision(connected.info) ? withoutImages(view) : view;
+    const from = latestRecord?.upto ?? 0;
+    return { messages, shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)) };
+  }
+
+  /** What a request continuing the chat's carries besides its messages: the tools it last sent, its options. */
+  chatFrame(model: ConnectedModel): ChatRequestFrame {
+    return {
+      tools: this.#sentTo()?.definitions.resident ?? this.frame()?.definitions.resident ?? [],
+      options: this.loadRequest(model).options ?? {},
+    };
+  }
+
+  /** The last request sent, if it went to the model connected now. */
+  #sentTo(): RequestPlan | undefined {
+    return this.#sent?.model.name === this.settings.connected?.name ? this.#sent : undefined;
   }
 
   /**

@@ -175,6 +175,7 @@ export class TurnRunner {
     const { model } = turn;
     const plan = requests.plan();
     if (!plan) throw new Error('Not connected to a model yet.');
+    requests.recordSent(plan);
     const presenter = new ReplyPresenter(
       ({ commit, live }) =>
         screen.store.update((s) => ({ items: commit.length ? [...s.items, ...commit] : s.items, live })),
@@ -318,6 +319,7 @@ export class TurnRunner {
               tools: plan.request.tools ?? [],
               promptEvalCount: m.promptEvalCount,
               evalCount: m.evalCount,
+              wholePrompt: m.wholePrompt,
               transcriptLength: conversation.transcript.length,
               recordCount: conversation.records.length,
               // The plan of the next request, the reply appended and the ratio calibrated.
