@@ -168,7 +168,9 @@ export class ModelConnector implements ModelCommands {
         detail: [m.parameterSize, m.quantization].filter(Boolean).join(' ') || undefined,
       })),
     });
-    if (picked) return picked;
+    // Named as a typed name is (`m1`, not `m1:latest`): the header and status read the same
+    // whether the model came from -m, the config or this list.
+    if (picked) return picked.replace(/:latest$/, '');
     this.deps.screen.notice(
       'info',
       'No model chosen: /model <name> chooses one here (Tab completes the installed ones), Enter shows the list again, and -m <name> chooses at start.',
