@@ -30,7 +30,11 @@ async function main(): Promise<void> {
     for (const row of rows) {
       const verdict = row.pass === undefined ? '' : row.pass ? '  ✓' : '  ✗ MISSED';
       const target = row.target ? `  (target ${row.target})` : '';
-      process.stdout.write(`  ${row.name}: ${row.value} ${row.unit}${target}${verdict}\n`);
+      // A median's spread: a loaded machine moves single runs by as much as the figure itself.
+      const spread = row.spread
+        ? `  [min ${row.spread.min} / median ${row.value} / max ${row.spread.max} over ${row.spread.runs} runs]`
+        : '';
+      process.stdout.write(`  ${row.name}: ${row.value} ${row.unit}${target}${verdict}${spread}\n`);
     }
   }
   mkdirSync('.bench-results', { recursive: true });

@@ -1,3 +1,4 @@
+import type { ServerIdentity } from '../backend/chat-backend.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../backend/interfaces.js';
 import type { ContextBreakdown } from '../compaction/context-breakdown.js';
 import type { KeepAlive } from '../config/keep-alive.js';
@@ -60,6 +61,8 @@ export interface InstructionsView {
 
 /** The model chatted with and what it is told: name, window, system prompt, instructions, thinking. */
 export interface ModelCommands {
+  /** What answers at the host (absent: Ollama's native API). */
+  readonly server?: ServerIdentity;
   readonly name: string | undefined;
   readonly numCtx: number | undefined;
   /** Where `numCtx` comes from: `flag`, `config`, `modelfile`, `default` or `/set`. */
@@ -76,6 +79,14 @@ export interface ModelCommands {
   setSystem(text: string | undefined): void;
   /** The instruction files sent in the system message. */
   instructions(): InstructionsView;
+  /** The notes `/pin` keeps verbatim in every request, in order. */
+  readonly pins: readonly string[];
+  /** Pins a note; undefined when pinned, else why not (it would not fit, with the figures). */
+  pin(text: string): string | undefined;
+  /** Removes pin `n` (from 1); false when there is none. */
+  unpin(n: number): boolean;
+  /** The user's last message as typed, for `/pin` alone (undefined: none yet). */
+  lastUserText(): string | undefined;
 
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;

@@ -1,10 +1,11 @@
-import { appendFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
+import { appendFileSync, existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { writeCacheFile } from '../platform/cache-file.js';
 import { errnoCode, fileErrorReason } from '../platform/errno.js';
 import { LockFile } from '../platform/lock-file.js';
 import { makeDirectory } from '../platform/make-directory.js';
+import { ownFileProblem, readOwnFile, setAside } from '../platform/own-file.js';
 import { dataDir } from '../platform/xdg-paths.js';
 import { INPUT_HISTORY_LIMIT } from './defaults.js';
 
@@ -51,21 +52,34 @@ class HistoryFile {
     readonly path: string,
     /** Told when a line that had to wait could not be written. */
     private readonly onLateError: (error: unknown, entry: string) => void,
+    /** Told when what was at `path` was no history file and was set aside (what it was, in words). */
+    private readonly onSetAside: (message: string) => void,
   ) {}
+
+  /**
+   * The file's text ('' when there is none). Read as ochat's own files are: a FIFO, a device or a
+   * file over MAX_HISTORY_BYTES in its place is set aside (and said), never read — it hung the
+   * start or grew to gigabytes.
+   */
+  private text(): string {
+    const read = readOwnFile(this.path, MAX_HISTORY_BYTES);
+    if (read.kind === 'ok') return read.bytes.toString('utf8');
+    if (read.kind === 'bad') {
+      const keptAs = setAside(this.path);
+      this.onSetAside(
+        `the input history (${this.path}) was ${read.what}, not a history file; ${keptAs ? `it was set aside as ${keptAs}` : 'it could not be moved aside, so the history is kept in memory'}`,
+      );
+      if (!keptAs) throw new Error(`${this.path} is ${read.what}`);
+    }
+    return '';
+  }
 
   private get lock(): LockFile {
     return new LockFile(`${this.path}.lock`);
   }
 
   read(): string[] {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return [...this.waiting];
-      throw error;
-    }
-    return [...parseHistoryLines(text), ...this.waiting];
+    return [...parseHistoryLines(this.text()), ...this.waiting];
   }
 
   /**
@@ -116,12 +130,7 @@ class HistoryFile {
 
   /** The entries in the file now (none when it does not exist yet). */
   private fileLines(): number {
-    try {
-      return parseHistoryLines(readFileSync(this.path, 'utf8')).length;
-    } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return 0;
-      throw error;
-    }
+    return parseHistoryLines(this.text()).length;
   }
 
   private write(entry: string, count: number): void {
@@ -134,7 +143,7 @@ class HistoryFile {
    * sees half a file. Called with the lock held, so no other process appends meanwhile.
    */
   private trim(): void {
-    const kept = parseHistoryLines(readFileSync(this.path, 'utf8')).slice(-INPUT_HISTORY_LIMIT);
+    const kept = parseHistoryLines(this.text()).slice(-INPUT_HISTORY_LIMIT);
     writeCacheFile(this.path, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
   }
 }
@@ -157,6 +166,15 @@ function parseHistoryLines(text: string): string[] {
 function isPositiveNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
+
+/** The state file holds a few settings and counts; one larger is not ochat's. */
+const MAX_STATE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The history holds at most 2 × INPUT_HISTORY_LIMIT lines (then it is trimmed) of at most
+ * HISTORY_ENTRY_MAX_CHARS each; a file larger than this is not ochat's.
+ */
+const MAX_HISTORY_BYTES = 64 * 1024 * 1024;
 
 /** A sent message longer than this is not written to history.jsonl, which is read on every send. */
 export const HISTORY_ENTRY_MAX_CHARS = 64 * 1024;
@@ -213,6 +231,16 @@ export class AppState {
           // Owner-only: the input history is private.
           configFileMode: 0o600,
         });
+      // A FIFO or a device in its place hung the start (conf reads it whole): set aside, and said.
+      const statePath = join(dir, 'state.json');
+      const problem = ownFileProblem(statePath, MAX_STATE_BYTES);
+      if (problem) {
+        const keptAs = setAside(statePath);
+        if (!keptAs) throw new Error(`the state file ${statePath} is ${problem}`);
+        this.#fail(
+          new Error(`the state file was ${problem}, not a state file; it was set aside as ${keptAs}`),
+        );
+      }
       try {
         this.#store = open();
       } catch (error) {
@@ -223,8 +251,10 @@ export class AppState {
         this.#fail(new Error(`the state file was not valid JSON; it was kept as ${keptAs}`));
         this.#store = open();
       }
-      this.#history = new HistoryFile(join(dir, 'history.jsonl'), (error, entry) =>
-        this.#keepInMemory(error, entry),
+      this.#history = new HistoryFile(
+        join(dir, 'history.jsonl'),
+        (error, entry) => this.#keepInMemory(error, entry),
+        (message) => this.#fail(new Error(message)),
       );
     } catch (error) {
       this.#fail(
@@ -240,6 +270,11 @@ export class AppState {
   #fail(error: unknown): void {
     if (this.#errorReported) return;
     this.#errorReported = true;
+    // In words (`the file system is read-only`), never an errno text (`EROFS: read-only file system, open …`).
+    const path =
+      error instanceof Error && 'path' in error && typeof error.path === 'string' ? error.path : undefined;
+    if (errnoCode(error))
+      error = new Error(`${fileErrorReason(error)}${path ? ` (${path})` : ''}`, { cause: error });
     this.#onError(error instanceof Error ? error : new Error(String(error)));
   }
 

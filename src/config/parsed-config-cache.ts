@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeCacheFile } from '../platform/cache-file.js';
+import { readOwnFile } from '../platform/own-file.js';
 import { BUILD_ID } from '../platform/version.js';
 import { cacheDir } from '../platform/xdg-paths.js';
 import type { Config } from './schema.js';
@@ -48,10 +48,16 @@ function withUndefined(value: unknown): unknown {
   return value;
 }
 
+/** The cache holds a config file (at most MAX_CONFIG_BYTES) twice over, as text and parsed. */
+const MAX_CACHE_BYTES = 4 * 1024 * 1024;
+
 /** The config parsed from exactly this text of this file by this build, if it was kept. */
 export function cachedConfig(cache: ConfigCache, path: string, text: string): Config | undefined {
   try {
-    const entry = JSON.parse(readFileSync(cache.file, 'utf8')) as Partial<CacheEntry>;
+    // A FIFO or a device in its place must not hang the start, nor a huge file fill the memory.
+    const read = readOwnFile(cache.file, MAX_CACHE_BYTES);
+    if (read.kind !== 'ok') return undefined; // the next keepConfig replaces it
+    const entry = JSON.parse(read.bytes.toString('utf8')) as Partial<CacheEntry>;
     const hit = entry.buildId === cache.buildId && entry.path === path && entry.text === text;
     return hit ? (withUndefined(entry.config) as Config) : undefined;
   } catch {

@@ -28,6 +28,8 @@ export interface CompactionRecord {
   model: string;
   /** ISO timestamp of the compaction. */
   at: string;
+  /** `/compact <instructions>`: what this summary was asked to focus on (absent: none). */
+  focus?: string;
   /** Estimated tokens of the model view before and after. */
   tokensBefore: number;
   tokensAfter: number;

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type * as Vm from 'node:vm';
 import { writeCacheFile } from './cache-file.js';
 import { nodeBuiltin } from './node-builtin.js';
+import { readOwnFile } from './own-file.js';
 import { BUILD_ID } from './version.js';
 import { cacheDir } from './xdg-paths.js';
 
@@ -27,12 +28,17 @@ export interface CachedModule {
   keep(): void;
 }
 
+/** A code cache is a few MB (the size of the code it holds); one larger is not ours. */
+const MAX_CODE_CACHE_BYTES = 64 * 1024 * 1024;
+
 /** Runs CommonJS `file` as require() would, compiled from `cacheFile` when that holds its code. */
 export function runWithCodeCache(file: string, cacheFile: string): CachedModule {
   const { Script } = nodeBuiltin<typeof Vm>('node:vm');
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    // Never blocking, never huge: a FIFO or /dev/zero in its place is passed over (and replaced on keep).
+    const read = readOwnFile(cacheFile, MAX_CODE_CACHE_BYTES);
+    if (read.kind === 'ok') cachedData = read.bytes;
   } catch {
     // None yet: compile, and keep.
   }

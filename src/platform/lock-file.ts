@@ -1,5 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { errnoCode } from './errno.js';
+import { readOwnFile, setAside } from './own-file.js';
 
 /** Someone else holds the lock: which process. */
 export interface LockHolder {
@@ -33,10 +34,19 @@ export function processStartTime(pid: number): string | undefined {
   }
 }
 
-/** A lock file's content: `<pid> <start time>` (the start time where it is known). */
-function readHolder(path: string): { pid: number; start?: string } | undefined {
+/** A lock file is one short line; anything larger was not written by ochat. */
+const MAX_LOCK_BYTES = 256;
+
+/**
+ * A lock file's content: `<pid> <start time>` (the start time where it is known); `bad` when what
+ * is there is no lock file at all (a FIFO, a device, a folder: read without blocking, never whole).
+ */
+function readHolder(path: string): { pid: number; start?: string } | { bad: string } | undefined {
   try {
-    const [pidText, start] = readFileSync(path, 'utf8').trim().split(/\s+/);
+    const read = readOwnFile(path, MAX_LOCK_BYTES);
+    if (read.kind === 'bad') return { bad: read.what };
+    if (read.kind === 'absent') return undefined;
+    const [pidText, start] = read.bytes.toString('utf8').trim().split(/\s+/);
     const pid = Number.parseInt(pidText, 10);
     if (!Number.isInteger(pid)) return undefined;
     return start ? { pid, start } : { pid };
@@ -46,7 +56,8 @@ function readHolder(path: string): { pid: number; start?: string } | undefined {
 }
 
 function readPid(path: string): number | undefined {
-  return readHolder(path)?.pid;
+  const holder = readHolder(path);
+  return holder && 'pid' in holder ? holder.pid : undefined;
 }
 
 /**
@@ -88,14 +99,26 @@ export class LockFile {
     private readonly alive: (pid: number) => boolean = processAlive,
   ) {}
 
-  /** Takes the lock; returns the live holder when another process has it. */
-  acquire(): { ok: true } | { ok: false; holder: LockHolder } {
+  /**
+   * Takes the lock; returns the live holder when another process has it. What stands in the
+   * lock's place and is no lock file (a FIFO, a device, a folder) is set aside (`setAside`: what it
+   * was, and where it went), so it neither hangs ochat nor passes for a holder.
+   */
+  acquire(): { ok: true; setAside?: { what: string; keptAs: string } } | { ok: false; holder: LockHolder } {
+    let setAsideNow: { what: string; keptAs: string } | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
       if (createExclusive(this.path, this.pid)) {
         this.held = true;
-        return { ok: true };
+        return setAsideNow ? { ok: true, setAside: setAsideNow } : { ok: true };
       }
-      const holder = readHolder(this.path);
+      const read = readHolder(this.path);
+      if (read && 'bad' in read) {
+        const keptAs = setAside(this.path);
+        if (!keptAs) break;
+        setAsideNow = { what: read.bad, keptAs };
+        continue;
+      }
+      const holder = read;
       const pid = holder?.pid;
       if (pid === this.pid) {
         this.held = true;
@@ -159,6 +182,7 @@ export class LockFile {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const holder = readHolder(this.path);
+      if (holder && 'bad' in holder) return true;
       if (holder === undefined ? !existsSync(this.path) : !this.holderAlive(holder)) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, pollMs));

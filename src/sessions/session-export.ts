@@ -92,7 +92,12 @@ export function exportMarkdown(header: SessionHeader, entries: readonly SessionE
         );
         break;
       case 'compaction-failed':
-        out.push(`> **Compaction failed** (${entry.at}): ${entry.reason}`, '');
+        out.push(
+          entry.cancelled
+            ? `> **Compaction cancelled** (${entry.at}): nothing was changed.`
+            : `> **Compaction failed** (${entry.at}): ${entry.reason}`,
+          '',
+        );
         break;
       case 'uncompact':
         out.push(`> **Uncompacted** (${entry.at}): the previous view was restored.`, '');

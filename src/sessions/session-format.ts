@@ -4,6 +4,13 @@ import type { Message } from '../conversation/message.js';
 /** The session file format this ochat writes; a file with a higher version is opened read-only. */
 export const SESSION_FORMAT_VERSION = 1;
 
+/** The server a session talked to: its protocol, its name (`vLLM`, `Ollama`) and its URL. */
+export interface SessionServer {
+  api: 'ollama' | 'openai';
+  name: string;
+  url: string;
+}
+
 /** The first line of a session file: who, where and with what it started. */
 export interface SessionHeader {
   type: 'session';
@@ -13,6 +20,8 @@ export interface SessionHeader {
   created: string;
   /** Working directory it was started in (`--resume` without an id picks this directory's newest). */
   cwd: string;
+  /** Written since OpenAI-compatible servers came; absent in older files (Ollama). */
+  server?: SessionServer;
   model?: string;
   system?: string;
   options: Record<string, unknown>;
@@ -41,7 +50,8 @@ export type SettingKey =
   | 'meter'
   | 'tool_recency'
   | 'auto_compaction_paused'
-  | 'tool_started';
+  | 'tool_started'
+  | 'pins';
 
 /**
  * Settings kept for an exact resume, not for a reader (`/history`, `/save`): the meter's state and
@@ -62,8 +72,19 @@ export type SessionEntry =
   | { type: 'message'; message: Message }
   /** A successful compaction: its record is in force from here on. */
   | { type: 'compaction'; record: CompactionRecord }
-  /** A compaction that changed nothing: why, so `/history` can show every attempt. */
-  | { type: 'compaction-failed'; at: string; model?: string; trigger: string; reason: string }
+  /**
+   * A compaction that changed nothing: why (`cancelled`: the user pressed Ctrl+C), and the
+   * `/compact` instructions it had, so `/history` can show every attempt.
+   */
+  | {
+      type: 'compaction-failed';
+      at: string;
+      model?: string;
+      trigger: string;
+      reason: string;
+      cancelled?: true;
+      focus?: string;
+    }
   /** `/uncompact`: the record in force before the latest one is in force again. */
   | { type: 'uncompact'; at: string }
   /** `/retry`: the assistant replies of message `id`'s turn from `id` on were replaced by a new reply. */

@@ -40,7 +40,8 @@ function oneLine(text: string, max = 200): string {
 /**
  * The whole history of a session as `/history` shows it: every message (those the summary in
  * force stands for marked `summarized`, replaced and interrupted replies marked), every
- * compaction attempt, success or failure, every `/uncompact`, in the order they happened.
+ * compaction attempt (success, failure or cancelled, with its `/compact` instructions), every
+ * `/uncompact`, in the order they happened: a compaction run before a message was sent above it.
  */
 export function formatHistory(
   header: SessionHeader,
@@ -55,6 +56,17 @@ export function formatHistory(
     `Session ${settings.name ? `"${settings.name}" ` : ''}${header.id} · started ${when(header.created)} in ${header.cwd}`,
   ];
   let index = 0;
+  /**
+   * Where the newest user message's line is while no other message followed it: a compaction
+   * then was the one its sending ran first, and its marker goes above it.
+   */
+  let sentAfter: number | undefined;
+  const marker = (line: string) => {
+    if (sentAfter === undefined) lines.push(line);
+    else lines.splice(sentAfter++, 0, line);
+  };
+  const focus = (text: string | undefined) =>
+    text ? `, /compact ${JSON.stringify(oneLine(text, 120))}` : '';
   for (const entry of entries) {
     switch (entry.type) {
       case 'message': {
@@ -70,6 +82,7 @@ export function formatHistory(
           : '';
         const text = m.role === 'tool' && m.tool_summary ? m.tool_summary : historyText(m);
         const said = [text, calls].filter(Boolean).join(' ');
+        sentAfter = m.role === 'user' ? lines.length : undefined;
         lines.push(`[${index + 1}]${marks.length ? ` (${marks.join(', ')})` : ''} ${who}: ${said}`);
         index++;
         break;
@@ -79,13 +92,17 @@ export function formatHistory(
         const cut = r.cut
           ? describeSummaryCut({ cutTokens: r.cut.tokens, endsLost: r.cut.endsLost ?? 0 })
           : '';
-        lines.push(
-          `── compacted ${when(r.at)} by ${r.model}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens${cut ? `; summary cut: ${cut}` : ''}`,
+        marker(
+          `── compacted ${when(r.at)} by ${r.model}${focus(r.focus)}: messages 1–${r.upto} summarized, ${r.tokensBefore} → ${r.tokensAfter} tokens${cut ? `; summary cut: ${cut}` : ''}`,
         );
         break;
       }
       case 'compaction-failed':
-        lines.push(`── compaction failed ${when(entry.at)} (${entry.trigger}): ${entry.reason}`);
+        marker(
+          entry.cancelled
+            ? `── compaction cancelled ${when(entry.at)} (${entry.trigger}${focus(entry.focus)}): nothing was changed`
+            : `── compaction failed ${when(entry.at)} (${entry.trigger}${focus(entry.focus)}): ${entry.reason}`,
+        );
         break;
       case 'uncompact':
         lines.push(`── uncompacted ${when(entry.at)}: the previous view is back in force`);

@@ -1,11 +1,15 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
-import type { SessionEntry, SessionHeader, SettingKey } from './session-format.js';
+import type { SessionEntry, SessionHeader, SessionServer, SettingKey } from './session-format.js';
 import type { OpenedSession, SessionStore } from './session-store.js';
 import type { WriterListener } from './session-writer.js';
 
+/** A compaction that changed nothing, as recorded (see `compaction-failed` in session-format.ts). */
+export type CompactionFailure = Omit<Extract<SessionEntry, { type: 'compaction-failed' }>, 'type' | 'at'>;
+
 /** The settings a new session file's header starts from. */
 export interface HeaderSettings {
+  server?: SessionServer;
   model?: string;
   system?: string;
   options: Record<string, unknown>;
@@ -76,7 +80,7 @@ export class SessionRecorder {
     this.write({ type: 'compaction', record });
   }
 
-  recordCompactionFailure(failure: { model?: string; trigger: string; reason: string }): void {
+  recordCompactionFailure(failure: CompactionFailure): void {
     this.write({ type: 'compaction-failed', at: this.at(), ...failure });
   }
 

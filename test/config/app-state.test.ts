@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppState, type AppStateOptions, HISTORY_ENTRY_MAX_CHARS } from '../../src/config/app-state.js';
 import { INPUT_HISTORY_LIMIT } from '../../src/config/defaults.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -46,7 +47,7 @@ describe('AppState', () => {
     });
     expect(history()).toBe('"before"\n');
     rmSync(lock);
-    for (let i = 0; i < 100 && !history().includes('two'); i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil('the waiting lines written', () => history().includes('two'));
     expect(history()).toBe('"before"\n"during one"\n"during two"\n');
     expect(state.inputHistory).toEqual(['before', 'during one', 'during two']);
   });
@@ -233,9 +234,26 @@ describe('AppState', () => {
     expect((await openState({ cwd })).inputHistory).toEqual([]);
   });
 
-  it('keeps state in memory and reports once when the store cannot be used', async () => {
+  it('sets aside a folder where state.json should be, says so once, and keeps the state in a new file', async () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'state.json'));
+    const errors: Error[] = [];
+    const state = await openState({ cwd, onError: (error) => errors.push(error) });
+    expect(state.path).toBe(join(cwd, 'state.json'));
+    state.lastModel = 'm';
+    expect(errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^the state file was a folder, not a state file; it was set aside as .*state\.json\.bad-/,
+      ),
+    ]);
+    expect((await openState({ cwd })).lastModel).toBe('m');
+  });
+
+  it('keeps state in memory and reports once when the store cannot be used', async () => {
+    // Its folder cannot be made: a file stands where a folder of its path should be.
+    const parent = tempDir();
+    writeFileSync(join(parent, 'file'), '');
+    const cwd = join(parent, 'file', 'ochat');
     const errors: Error[] = [];
     const state = await openState({ cwd, onError: (error) => errors.push(error) });
     expect(state.path).toBeUndefined();

@@ -22,6 +22,7 @@ describe('DEFAULT_CONFIG', () => {
         max_message_chars: 1000,
         unload_after: false,
         cut_long_messages: false,
+        reuse_cache: 'auto',
         details: 'on',
         details_share: 0.3,
       },
@@ -92,6 +93,9 @@ describe('configSchema', () => {
     }
     expect(configSchema.parse({}).compaction.unload_after).toBe(false);
     expect(configSchema.safeParse({ compaction: { unload_after: 'yes' } }).success).toBe(false);
+    expect(configSchema.parse({ compaction: { reuse_cache: 'off' } }).compaction.reuse_cache).toBe('off');
+    const wrong = configSchema.safeParse({ compaction: { reuse_cache: true } });
+    expect(wrong.error?.issues[0].message).toMatch(/"auto" or "off"/);
   });
 
   it('takes compaction.details as on or off (YAML booleans too) and a share between 0 and 1', () => {
@@ -123,5 +127,24 @@ describe('configSchema', () => {
     expect(configSchema.safeParse({ tools: { max_steps: 0 } }).success).toBe(false);
     expect(configSchema.safeParse({ tools: { command_timeout: 0 } }).success).toBe(false);
     expect(configSchema.parse({ tools: { enabled: [] } }).tools.enabled).toEqual([]);
+  });
+});
+
+describe('OpenAI-compatible server keys', () => {
+  it('takes api, api_key_env and headers, and refuses what they cannot be', () => {
+    const team = ['$', '{TEAM}'].join(''); // a ${VAR} reference, as the config file holds it
+    const ok = configSchema.safeParse({
+      api: 'openai',
+      api_key_env: 'VLLM_KEY',
+      headers: { 'X-Team': team },
+    });
+    expect(ok.success && ok.data).toMatchObject({
+      api: 'openai',
+      api_key_env: 'VLLM_KEY',
+      headers: { 'X-Team': team },
+    });
+    expect(configSchema.safeParse({ api: 'vllm' }).success).toBe(false);
+    expect(configSchema.safeParse({ api_key_env: 'sk-123 secret' }).success).toBe(false);
+    expect(configSchema.safeParse({ headers: { 'X-Team': 3 } }).success).toBe(false);
   });
 });

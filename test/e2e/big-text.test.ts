@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_REPLY_CHARS } from '../../src/ollama/reply-accumulator.js';
 import { type ChatRun, startChat, waitForChats } from '../support/e2e-chat.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
 
@@ -100,6 +101,23 @@ describe('a huge reply', () => {
     expect(sent.content).toBe(reply.slice(0, MAX_REPLY_CHARS));
   }, 120_000);
 
+  test('Ctrl+C pressed as a runaway reply is cut never counts toward quitting: two presses leave ochat running', async () => {
+    run = await startChat({
+      models: [{ name: 'llama3.2:latest', trainedContext: 4_194_304 }],
+      args: ['-m', 'llama3.2', '--num-ctx', '4194304'],
+    });
+    const { emu, pty } = run;
+    emu.enqueue({ content: hugeParagraph(10_000_000), pieceChars: 65_536 });
+    pty.write('huge\r');
+    // Pressed while the cut reply ends: handled once the app has caught up, as cancelling it.
+    await pty.waitFor('The reply grew past 4 M characters', 60_000, { settle: false });
+    pty.write('\x03');
+    pty.write('\x03');
+    pty.write('after\r');
+    await pty.waitFor('Echo: after', 15_000);
+    expect(pty.screen()).not.toContain('Press Ctrl+C again to quit');
+  }, 120_000);
+
   test('Ctrl+C stops a huge reply while it streams, and the next message is answered', async () => {
     run = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '131072'] });
     const { emu, pty } = run;
@@ -107,7 +125,7 @@ describe('a huge reply', () => {
     emu.enqueue({ content: hugeParagraph(10_000_000), pieceChars: 65_536, tokensPerSecond: 20 });
     pty.write('huge\r');
     await pty.waitFor('lorem ipsum', 10_000);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await deliberatePause(1000, 'Ctrl+C in the middle of the stream, a second into its 8 s');
     pty.write('\x03');
     await pty.waitFor('[interrupted]', 5_000);
     expect(pty.screen()).not.toContain('END-OF-REPLY');

@@ -3,10 +3,12 @@
  * line mode, as `ollama run` does — the terminal's own line editing, replies printed as they
  * stream, and not one escape sequence (no cursor movement, no erasing, no colour).
  */
+
 import { afterEach, describe, expect, test } from 'vitest';
 import { exitCode, waitForChats } from '../support/e2e-chat.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
 import { type PtySession, spawnOchat } from '../support/pty-session.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 let emu: Emulator | undefined;
 let pty: PtySession | undefined;
@@ -88,7 +90,7 @@ describe('TERM=dumb', () => {
     await pty.waitFor('Still here.');
     pty.write('\x03');
     await pty.waitFor('Press Ctrl+C again to quit');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await deliberatePause(100, 'two separate presses of Ctrl+C, as a person makes them, not one burst');
     pty.write('\x03');
     expect(await exitCode(pty)).toBe(0);
     expect(pty.raw()).not.toMatch(ESCAPE);

@@ -18,6 +18,7 @@ import { type ChatRun, PROMPT_PLACEHOLDER, startChat, waitForChats } from '../su
 import { runOchat } from '../support/e2e-process.js';
 import { type PtySession, spawnOchat } from '../support/pty-session.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 let run: ToolRun | ChatRun | undefined;
 let silent: SilentServer | undefined;
@@ -117,7 +118,7 @@ describe('search_files with a catastrophic pattern ((a+)+$ over 50,000 a)', () =
     chat.write('search\r');
     await chat.waitFor('running search_files');
     // Past reading the file: the pattern is running now.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await deliberatePause(500, 'Ctrl+C while the pattern runs, which nothing on screen shows');
     chat.write('\x03');
     // A pattern running on the main thread would hold the app until tools.command_timeout (60 s).
     await chat.waitFor('(cancelled)', CANCEL_DEADLINE_MS);

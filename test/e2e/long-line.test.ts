@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest, summarizerChats } from '../support/compaction-summarizer.js';
 import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '../support/e2e-chat.js';
-import { waitUntil } from '../support/wait-until.js';
+import { deliberatePause, waitUntil } from '../support/wait-until.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion'] }];
 
@@ -72,7 +72,7 @@ describe('a 16 MB message that is one line', () => {
     // Each summarizer reply takes a while, as a real model's does: the compaction is still running when Ctrl+C comes.
     run.emu.respondWith(async (req) => {
       if (!isSummarizerRequest(req)) return undefined;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await deliberatePause(200, "a summarizer's reply takes a while, as a real model's does");
       return { content: 'A long build log; nothing useful in it.' };
     });
     await run.pty.waitFor('num_ctx');
@@ -91,7 +91,7 @@ describe('a 16 MB message that is one line', () => {
     expect(cancelMs).toBeLessThan(1000);
     // The compaction is over: no more summarizer requests go.
     const sent = summarizerChats(run.emu).length;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await deliberatePause(500, 'a window in which a wrongly continued compaction would send another request');
     expect(summarizerChats(run.emu).length).toBe(sent);
   }, 120_000);
 });

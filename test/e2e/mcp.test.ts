@@ -214,6 +214,8 @@ describe('MCP servers in the chat', () => {
       // The command line wraps at the terminal's width where the checkout's path is long (as on CI).
       expect(run.pty.screen()).toMatch(wrapped(`proj: ${process.execPath} ${fault} changing`));
       await run.pty.answer('y');
+      // A "yes" is said as a "no" is.
+      await run.pty.waitFor(wrapped('the approval is kept until the file changes (/mcp shows them).'));
       // Typed at once, /mcp would arrive in the same chunk as the answer, which then is typing.
       await waitUntil(
         'the question answered',
@@ -355,6 +357,58 @@ describe('finding MCP tools at a small window (two real servers, 27 tools, num_c
       await run?.close();
       run = undefined;
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('resuming a chat whose tool definitions are deferred', () => {
+  test('-r sends the same tools (what find_tools found is kept) and the meter reads as before quitting', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ochat-mcp-home-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-mcp-resume-'));
+    const config = mcpConfig({ many: [fault, 'many'] });
+    /** The status line's meter, `1.4k/4k (34%)`. */
+    const meter = (r: ToolRun) =>
+      r.pty
+        .screen()
+        .match(/[\d.]+k?\/4k \(\d+%\)/g)
+        ?.at(-1);
+    try {
+      run = await startToolRun({ config, args: ['--num-ctx', '4096'], home, cwd });
+      await waitForMcp(run, 'many — ready, 200 tools');
+      run.emu.enqueue(
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'tool_150' } }] },
+        { content: 'Found it.' },
+        { content: 'Second reply.' },
+      );
+      run.pty.write('find tool 150\r');
+      await run.pty.waitFor('Found it.');
+      run.pty.write('and now?\r');
+      await run.pty.waitFor('Second reply.');
+      const before = run.chatRequests().at(-1) as ChatRequestRecord;
+      expect(toolNames(before)).toContain('many__tool_150');
+      const meterBefore = meter(run);
+      expect(meterBefore).toBeDefined();
+      run.pty.write('/quit\r');
+      await run.pty.exited;
+      const id = run.pty.screen().match(/To continue this session: ochat -r (\S+)/)?.[1];
+      expect(id).toBeDefined();
+      await run.close();
+
+      run = await startToolRun({ config, args: ['-r', String(id)], home, cwd });
+      await waitForMcp(run, 'many — ready, 200 tools');
+      await waitUntil('the meter as it was', () => meter(run as ToolRun) === meterBefore, {
+        describe: () => `Before quitting ${meterBefore}, now ${meter(run as ToolRun)}.`,
+      });
+      run.emu.enqueue({ content: 'Third reply.' });
+      run.pty.write('and after the resume?\r');
+      await run.pty.waitFor('Third reply.');
+      const [after] = await run.waitForRequests(1);
+      expect(toolNames(after)).toEqual(toolNames(before));
+    } finally {
+      await run?.close();
+      run = undefined;
+      rmSync(home, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -4,11 +4,12 @@
  * in pieces run and answered by their id, reasoning shown as thinking, compaction at a small
  * window with no request refused, and a window given too large learnt from the refusal.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest, keepWhatItIsShown } from '../support/compaction-summarizer.js';
 import { PROMPT_PLACEHOLDER, placeForRuns, removePlaces } from '../support/e2e-chat.js';
+import { type Emulator, startEmulator } from '../support/emulator.js';
 import {
   type OpenAiChatRecord,
   type OpenAiEmulator,
@@ -29,9 +30,14 @@ afterEach(async () => {
   removePlaces();
 });
 
-async function startServerAndChat(options: OpenAiEmulatorOptions, args: string[] = [], cwd?: string) {
+async function startServerAndChat(
+  options: OpenAiEmulatorOptions,
+  args: string[] = [],
+  cwd?: string,
+  env: Record<string, string> = {},
+) {
   emu = await startOpenAiEmulator(options);
-  pty = spawnOchat(['--host', emu.url, ...args], { cwd, cols: 140 });
+  pty = spawnOchat(['--host', emu.url, ...args], { cwd, cols: 140, env });
   await pty.waitFor(PROMPT_PLACEHOLDER);
   return { emu, pty };
 }
@@ -79,6 +85,13 @@ describe('OpenAI-compatible servers', () => {
 
     pty.write('/context\r');
     await pty.waitFor('Context window: 16k tokens (from vLLM /v1/models max_model_len)');
+
+    // The session records the server it talked to.
+    const sessions = join(pty.home, 'data', 'ochat', 'sessions');
+    const file = readdirSync(sessions, { recursive: true }).find((name) => String(name).endsWith('.jsonl'));
+    const header = JSON.parse(readFileSync(join(sessions, String(file)), 'utf8').split('\n')[0]);
+    expect(header.server).toEqual({ api: 'openai', name: 'vLLM', url: emu.url });
+    expect(header.model).toBe('Qwen/Qwen3-8B');
   });
 
   test('llama-server at 2048: a long chat is compacted several times and no request is refused', async () => {
@@ -138,4 +151,104 @@ describe('OpenAI-compatible servers', () => {
     pty.write('/context\r');
     await pty.waitFor("Context window: 2k tokens (from the server's refusal of a longer prompt)");
   }, 120_000);
+
+  test("LiteLLM with a key: sent as a Bearer token; Ollama's own commands say plainly the server has none", async () => {
+    const { emu, pty } = await startServerAndChat(
+      { engine: 'litellm', apiKey: 'sk-team', models: [{ id: 'gpt-oss-120b', window: 32768 }] },
+      [],
+      undefined,
+      { OCHAT_API_KEY: 'sk-team' },
+    );
+    await pty.waitFor('from LiteLLM /model/info max_input_tokens');
+    expect(new Set(emu.chats.map((c) => c.authorization))).toEqual(new Set());
+    pty.write('hello\r');
+    await pty.waitFor('Echo: hello');
+    expect(emu.chats[0].authorization).toBe('Bearer sk-team');
+    pty.write('/ps\r');
+    await pty.waitFor("/ps is Ollama's: LiteLLM at");
+    pty.write('/set keep_alive 5m\r');
+    await pty.waitFor("keep_alive is Ollama's: LiteLLM keeps its model loaded");
+    pty.write('/unload\r');
+    await pty.waitFor("/unload is Ollama's");
+    // No preload and no /api/ps: the one chat request is the message's.
+    const paths = emu.requests.map((r) => r.path);
+    expect(
+      paths.filter((p) => p.startsWith('/api/') && p !== '/api/version' && p !== '/api/v0/models'),
+    ).toEqual([]);
+    expect(paths.filter((p) => p === '/v1/chat/completions')).toHaveLength(1);
+    expect(JSON.stringify(emu.chats[0].body)).not.toContain('keep_alive');
+  });
+
+  test('a slow first token is shown as the prompt being read; a 429 is said and asked again', async () => {
+    const { emu, pty } = await startServerAndChat({ engine: 'vllm' });
+    await pty.waitFor('from vLLM /v1/models max_model_len');
+    emu.enqueue({ content: 'Slow but here.', firstByteDelayMs: 2500 });
+    pty.write('first\r');
+    await pty.waitFor('vLLM is reading the prompt…');
+    await pty.waitFor('Slow but here.');
+    emu.enqueue(
+      { fault: { kind: 'http', status: 429, message: 'Too many requests', retryAfter: 1 } },
+      { content: 'After the pause.' },
+    );
+    pty.write('second\r');
+    await pty.waitFor(
+      /limits how often it is asked \(HTTP 429: Too many requests\)\. Trying again in 1 s \(1 of 3\)\./,
+    );
+    await pty.waitFor('After the pause.');
+    expect(emu.chats).toHaveLength(3);
+  });
+
+  test('the last model used on Ollama is not asked of a vLLM that does not serve it: its only model is taken', async () => {
+    const { home } = placeForRuns('ochat-openai-last-');
+    mkdirSync(join(home, 'data', 'ochat'), { recursive: true });
+    writeFileSync(join(home, 'data', 'ochat', 'state.json'), JSON.stringify({ lastModel: 'llama3.2' }));
+    emu = await startOpenAiEmulator({ engine: 'vllm', models: [{ id: 'Qwen/Qwen3-8B' }] });
+    pty = spawnOchat(['--host', emu.url], { home, cols: 140 });
+    await pty.waitFor('Qwen/Qwen3-8B · http');
+    expect(pty.screen()).not.toContain("has no model 'llama3.2'");
+  });
+
+  test('LM Studio cutting silently below the window it reports: the short count is said out loud', async () => {
+    const { emu, pty } = await startServerAndChat({
+      engine: 'lm-studio',
+      models: [{ id: 'qwen3-8b', window: 1024 }],
+      reportedWindow: 8192,
+    });
+    await pty.waitFor('num_ctx 8192 (8k) from LM Studio loaded_context_length');
+    for (let n = 1; n <= 4; n++) {
+      pty.write(`Turn ${n}: ${'filler '.repeat(200)}\r`);
+      await waitUntil(`turn ${n}`, () => emu.chats.length >= n, { timeoutMs: 10_000 });
+      await pty.waitFor(`Echo: Turn ${n}:`);
+    }
+    expect(emu.chats.some((chat) => chat.truncated)).toBe(true);
+    await pty.waitFor(/LM Studio truncated the prompt: about \S+ tokens were sent, the model saw \S+/);
+  });
+
+  test('without a key, a server that wants one is said in words naming the variable', async () => {
+    const { pty } = await startServerAndChat({ engine: 'vllm', apiKey: 'sk-x' }, ['--api', 'openai']);
+    await pty.waitFor(/wants an API key \(HTTP 401: Unauthorized\)\. Set OCHAT_API_KEY/);
+  });
+});
+
+describe('detection at --host', () => {
+  let ollama: Emulator | undefined;
+  afterEach(async () => {
+    await ollama?.close();
+    ollama = undefined;
+  });
+
+  test('Ollama at another host keeps its native API; what answered is remembered, so the next start asks nothing', async () => {
+    ollama = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+    const { home } = placeForRuns('ochat-detect-');
+    pty = spawnOchat(['--host', ollama.url, '-m', 'llama3.2'], { home });
+    await pty.waitFor(PROMPT_PLACEHOLDER);
+    await pty.waitFor('num_ctx 8192');
+    expect(ollama.requests[0].path).toBe('/api/version');
+    expect(ollama.requests.some((r) => r.path.startsWith('/v1/'))).toBe(false);
+    await pty.dispose();
+    const seen = ollama.requests.length;
+    pty = spawnOchat(['--host', ollama.url, '-m', 'llama3.2'], { home });
+    await pty.waitFor('num_ctx 8192');
+    expect(ollama.requests.slice(seen).map((r) => r.path)).not.toContain('/api/version');
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ChatRun, startChat, waitForChats } from '../support/e2e-chat.js';
-import { waitUntil } from '../support/wait-until.js';
+import { deliberatePause, waitUntil } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
 
@@ -54,7 +54,7 @@ describe('queued messages', () => {
     expect(after.filter((row) => row.startsWith('› third message'))).toHaveLength(1);
     expect(after.some((row) => row.startsWith('› second message'))).toBe(true);
     // Esc again clears the prompt: the third message is gone without being sent.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await deliberatePause(100, 'two separate presses of Esc: in one burst they read as one key sequence');
     pty.write('\x1b');
     await waitUntil('an empty prompt', () => promptRow().includes('Type a message'), {
       describe: () => pty.screen(),

@@ -17,6 +17,7 @@ import { replaySession } from '../../src/sessions/session-replay.js';
 import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
 import { startEmulator } from '../support/emulator.js';
 import { spawnOchat } from '../support/pty-session.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 const KILLS = Number(process.env.OCHAT_CRASH_KILLS ?? 12);
 const root = mkdtempSync(join(tmpdir(), 'ochat-crash-'));
@@ -68,7 +69,10 @@ describe('crash safety', () => {
         while (Date.now() < deadline) {
           question += 1;
           pty.write(`Question ${question}, FACT-${question}?\r`);
-          await new Promise((r) => setTimeout(r, 50 + next() * 400));
+          await deliberatePause(
+            50 + next() * 400,
+            'a person typing at a random pace, so kills land anywhere',
+          );
         }
         // The killed process's lock was taken over: no "held by another ochat" question.
         expect(pty.screen()).not.toContain('open in another ochat');

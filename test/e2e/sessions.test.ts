@@ -6,7 +6,11 @@
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { compactionResponder, conversationChats } from '../support/compaction-summarizer.js';
+import {
+  compactionResponder,
+  conversationChats,
+  isSummarizerRequest,
+} from '../support/compaction-summarizer.js';
 import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '../support/e2e-chat.js';
 import {
   type ChatRequestRecord,
@@ -15,7 +19,7 @@ import {
   countToolTokens,
 } from '../support/emulator.js';
 import { spawnOchat, wrapped } from '../support/pty-session.js';
-import { waitUntil } from '../support/wait-until.js';
+import { deliberatePause, waitUntil } from '../support/wait-until.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 const chatReplies = (_req: unknown, n: number) => ({
@@ -308,6 +312,50 @@ describe('session commands in the terminal', () => {
     await run.pty.waitFor(`Deleted session ${originalId}.`);
     expect(sessionFiles(where.sessions)).toEqual([expect.not.stringContaining(originalId)]);
   });
+
+  test('/history shows /compact instructions and cancelled compactions; a compaction run before a message was sent is shown above it', async () => {
+    const where = place();
+    const run = await start(where, ['-m', 'chat', '--num-ctx', '4096']);
+    const answers = compactionResponder({ chat: chatReplies });
+    let slow = false;
+    run.emu.respondWith(async (req) => {
+      // A summarizer that takes its time, as a real model does: Ctrl+C comes while it works.
+      if (slow && isSummarizerRequest(req))
+        await deliberatePause(5000, 'the summarizer takes its time, as a real model does');
+      return answers(req);
+    });
+    await chatTurns(run, 1, 3);
+    run.pty.write('/compact keep FACT-q2 exactly\r');
+    await run.pty.waitFor(/Compacted \d+ messages/);
+    await chatTurns(run, 4, 5);
+    slow = true;
+    run.pty.write('/compact\r');
+    await run.pty.waitFor('compacting');
+    run.pty.write('\x03');
+    await run.pty.waitFor('Compaction cancelled');
+    slow = false;
+    // Too big to go without compacting what came before it first.
+    run.pty.write(`Big FACT-big ${'word '.repeat(2000)}\r`);
+    await run.pty.waitFor('Reply 6 done.', 20_000);
+    run.pty.write('/history\r');
+    await run.pty.waitFor('[12] assistant: lorem ipsum');
+    const history = run.pty.screen().slice(run.pty.screen().lastIndexOf('/history'));
+    const flat = history.replace(/\s*\n\s*/g, ' ');
+    expect(flat).toMatch(
+      /── compacted just now by chat, \/compact "keep FACT-q2 exactly": messages 1–\d+ summarized/,
+    );
+    expect(flat).toContain('── compaction cancelled just now (manual): nothing was changed');
+    const lines = history.split('\n').map((line) => line.trim());
+    const big = lines.findIndex((line) => /\] user: Big FACT-big/.test(line));
+    expect(big).toBeGreaterThan(0);
+    // The compaction its sending ran comes right above the message, not after it.
+    const above = lines
+      .slice(0, big)
+      .filter((line) => line.startsWith('──'))
+      .at(-1);
+    expect(above).toMatch(/^── compacted just now by chat: messages 1–\d+ summarized/);
+    expect(lines.slice(big).some((line) => line.startsWith('── compacted'))).toBe(false);
+  }, 60_000);
 
   test('a session another ochat holds: the second is told the pid and offered read-only (n) or a new session (y)', async () => {
     const where = place();

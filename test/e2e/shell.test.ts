@@ -11,6 +11,7 @@ import type { ChatMessageLike, ChatRequestRecord } from '../support/emulator.js'
 import { ALL_HOSTILE, actingSequencesIn, leakedSequences } from '../support/hostile-text.js';
 import { spawnOchat } from '../support/pty-session.js';
 import { E2E_TOOL_MODEL, startToolRun, type ToolRun } from '../support/tools-e2e.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let run: ToolRun | undefined;
 
@@ -81,8 +82,7 @@ describe('!command', () => {
     await pty.waitFor('✗ cancelled', 1_000, { settle: false });
     expect(Date.now() - pressed).toBeLessThan(1_000);
     const child = Number(readFileSync(join(cwd, 'child.pid'), 'utf8'));
-    for (let i = 0; i < 50 && isAlive(child); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(isAlive(child)).toBe(false);
+    await waitUntil('the child process ended with its group', () => !isAlive(child));
 
     pty.write('!echo after\r');
     await pty.waitFor('exit 0');

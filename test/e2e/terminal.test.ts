@@ -3,10 +3,11 @@
  * while a reply streams, Ctrl+T for the thinking of every reply, and the status line, /summary and
  * /tools laid out for a person. The built CLI in a PTY against the emulator, colours on.
  */
+
 import { afterEach, describe, expect, test } from 'vitest';
 import { compactionResponder } from '../support/compaction-summarizer.js';
 import { type ChatRun, PROMPT_PLACEHOLDER, startChat } from '../support/e2e-chat.js';
-import { waitUntil } from '../support/wait-until.js';
+import { deliberatePause, waitUntil } from '../support/wait-until.js';
 
 const THINKING_MODEL = [{ name: 'qwen3:latest', family: 'qwen3', capabilities: ['completion', 'thinking'] }];
 
@@ -18,7 +19,6 @@ afterEach(async () => {
 });
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('resizing', () => {
   test('120 → 50 → 120 columns while a reply streams leaves one copy of the partial reply', async () => {
@@ -30,9 +30,9 @@ describe('resizing', () => {
     pty.write('stream please\r');
     await pty.waitFor('w30');
     pty.resize(50, 30);
-    await sleep(300);
+    await deliberatePause(300, 'the terminal stays narrow a moment, as a person resizing it');
     pty.resize(120, 30);
-    await sleep(600);
+    await deliberatePause(600, 'a window in which a second copy of the partial reply would be drawn');
     const screen = pty.screen();
     expect(occurrences(screen, 'STREAM-START')).toBe(1);
     expect(occurrences(screen, 'stream please')).toBe(1);
@@ -49,7 +49,7 @@ describe('resizing', () => {
     pty.write('hi\r');
     await pty.waitFor('END-OF-REPLY');
     pty.resize(40, 30);
-    await sleep(600);
+    await deliberatePause(600, 'a window in which the rows printed at 100 columns would be left as they are');
     await pty.waitFor(PROMPT_PLACEHOLDER);
     const rows = pty.screen().split('\n');
     // Printed again at 40 columns, wrapped between words — the terminal's own re-wrap of the rows
@@ -80,7 +80,10 @@ describe('what was above ochat stays (its own rows are redrawn, never the shell 
     await pty.waitFor('PLAIN-REPLY');
     const before = pty.raw().length;
     pty.write('\x14');
-    await sleep(400);
+    await deliberatePause(
+      400,
+      'a window in which a wrong erase of the screen or scrollback would be written',
+    );
     expect(pty.raw().slice(before)).not.toContain('\x1b[3J');
     expect(pty.raw().slice(before)).not.toContain('\x1b[2J');
     expect(shellLinesKept(pty.screen())).toBe(true);
@@ -94,7 +97,7 @@ describe('what was above ochat stays (its own rows are redrawn, never the shell 
     pty.write('hi\r');
     await pty.waitFor('END-OF-REPLY');
     pty.resize(60, 30);
-    await sleep(600);
+    await deliberatePause(600, 'a window in which a wrong erase of the rows above ochat would be written');
     await pty.waitFor(PROMPT_PLACEHOLDER);
     const screen = pty.screen();
     expect(shellLinesKept(screen)).toBe(true);
@@ -118,7 +121,7 @@ describe('what was above ochat stays (its own rows are redrawn, never the shell 
       'the conversation printed again',
       () => occurrences(pty.raw(), 'REDRAWN-REPLY') > printed,
     );
-    await sleep(200);
+    await deliberatePause(200, 'a window in which a second copy of the conversation would be drawn');
     const screen = pty.screen();
     expect(shellLinesKept(screen)).toBe(true);
     expect(occurrences(screen, 'REDRAWN-REPLY')).toBe(1);

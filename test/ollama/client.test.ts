@@ -10,6 +10,7 @@ import {
   StreamError,
   UnsupportedCapabilityError,
 } from '../../src/ollama/errors.js';
+import { deliberatePause } from '../support/wait-until.js';
 import {
   chunk,
   doneChunk,
@@ -261,7 +262,7 @@ describe('OllamaClient.chat', () => {
       },
     });
     const error = await ollamaFailure(pending);
-    await new Promise((resolve) => setTimeout(resolve, 20)); // room for a runaway loop to show itself
+    await deliberatePause(20, 'room for a runaway loop to show itself');
     expect(error.partial).toEqual({ content: 'a', thinking: '' });
     expect(deltas).toEqual([{ content: 'a' }]);
   });

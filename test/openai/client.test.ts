@@ -59,8 +59,8 @@ describe('OpenAiClient against each engine', () => {
     expect(body).not.toHaveProperty('num_ctx');
   });
 
-  it('LM Studio sends no usage: the reply says it was not counted', async () => {
-    const { emulator, client } = await start('lm-studio');
+  it('a server that sends no usage: the reply says it was not counted', async () => {
+    const { emulator, client } = await start('lm-studio', { noUsage: true });
     emulator.enqueue({ content: 'ok' });
     const reply = await client.chat({ model: 'm1', messages: [{ role: 'user', content: 'hi' }] });
     expect(reply.metrics.counted).toBe(false);
@@ -102,6 +102,31 @@ describe('OpenAiClient against each engine', () => {
       expect(reply.doneReason).toBe('tool_calls');
     },
   );
+
+  it('tool_choice "none" goes with the tools, and the engine then calls none', async () => {
+    const { emulator, client } = await start('llama-server');
+    emulator.enqueue({ content: 'A summary.', toolCalls: [{ name: 'get_time', arguments: {} }] });
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_time',
+          description: 'Now.',
+          parameters: { type: 'object' as const, properties: {} },
+        },
+      },
+    ];
+    const reply = await client.chat({
+      model: 'm1',
+      messages: [{ role: 'user', content: 'Summarize.' }],
+      tools,
+      tool_choice: 'none',
+    });
+    expect(emulator.chats[0].body.tool_choice).toBe('none');
+    expect(emulator.chats[0].body.tools).toEqual(tools);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.content).toBe('A summary.');
+  });
 
   it('sends calls back with string arguments and each result with the id of its call', async () => {
     const { emulator, client } = await start('vllm');
@@ -217,7 +242,7 @@ describe('OpenAiClient against each engine', () => {
     const { client } = await start('vllm');
     const error = await client.showModel('nope').catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'model-not-found' });
-    expect((error as Error).message).toContain("has no model 'nope'");
+    expect((error as Error).message).toContain("has no model 'nope'. It serves: m1.");
   });
 
   it("Ollama's lifecycle commands say plainly the server has none", async () => {

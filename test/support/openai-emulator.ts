@@ -9,7 +9,7 @@
  * silently instead), SSE error events after a 200, 401 without the key, 429/503. It uses the Ollama
  * emulator's tokenizer (4 characters a token, 4 tokens a message), so tests predict every count.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, sendJson, waitForClose, waitUnlessClosed } from './emulator-http.js';
 import { toolCallId } from './emulator-reply.js';
@@ -78,13 +78,17 @@ export interface OpenAiEmulatorOptions {
   toolCallsAllIndexZero?: boolean;
   /** A prompt over the window is refused after a 200, by an SSE error event, not a 400. */
   contextErrorInStream?: boolean;
+  /** Never sends `usage`, even when asked (a server or proxy that does not count). */
+  noUsage?: boolean;
+  /** The window the engine's endpoints report, when it is not the one it runs with (LM Studio after a reload). */
+  reportedWindow?: number;
 }
 
 export interface OpenAiEmulator {
   readonly url: string;
   readonly engine: OpenAiEngine;
-  /** Every request: method, path, parsed body. */
-  readonly requests: { method: string; path: string; body: unknown }[];
+  /** Every request: method, path, parsed body, headers. */
+  readonly requests: { method: string; path: string; body: unknown; headers: IncomingHttpHeaders }[];
   /** Every `/v1/chat/completions` request, in order. */
   readonly chats: OpenAiChatRecord[];
   enqueue(...replies: OpenAiScriptedReply[]): void;
@@ -125,13 +129,16 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://emulator').pathname;
     const body = await readBody(req);
-    requests.push({ method, path, body });
+    requests.push({ method, path, body, headers: req.headers });
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
       return sendEngineError(res, options.engine, 401, 'Unauthorized', 'authentication_error');
     const route = `${method} ${path}`;
     if (route === 'GET /v1/models') return sendJson(res, 200, modelList(options.engine, models));
     if (route === 'POST /v1/chat/completions') return chat(req, res, body);
-    const extra = engineEndpoint(options.engine, route, models);
+    const reported = options.reportedWindow
+      ? models.map((m) => ({ ...m, window: options.reportedWindow! }))
+      : models;
+    const extra = engineEndpoint(options.engine, route, reported);
     if (extra !== undefined) return sendJson(res, 200, extra);
     // FastAPI's (vLLM, SGLang, LiteLLM) and llama-server's 404s.
     sendJson(
@@ -231,7 +238,8 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
       ...content.slice(0, Math.max(0, limit - thinking.length)).map((piece) => ({ content: piece })),
     ];
     let completionTokens = Math.min(limit, thinking.length + content.length);
-    const calls = cut ? [] : (scripted.toolCalls ?? []);
+    // tool_choice "none": the engines constrain the output, so no tool call comes back.
+    const calls = cut || request.tool_choice === 'none' ? [] : (scripted.toolCalls ?? []);
     calls.forEach((call, i) => {
       const index = options.toolCallsAllIndexZero ? 0 : i;
       const args = JSON.stringify(call.arguments);
@@ -271,7 +279,7 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
       };
     res.write(`data: ${JSON.stringify(last)}\n\n`);
     const streamOptions = request.stream_options as Record<string, unknown> | undefined;
-    if (streamOptions?.include_usage === true && options.engine !== 'lm-studio') {
+    if (streamOptions?.include_usage === true && !options.noUsage) {
       const usage = {
         prompt_tokens: record.promptEvalCount,
         completion_tokens: completionTokens,

@@ -46,3 +46,14 @@ export async function waitUntil(
     unsubscribe?.();
   }
 }
+
+/**
+ * The one fixed pause tests may take, for what no condition can show: a window in which something
+ * must NOT happen (a wrongly taken key running a command), or a person's timing (a typist, two
+ * separate key presses, a reply interrupted mid-stream). `why` says which, where it is called; a
+ * pause that waits for something to happen is a `waitUntil` instead (test/build/test-hygiene.test.ts).
+ */
+export function deliberatePause(ms: number, why: string): Promise<void> {
+  if (why.trim() === '') throw new Error('deliberatePause: say why the pause cannot be a condition');
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -11,8 +11,8 @@ import type { CompactionRecord } from '../../conversation/compaction-record.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { lastTurnStart } from '../../conversation/turns.js';
+import type { CompactionFailure } from '../../sessions/session-recorder.js';
 import { describeError } from '../../text/describe-error.js';
-import type { ConnectedModel } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
 import type { AbortSlot } from '../state/abort-slot.js';
@@ -22,6 +22,12 @@ import { resolveSummarizer, type SummarizerTarget } from './summarizer.js';
 
 /** How one compaction attempt ended. */
 type CompactionEnd = 'done' | 'nothing' | 'failed' | 'unfixable' | 'until-next-turn' | 'cancelled';
+
+/**
+ * What the budget gate came to: `ready` (room made, or none needed), `failed` (a compaction
+ * failed and said so; the request may still go), `cancelled` (the user cancelled it: it must not).
+ */
+export type GateResult = 'ready' | 'failed' | 'cancelled';
 
 /** Who asked for a compaction: the user (`/compact`) or the trigger. */
 export type CompactionTrigger = 'manual' | 'auto';
@@ -39,8 +45,8 @@ export interface CompactionRunnerDeps {
   /** False in one-shot mode: a failure is an error, not a warning followed by a question. */
   interactive: boolean;
   now: () => Date;
-  /** Told of every failed attempt (the session records it; successes arrive as records). */
-  onFailure?: (trigger: CompactionTrigger, reason: string, model: string | undefined) => void;
+  /** Told of every attempt that changed nothing, cancelled ones too (the session records it; successes arrive as records). */
+  onFailure?: (failure: CompactionFailure) => void;
   /** Told when automatic mode pauses or resumes (the session records it, so a resume decides alike). */
   onPausedChange?: (paused: boolean) => void;
 }
@@ -93,21 +99,25 @@ export class CompactionRunner implements CompactionCommands {
     if (!connected || !this.deps.config.auto || this.autoPaused) return false;
     if (this.deps.conversation.lastUserMessage()?.oversized) return false;
     if (this.unfixableTurn === lastTurnStart(this.deps.conversation.transcript)) return false;
+    const plan = this.deps.requests.plan();
+    if (!plan) return false;
     return isCompactionDue({
-      used: this.deps.requests.used(),
-      reserve: this.budgets(connected).reserve,
+      used: this.deps.requests.used(plan),
+      reserve: this.tellScaled(plan.budgets).reserve,
       numCtx: connected.numCtx,
     });
   }
 
   /**
    * The budget gate every request to the model passes: compacts first when the request would
-   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently. False when
-   * the user cancelled that compaction (Ctrl+C): the request is not to go.
+   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently.
+   * `saysCancel: false`: the caller, holding its request back, says so itself (one line, below its message).
    */
-  async makeRoom(): Promise<boolean> {
-    if (!this.due()) return true;
-    return (await this.attempt('auto', undefined)) !== 'cancelled';
+  async makeRoom(options: { saysCancel?: boolean } = {}): Promise<GateResult> {
+    if (!this.due()) return 'ready';
+    const end = await this.attempt('auto', undefined, options.saysCancel ?? true);
+    if (end === 'cancelled') return 'cancelled';
+    return end === 'failed' || end === 'unfixable' || end === 'until-next-turn' ? 'failed' : 'ready';
   }
 
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
@@ -128,18 +138,19 @@ export class CompactionRunner implements CompactionCommands {
 
   breakdown(): ContextBreakdown | undefined {
     const { settings, requests, conversation } = this.deps;
-    const connected = settings.connected;
-    if (!connected) return undefined;
+    const plan = requests.plan();
+    if (!plan) return undefined;
     return contextBreakdown({
       ...settings.systemSections(),
       record: this.record,
       transcript: conversation.transcript,
-      budgets: this.budgets(connected),
-      charsPerToken: requests.meter.charsPerToken,
+      view: plan.view,
+      budgets: this.tellScaled(plan.budgets),
+      charsPerToken: plan.charsPerToken,
       toolContent: requests.toolContent,
-      toolDefinitionTokens: requests.toolDefinitionTokens(),
-      toolDefinitionSources: requests.toolDefinitionTokensBySource(),
-      used: requests.used(),
+      toolDefinitionTokens: plan.toolTokens,
+      toolDefinitionSources: requests.toolDefinitionTokensBySource(plan),
+      used: requests.used(plan),
     });
   }
 
@@ -154,9 +165,13 @@ export class CompactionRunner implements CompactionCommands {
   }
 
   /** `run`, with how it ended. */
-  private async attempt(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async attempt(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel = true,
+  ): Promise<CompactionEnd> {
     for (;;) {
-      const result = await this.compactOnce(trigger, focus);
+      const result = await this.compactOnce(trigger, focus, saysCancel);
       if (result === 'done') this.unloadSummarizer();
       if (result === 'failed') {
         const key = await this.deps.ask({
@@ -212,11 +227,10 @@ export class CompactionRunner implements CompactionCommands {
   }
 
   /**
-   * The budgets for `model`'s window; tells the user once when they had to be scaled down (not
+   * The plan's budgets, passed through; tells the user once when they had to be scaled down (not
    * on a one-shot's stderr: a single prompt has nothing to compact, and scripts read that stream).
    */
-  budgets(model: ConnectedModel): Budgets {
-    const budgets = this.deps.requests.budgets(model);
+  tellScaled(budgets: Budgets): Budgets {
     if (budgets.scaled && !this.scaledBudgetsTold && this.deps.interactive) {
       this.scaledBudgetsTold = true;
       this.deps.screen.notice(
@@ -227,21 +241,36 @@ export class CompactionRunner implements CompactionCommands {
     return budgets;
   }
 
-  private async compactOnce(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async compactOnce(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel: boolean,
+  ): Promise<CompactionEnd> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
-    if (!connected) {
+    const plan = requests.plan();
+    if (!connected || !plan) {
       screen.notice('error', 'Not connected to a model yet.');
       return 'nothing';
     }
     const abort = this.deps.abort.begin();
     screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
     try {
-      this.summarizer ??= await resolveSummarizer(backend, connected, config.model, () => settings.keepAlive);
+      // compaction.reuse_cache: the chat model summarizes by continuing the chat's request, cached at the server.
+      const chatFrame =
+        config.reuse_cache === 'auto' ? () => requests.chatFrame(settings.connected ?? connected) : undefined;
+      this.summarizer ??= await resolveSummarizer(
+        backend,
+        connected,
+        config.model,
+        () => settings.keepAlive,
+        chatFrame,
+      );
+      const continuesChat = this.summarizer.continuesChat;
       const outcome = await compactConversation({
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
-        budgets: this.budgets(connected),
+        budgets: this.tellScaled(plan.budgets),
         ...settings.systemSections(),
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
@@ -251,11 +280,12 @@ export class CompactionRunner implements CompactionCommands {
         rules: config.prompt ?? undefined,
         details: config.details === 'on' ? { share: config.details_share } : undefined,
         focus,
-        charsPerToken: requests.meter.charsPerToken,
+        charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
-        fit: requests.viewFit(connected),
-        fixedTokens: requests.toolDefinitionTokens(),
-        usedBefore: requests.used(),
+        fit: plan.fit,
+        fixedTokens: plan.toolTokens,
+        usedBefore: requests.used(plan),
+        continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
         now: this.deps.now,
         signal: abort.signal,
       });
@@ -282,21 +312,22 @@ export class CompactionRunner implements CompactionCommands {
         if (trigger === 'manual') screen.notice('info', 'Nothing to compact.');
         return 'nothing';
       }
-      if (abort.signal.aborted) return this.cancelled();
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
       if (!outcome.retryable) {
         const later = outcome.nextTurn && config.auto;
         if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
         this.fail(
           trigger,
+          focus,
           `${outcome.message}. Retrying would not help: the newest messages are kept verbatim and need that room. A larger window (/set num_ctx) or a new conversation (/clear) would.${later ? ' Automatic compaction tries again after the next message.' : ''}`,
         );
         return later ? 'until-next-turn' : 'unfixable';
       }
-      this.fail(trigger, outcome.message);
+      this.fail(trigger, focus, outcome.message);
       return 'failed';
     } catch (error) {
-      if (abort.signal.aborted) return this.cancelled();
-      this.fail(trigger, describeError(error));
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
+      this.fail(trigger, focus, describeError(error));
       return 'failed';
     } finally {
       this.deps.abort.end();
@@ -304,13 +335,21 @@ export class CompactionRunner implements CompactionCommands {
     }
   }
 
-  private cancelled(): 'cancelled' {
-    this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
+  /** `says`: false when the caller tells it with what it means for the message held back. */
+  private cancelled(trigger: CompactionTrigger, focus: string | undefined, says: boolean): 'cancelled' {
+    this.deps.onFailure?.({
+      trigger,
+      reason: 'cancelled (Ctrl+C); nothing was changed',
+      model: this.summarizer?.model,
+      cancelled: true,
+      ...(focus && { focus }),
+    });
+    if (says) this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
     return 'cancelled';
   }
 
-  private fail(trigger: CompactionTrigger, reason: string): void {
-    this.deps.onFailure?.(trigger, reason, this.summarizer?.model);
+  private fail(trigger: CompactionTrigger, focus: string | undefined, reason: string): void {
+    this.deps.onFailure?.({ trigger, reason, model: this.summarizer?.model, ...(focus && { focus }) });
     // No ⚠ in the text: the warning level draws it, so the screen reads `⚠ Compaction failed: …`.
     this.deps.screen.notice(this.deps.interactive ? 'warning' : 'error', `Compaction failed: ${reason}`);
   }

@@ -1,5 +1,5 @@
 import { supportsVision } from '../../backend/capabilities.js';
-import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
+import { type ChatBackend, type ServerIdentity, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../../backend/interfaces.js';
 import type { InstructionsView, ModelCommands } from '../../commands/command-host.js';
@@ -84,7 +84,15 @@ export class ModelConnector implements ModelCommands {
     const { signal } = this.deps.abort.begin();
     try {
       const name = await chooseModel(
-        { flag: flags.model ?? this.resumed.model, config: config.model, lastUsed: appState.lastModel },
+        {
+          flag: flags.model ?? this.resumed.model,
+          config: config.model,
+          lastUsed: await this.lastUsedHere(
+            appState.lastModel,
+            flags.model ?? this.resumed.model ?? config.model,
+            signal,
+          ),
+        },
         () => backend.listModels(signal),
       ).catch((error: unknown) => this.pickInstalled(error));
       if (name === undefined) return undefined;
@@ -127,6 +135,22 @@ export class ModelConnector implements ModelCommands {
   }
 
   /**
+   * The model used last, if this server can have it: an OpenAI-compatible server serves only what
+   * it was started with, so a name from another server (the last Ollama chat's) is not taken
+   * unless it lists it. Asks the server only when no model is named.
+   */
+  private async lastUsedHere(
+    lastUsed: string | undefined,
+    named: string | undefined,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const { backend } = this.deps;
+    if (!lastUsed || named || backend.server?.api !== 'openai') return lastUsed;
+    const served = await backend.listModels(signal);
+    return served.some((model) => model.name === lastUsed) ? lastUsed : undefined;
+  }
+
+  /**
    * None was named and several are installed: on a terminal the user picks one (↑/↓, Enter);
    * undefined when they pick none, told how to choose later. Other failures are rethrown.
    */
@@ -144,7 +168,9 @@ export class ModelConnector implements ModelCommands {
         detail: [m.parameterSize, m.quantization].filter(Boolean).join(' ') || undefined,
       })),
     });
-    if (picked) return picked;
+    // Named as a typed name is (`m1`, not `m1:latest`): the header and status read the same
+    // whether the model came from -m, the config or this list.
+    if (picked) return picked.replace(/:latest$/, '');
     this.deps.screen.notice(
       'info',
       'No model chosen: /model <name> chooses one here (Tab completes the installed ones), Enter shows the list again, and -m <name> chooses at start.',
@@ -176,7 +202,12 @@ export class ModelConnector implements ModelCommands {
         modelfile: connected.info.numCtxParam,
         trained: connected.info.trainedContext,
       });
-      settings.connect({ ...connected, numCtx: fallback.numCtx, numCtxSource: fallback.source });
+      settings.connect({
+        ...connected,
+        numCtx: fallback.numCtx,
+        numCtxSource: fallback.source,
+        refusedNumCtx: connected.numCtx,
+      });
       screen.notice(
         'error',
         `${refusal} Using ${fallback.numCtx} (the ${fallback.source === 'modelfile' ? "Modelfile's" : fallback.source === 'server' ? "server's" : 'default'}).`,
@@ -281,7 +312,9 @@ export class ModelConnector implements ModelCommands {
         `${connected.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
       );
     }
-    const resized = { ...connected, numCtx, numCtxSource: source };
+    // A window set now is no longer the one refused at the start.
+    const { refusedNumCtx: _refused, ...kept } = connected;
+    const resized = { ...kept, numCtx, numCtxSource: source };
     settings.connect(resized);
     this.deps.compaction.numCtxChanged();
     screen.store.update({ numCtx });
@@ -306,6 +339,10 @@ export class ModelConnector implements ModelCommands {
       },
       () => {},
     );
+  }
+
+  get server(): ServerIdentity | undefined {
+    return this.deps.backend.server;
   }
 
   get name(): string | undefined {
@@ -370,6 +407,36 @@ export class ModelConnector implements ModelCommands {
 
   instructions(): InstructionsView {
     return this.deps.instructions.view();
+  }
+
+  get pins(): readonly string[] {
+    return this.deps.settings.pins;
+  }
+
+  /** Refused when the window could then no longer hold the system message, the pins, the tool definitions and what compaction needs. */
+  pin(text: string): string | undefined {
+    const { settings, requests } = this.deps;
+    const before = settings.pins;
+    settings.setPins([...before, text]);
+    const connected = settings.connected;
+    if (!connected) return undefined;
+    const smallest = requests.smallestNumCtx();
+    if (smallest.numCtx <= connected.numCtx) return undefined;
+    settings.setPins(before);
+    const figure = (n: number) => n.toLocaleString('en');
+    return `Not pinned: with it the system message and pins take ${figure(smallest.systemTokens)} tokens, and num_ctx ${figure(connected.numCtx)} would need to be at least ${figure(smallest.numCtx)} to leave compaction its room. Shorten it, unpin another (/pins), or raise /set num_ctx.`;
+  }
+
+  unpin(n: number): boolean {
+    const pins = this.deps.settings.pins;
+    if (!Number.isInteger(n) || n < 1 || n > pins.length) return false;
+    this.deps.settings.setPins(pins.filter((_, i) => i !== n - 1));
+    return true;
+  }
+
+  lastUserText(): string | undefined {
+    const last = this.deps.conversation.lastUserMessage();
+    return last ? (last.typed ?? last.content) : undefined;
   }
 
   get think(): ThinkSetting | undefined {

@@ -3,9 +3,9 @@ import { extname, resolve } from 'node:path';
 import type { Conversation } from '../../conversation/conversation.js';
 import { fileErrorReason } from '../../platform/errno.js';
 import { exportJson, exportMarkdown, parseJsonExport } from '../../sessions/session-export.js';
-import type { SettingKey } from '../../sessions/session-format.js';
+import type { SessionServer, SettingKey } from '../../sessions/session-format.js';
 import { formatHistory } from '../../sessions/session-history.js';
-import { SessionRecorder } from '../../sessions/session-recorder.js';
+import { type CompactionFailure, SessionRecorder } from '../../sessions/session-recorder.js';
 import { type ReplayedSession, replaySession } from '../../sessions/session-replay.js';
 import type { OpenedSession, SessionStore, SessionSummary } from '../../sessions/session-store.js';
 import type { ModelSettings } from '../request/model-settings.js';
@@ -25,6 +25,8 @@ export interface SessionKeeperDeps {
   onError: (error: Error) => void;
   /** Writing the session works again: the lines kept meanwhile (how many) were written. */
   onRecovered?: (lines: number) => void;
+  /** The server the chat talks to, recorded in the header: its protocol, name and URL. */
+  server?: () => SessionServer;
 }
 
 /** A session command that cannot do what was asked, with a message for the user (e.g. `/save` to an existing file). */
@@ -73,6 +75,7 @@ export class SessionKeeper {
         cwd,
         now,
         headerSettings: () => ({
+          ...(this.deps.server ? { server: this.deps.server() } : {}),
           model: settings.connected?.name,
           system: settings.system,
           options: { ...settings.options },
@@ -113,8 +116,8 @@ export class SessionKeeper {
     this.recorded = { model: name, numCtx };
   }
 
-  compactionFailed(trigger: string, reason: string, model: string | undefined): void {
-    this.recorder?.recordCompactionFailure({ trigger, reason, model });
+  compactionFailed(failure: CompactionFailure): void {
+    this.recorder?.recordCompactionFailure(failure);
   }
 
   uncompacted(): void {

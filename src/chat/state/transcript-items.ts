@@ -57,7 +57,9 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
         kind: 'notice',
         id: itemId(),
         level: 'warning',
-        text: `Compaction failed: ${entry.reason}`,
+        text: entry.cancelled
+          ? 'Compaction cancelled; nothing was changed.'
+          : `Compaction failed: ${entry.reason}`,
       });
       continue;
     }

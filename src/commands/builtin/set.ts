@@ -3,6 +3,7 @@ import { OLLAMA_OPTIONS } from '../../config/ollama-option-table.js';
 import { CommandUsageError, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
 import { describeNumCtxSource } from '../num-ctx-source.js';
+import { setThinking } from './think.js';
 
 /** The value that returns an option to the model's default: `/set temperature default`. */
 export const DEFAULT_WORD = 'default';
@@ -65,6 +66,14 @@ function listInForce(host: CommandHost, known: readonly string[]): string {
 /** `/set keep_alive <value>`: how long Ollama keeps the model loaded, sent with every request. */
 function setKeepAlive(host: CommandHost, text: string): void {
   const value = text.trim();
+  const server = host.model.server;
+  if (server?.api === 'openai') {
+    host.screen.notice(
+      'info',
+      `keep_alive is Ollama's: ${server.name} keeps its model loaded while it runs, so nothing is set or sent.`,
+    );
+    return;
+  }
   if (!value) throw new CommandUsageError(`/set keep_alive needs ${KEEP_ALIVE_FORMS}.`);
   if (value.toLowerCase() === DEFAULT_WORD) {
     host.options.setKeepAlive(undefined);
@@ -114,8 +123,7 @@ export const setCommand: SlashCommand = {
       return;
     }
     if ((keyword === 'think' || keyword === 'nothink') && restWords.length === 0) {
-      host.model.setThink(keyword === 'think');
-      host.screen.notice('success', `Thinking: ${keyword === 'think' ? 'on' : 'off'}`);
+      setThinking(host, keyword === 'think');
       return;
     }
     const optionArgs = keyword === 'parameter' ? args.slice(first.length).trim() : args;

@@ -14,7 +14,7 @@ import { StatusLine, type StatusLineProps } from './status-line.js';
 import { toolPreviewRows } from './tool-preview.js';
 
 /** The streaming reply shown in the live area. */
-export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking'>;
+export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking' | 'waiting'>;
 
 /** Props of {@link ChatScreen}. */
 export interface ChatScreenProps {
@@ -24,8 +24,8 @@ export interface ChatScreenProps {
   live?: LiveReplyState;
   /** What was typed while busy and waits its turn, shown dimmed under the live reply. */
   queued?: QueuedInputsProps['inputs'];
-  /** The status line's content. */
-  status: StatusLineProps;
+  /** The status line's content; absent once quitting (the shell's prompt follows, not a stale status). */
+  status?: StatusLineProps;
   /** The prompt's editor state; the prompt is hidden when undefined. */
   input?: EditorState;
   /** Whether the prompt has the keyboard (it is dimmed otherwise, e.g. while a dialog is open). */
@@ -153,7 +153,7 @@ export function ChatScreen({
             <PromptInput state={input} isActive={inputActive && !dialog && !pick} />
           </Box>
         )}
-        <StatusLine {...status} />
+        {status && <StatusLine {...status} />}
       </Box>
     </>
   );

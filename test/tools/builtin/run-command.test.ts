@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommandTool } from '../../../src/tools/builtin/run-command.js';
+import { waitUntil } from '../../support/wait-until.js';
 import { makeContext, makeTempDir } from '../temp-sandbox.js';
 
 /** Whether a process still runs; a zombie (dead, not yet reaped by an init that never reaps) counts as dead. */
@@ -48,8 +49,7 @@ describe('run_command', () => {
     expect(runCommandTool.summaryLine(args, outcome)).toBe(`❌ ${args.command} (timed out after 300ms)`);
     const childPid = Number(fs.readFileSync(path.join(cwd, 'child.pid'), 'utf8'));
     // The background child got SIGTERM with its group; give the kernel a moment to reap it.
-    for (let i = 0; i < 50 && isAlive(childPid); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(isAlive(childPid)).toBe(false);
+    await waitUntil('the background child reaped with its group', () => !isAlive(childPid));
   });
 
   it('formats whole-second timeouts like "60s"', () => {

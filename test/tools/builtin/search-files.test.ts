@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_SEARCH_MATCHES, searchFilesTool } from '../../../src/tools/builtin/search-files.js';
+import { deliberatePause } from '../../support/wait-until.js';
 import { makeContext, makeTempDir, writeTree } from '../temp-sandbox.js';
 
 describe('search_files', () => {
@@ -133,7 +134,7 @@ describe('search_files', () => {
       const controller = new AbortController();
       const search = searchFilesTool.run(hostile, makeContext(cwd, { signal: controller.signal }));
       // A timer on this thread fires while the pattern runs: matching is elsewhere.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await deliberatePause(100, 'a timer on this thread firing while the pattern runs is the point');
       controller.abort();
       const outcome = await search;
       expect(outcome).toMatchObject({ ok: false, output: 'The search was cancelled.' });
