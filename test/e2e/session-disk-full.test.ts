@@ -177,6 +177,8 @@ describe.skipIf(!canMount)('a full disk', () => {
     expect(await exitCode(run.pty)).toBe(0);
     const files = readdirSync(where.sessions).filter((f) => f.endsWith('.jsonl'));
     expect(files).toHaveLength(1);
+    // The attempts that failed on the full disk left no empty lock behind.
+    expect(readdirSync(where.sessions).filter((f) => f.endsWith('.lock'))).toEqual([]);
     const parsed = parseSession(readFileSync(join(where.sessions, files[0])));
     expect(parsed.readOnly).toBeUndefined();
     const { messages } = replaySession(parsed.header, parsed.entries);
