@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchRow, BenchSuite } from './bench-row.js';
 import { bigTextBench } from './big-text.bench.js';
 import { compactionBench } from './compaction.bench.js';
+import { llamaServerBench } from './llama-server.bench.js';
 import { mcpBench } from './mcp.bench.js';
 import { sessionsBench } from './sessions.bench.js';
 import { startupBench } from './startup.bench.js';
@@ -14,6 +15,7 @@ const SUITES: Record<string, BenchSuite> = {
   sessions: sessionsBench,
   'big-text': bigTextBench,
   mcp: mcpBench,
+  'llama-server': llamaServerBench,
 };
 
 /** Runs every suite (or those named on the command line) and prints one table. */
