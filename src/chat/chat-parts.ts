@@ -78,6 +78,8 @@ export interface ChatParts extends StateParts, RequestParts, ModelParts, ToolPar
   router: InputRouter;
   /** After quitting: how to continue the session that was closed (`ochat -r <name-or-id>`). */
   comeBack: () => string | undefined;
+  /** After quitting: the lines the session could not save, and where they were kept (a full disk). */
+  unsavedOnQuit: () => string | undefined;
 }
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
@@ -219,6 +221,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     },
   });
   let comeBack: string | undefined;
+  let unsavedOnQuit: string | undefined;
   const screenCommands: ScreenCommands = {
     notice: (level, text) => screen.notice(level, text),
     show: (text) => screen.notice('info', text),
@@ -237,7 +240,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       abort.cancel();
       // Read before the session file closes: the quit line says how to come back to it.
       comeBack = sessions.resumeCommand();
-      keeper.close();
+      unsavedOnQuit = keeper.close();
       store.update({ exiting: true });
       deps.onExit();
     },
@@ -287,5 +290,6 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     host,
     router,
     comeBack: () => comeBack,
+    unsavedOnQuit: () => unsavedOnQuit,
   };
 }
