@@ -1,7 +1,8 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message, WireMessage } from '../conversation/message.js';
-import { fitNewestTurn } from './fit-newest-turn.js';
+import { fitNewestTurn, shortenToolOutput } from './fit-newest-turn.js';
 import { renderSummarySection, SECTION_SEPARATOR } from './summary.js';
+import { toolEntryLine } from './tool-entries.js';
 
 /** What the model view is built from. */
 export interface ModelViewInput {
@@ -17,7 +18,17 @@ export interface ModelViewInput {
   toolContent?: (message: Message) => string;
   /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
   fit?: ViewFit;
+  /**
+   * Only `transcript[..end)`, as the chat's request sent it (the summarizer's continuation of that
+   * request): the messages after it still decide how those before it are sent.
+   */
+  end?: number;
+  /** Tool outputs a request sent shortened to fit, and the chars of their head it kept: sent so again. */
+  shortened?: ReadonlyMap<Message, number>;
 }
+
+/** The parts of the system message: the system prompt, the sections every request carries whole, the summary. */
+export type SystemSections = Pick<ModelViewInput, 'system' | 'instructions' | 'pins' | 'record'>;
 
 /** The room the newest turn must fit in, and how its tool outputs are shortened when it does not. */
 export interface ViewFit {
@@ -38,20 +49,17 @@ export interface ViewFit {
  */
 export function buildModelView(input: ModelViewInput): WireMessage[] {
   const { record, transcript, toolContent } = input;
-  const systemParts: string[] = [];
-  if (input.system?.trim()) systemParts.push(input.system);
-  if (input.instructions) systemParts.push(input.instructions);
-  if (input.pins) systemParts.push(input.pins);
-  if (record) systemParts.push(renderSummarySection(record));
+  const strays: string[] = [];
   const tail: WireMessage[] = [];
   const sources: Message[] = [];
   // Whether the last tail entry carries a `!command` run: user messages next to one join it.
   let lastHasShell = false;
-  for (let i = record?.upto ?? 0; i < transcript.length; i++) {
+  const end = input.end ?? transcript.length;
+  for (let i = record?.upto ?? 0; i < end; i++) {
     const message = transcript[i];
     // A stray system message (hand-edited or old session) joins the one system message.
     if (message.role === 'system') {
-      if (message.content.trim()) systemParts.push(message.content);
+      strays.push(message.content);
       continue;
     }
     // `/retry` replaced it: the new reply stands in its place (the history keeps the old one).
@@ -60,6 +68,9 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     if (message.role === 'tool' && tail.length === 0) continue;
     if (isRetriedReply(message, transcript[i + 1])) continue;
     const wire = toWireMessage(message, toolContent);
+    const headChars = input.shortened?.get(message);
+    if (headChars !== undefined && message.role === 'tool')
+      wire.content = shortenToolOutput(wire.content, toolEntryLine(message), headChars);
     const last = tail.length - 1;
     if (message.role === 'user' && tail[last]?.role === 'user' && (lastHasShell || message.shell)) {
       // A `!command`'s output goes with the user's next message: one user message, so the
@@ -73,15 +84,29 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     sources.push(message);
     lastHasShell = message.shell !== undefined;
   }
-  const head: WireMessage[] = systemParts.length
-    ? [{ role: 'system', content: systemParts.join(SECTION_SEPARATOR) }]
-    : [];
+  const head = systemHead(input, strays);
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
   return [
     ...head,
     ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
   ];
+}
+
+/**
+ * The one system message a request starts with: the system prompt, then the instruction files,
+ * the pinned notes and the summary of `record` as delimited sections, then `strays` (system
+ * messages found in the transcript); none when all are empty. Alone, it is what every request
+ * carries at the least.
+ */
+export function systemHead(sections: SystemSections, strays: readonly string[] = []): WireMessage[] {
+  const parts: string[] = [];
+  if (sections.system?.trim()) parts.push(sections.system);
+  if (sections.instructions) parts.push(sections.instructions);
+  if (sections.pins) parts.push(sections.pins);
+  if (sections.record) parts.push(renderSummarySection(sections.record));
+  for (const stray of strays) if (stray.trim()) parts.push(stray);
+  return parts.length ? [{ role: 'system', content: parts.join(SECTION_SEPARATOR) }] : [];
 }
 
 /**

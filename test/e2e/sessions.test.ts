@@ -19,7 +19,7 @@ import {
   countToolTokens,
 } from '../support/emulator.js';
 import { spawnOchat, wrapped } from '../support/pty-session.js';
-import { waitUntil } from '../support/wait-until.js';
+import { deliberatePause, waitUntil } from '../support/wait-until.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 const chatReplies = (_req: unknown, n: number) => ({
@@ -125,6 +125,13 @@ describe('sessions', () => {
     const id = file.replace(/\.jsonl$/, '');
     expect(first.pty.screen()).toContain(`To continue this session: ochat -r ${id}`);
     expect(first.pty.screen()).not.toContain('Quit ochat');
+
+    // One session: offered too (Esc would start a new one), not resumed unasked.
+    const single = await start(where, ['-r'], 'Continue which session?');
+    await single.pty.waitFor(/› First session FACT-one/);
+    single.pty.write('\r');
+    await single.pty.waitFor(`Resumed session ${id}`);
+    await quit(single);
 
     const second = await start(where, ['-m', 'chat']);
     second.pty.write('Second session FACT-two\r');
@@ -320,7 +327,8 @@ describe('session commands in the terminal', () => {
     let slow = false;
     run.emu.respondWith(async (req) => {
       // A summarizer that takes its time, as a real model does: Ctrl+C comes while it works.
-      if (slow && isSummarizerRequest(req)) await new Promise((resolve) => setTimeout(resolve, 5000));
+      if (slow && isSummarizerRequest(req))
+        await deliberatePause(5000, 'the summarizer takes its time, as a real model does');
       return answers(req);
     });
     await chatTurns(run, 1, 3);

@@ -238,7 +238,8 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
       ...content.slice(0, Math.max(0, limit - thinking.length)).map((piece) => ({ content: piece })),
     ];
     let completionTokens = Math.min(limit, thinking.length + content.length);
-    const calls = cut ? [] : (scripted.toolCalls ?? []);
+    // tool_choice "none": the engines constrain the output, so no tool call comes back.
+    const calls = cut || request.tool_choice === 'none' ? [] : (scripted.toolCalls ?? []);
     calls.forEach((call, i) => {
       const index = options.toolCallsAllIndexZero ? 0 : i;
       const args = JSON.stringify(call.arguments);
