@@ -1,4 +1,4 @@
-import { type ChatBackend, serverName } from '../backend/chat-backend.js';
+import type { ChatBackend } from '../backend/chat-backend.js';
 import type { ChatDelta } from '../backend/interfaces.js';
 import type { SlashCommand } from '../commands/command.js';
 import type { CommandHost, ScreenCommands } from '../commands/command-host.js';
