@@ -197,6 +197,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     cwd: deps.cwd,
     conversation,
     shortenedForModel: (message) => requests.shortenedForModel(message),
+    makeRoom: () => compactions.makeRoom(),
     screen,
     ask,
     autoConfirm: deps.autoConfirm,

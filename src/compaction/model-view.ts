@@ -13,7 +13,7 @@ export interface ModelViewInput {
   transcript: readonly Message[];
   /** A tool result's content as sent (the app caps long output here); default: `content`. */
   toolContent?: (message: Message) => string;
-  /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
+  /** Shorten the tool outputs of a turn that alone does not fit, as when it was the newest (see fit-newest-turn.ts). */
   fit?: ViewFit;
 }
 
@@ -75,10 +75,26 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     : [];
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
-  return [
-    ...head,
-    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
-  ];
+  // Each turn as it was when it was the newest: an output shortened to fit then was never sent
+  // whole, and later requests (and the figures of the meter and of compaction) keep it as sent.
+  const fitted: WireMessage[] = [];
+  let start = 0;
+  for (let end = 1; end <= tail.length; end++) {
+    if (end < tail.length && tail[end].role !== 'user') continue;
+    fitted.push(
+      ...fitNewestTurn({
+        head,
+        tail: tail.slice(start, end),
+        sources: sources.slice(start, end),
+        room: numCtx - reserve,
+        charsPerToken,
+        headChars,
+        onShortened,
+      }),
+    );
+    start = end;
+  }
+  return [...head, ...fitted];
 }
 
 /**
