@@ -9,6 +9,7 @@ import { psCommand, pullCommand, unloadCommand } from './builtin/lifecycle.js';
 import { loadCommand } from './builtin/load.js';
 import { mcpCommand } from './builtin/mcp.js';
 import { modelCommand } from './builtin/model.js';
+import { pinCommand, pinsCommand, unpinCommand } from './builtin/pin.js';
 import { quitCommand } from './builtin/quit.js';
 import { retryCommand } from './builtin/retry.js';
 import {
@@ -38,6 +39,9 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   unloadCommand,
   showCommand,
   systemCommand,
+  pinCommand,
+  pinsCommand,
+  unpinCommand,
   instructionsCommand,
   setCommand,
   thinkCommand,

@@ -79,6 +79,14 @@ export interface ModelCommands {
   setSystem(text: string | undefined): void;
   /** The instruction files sent in the system message. */
   instructions(): InstructionsView;
+  /** The notes `/pin` keeps verbatim in every request, in order. */
+  readonly pins: readonly string[];
+  /** Pins a note; undefined when pinned, else why not (it would not fit, with the figures). */
+  pin(text: string): string | undefined;
+  /** Removes pin `n` (from 1); false when there is none. */
+  unpin(n: number): boolean;
+  /** The user's last message as typed, for `/pin` alone (undefined: none yet). */
+  lastUserText(): string | undefined;
 
   readonly think: ThinkSetting | undefined;
   readonly supportsThinking: boolean;

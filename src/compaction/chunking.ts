@@ -2,6 +2,7 @@ import { eventLoopTurn } from '../async/event-loop-turn.js';
 import { MESSAGE_OVERHEAD_TOKENS, weightedLength } from '../conversation/token-estimate.js';
 import { isHighSurrogate, isLowSurrogate } from '../text/shorten.js';
 import type { Ask, SummarizerReply } from './ask.js';
+import { findDetails } from './details.js';
 import { cutNarrative } from './narrative-cut.js';
 import {
   buildCondenseRequest,
@@ -150,6 +151,11 @@ export async function summarizeLines(
     previousNarrative?: string;
     /** Exact details to ask for (details.ts): listed in each request, then checked; missing ones asked for once more. */
     details?: readonly string[];
+    /**
+     * The most the final narrative may take, given the narrative (the room the details it lacks
+     * need beside it): over it, the narrative is condensed to it, or cut as a last resort.
+     */
+    roomAfterDetails?: (narrative: string) => number;
   },
 ): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
   const { estimate, summaryTokens } = input;
@@ -232,6 +238,38 @@ export async function summarizeLines(
     // Taken only whole, within the limit, and keeping more: the rest stay in the details list.
     if (!reply.cutOff && stillMissing < missing.length && estimate(reply.text) <= input.targetTokens)
       narrative = reply.text;
+  }
+  // The details still missing are kept beside the narrative: it makes room for them, out of its
+  // plain words only — never losing an exact detail it holds (some, such as a tool output's, are in no list).
+  const room = input.roomAfterDetails?.(narrative);
+  if (room !== undefined && estimate(narrative) > room) {
+    const held = findDetails(narrative).map((d) => d.text);
+    const holdsAll = (text: string) => held.every((d) => text.includes(d));
+    const condense = buildCondenseRequest({
+      rules: input.rules,
+      summary: narrative,
+      maxChars: summaryCharLimit(Math.max(1, room), input.charsPerToken / bytesPerChar(input)),
+    });
+    let text = narrative;
+    if (fitsWindow(condense)) {
+      const condensed = await ask(condense);
+      if (
+        condensed.text &&
+        !condensed.cutOff &&
+        estimate(condensed.text) < estimate(text) &&
+        holdsAll(condensed.text)
+      )
+        text = condensed.text;
+    }
+    const cut = cutNarrative(text, Math.max(1, room), estimate);
+    if (holdsAll(cut.kept)) {
+      if (cut.removed) {
+        removed.push(cut.removed);
+        removedTokens += Math.max(1, estimate(text) - estimate(cut.kept));
+      }
+      text = cut.kept;
+    }
+    narrative = text;
   }
   const cut: SummaryCut | undefined =
     removed.length || endsLost ? { text: removed.join('\n'), tokens: removedTokens } : undefined;

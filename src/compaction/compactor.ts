@@ -45,6 +45,8 @@ export interface CompactionInput {
   system?: string;
   /** The instruction files' section: in every request, before and after, never summarized. */
   instructions?: string;
+  /** The pinned notes' section (pins.ts), in every request: counted in every figure. */
+  pins?: string;
   ask: Ask;
   /** The summarizer model's window (`num_ctx` sent with its requests). */
   summarizerNumCtx: number;
@@ -141,6 +143,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       buildModelView({
         system: input.system,
         instructions: input.instructions,
+        pins: input.pins,
         record,
         transcript,
         toolContent,
@@ -157,23 +160,25 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     budgets.summary,
     estimateText,
   );
-  // ...and the exact details their list's share, at most what they would all take.
+  const budget = narrativeBudget(budgets.summary, sharedEntries, estimateText);
+  // The exact details: those of the slice and those carried, asked for and checked.
   const candidates = input.details
     ? joinDetails(previous?.details ?? [], previous?.keptDetails ?? [], collectDetails(plan.slice))
     : [];
   const foldedBefore = previous?.detailsFolded ?? 0;
-  // At least the list with every detail folded: folding is said, never silent.
-  const detailsRoom =
-    input.details && (candidates.length || foldedBefore)
-      ? Math.max(
-          Math.min(
-            detailsBudget(budgets.summary, input.details.share, estimateText),
-            detailsListCost({ details: candidates, detailsFolded: foldedBefore }, estimateText),
-          ),
-          detailsFrameCost(foldedBefore + candidates.length, estimateText),
-        )
-      : 0;
-  const budget = narrativeBudget(budgets.summary, sharedEntries, estimateText) - detailsRoom;
+  const shareBudget = input.details ? detailsBudget(budgets.summary, input.details.share, estimateText) : 0;
+  // What the details a narrative lacks need beside it: their cost up to their share, and at
+  // least the list with every one folded (folding is said, never silent).
+  const listNeed = (narrative: string) => {
+    const missing = candidates.filter((d) => !keptIn(narrative, d));
+    if (!missing.length && !foldedBefore) return 0;
+    return Math.max(
+      Math.min(shareBudget, detailsListCost({ details: missing, detailsFolded: foldedBefore }, estimateText)),
+      detailsFrameCost(foldedBefore + missing.length, estimateText),
+    );
+  };
+  const allFolded = detailsFrameCost(foldedBefore + candidates.length, estimateText);
+  const roomAfterDetails = (narrative: string) => budget - listNeed(narrative);
   let narrative: string;
   let cut: SummaryCut | undefined;
   let long: LongMessages;
@@ -206,6 +211,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       }),
       previousNarrative: previous?.narrative,
       details: candidates.map((d) => d.text),
+      ...(input.details ? { roomAfterDetails } : {}),
     });
     narrative = summarized.narrative;
     cut = joinCuts(long.summaryCut, summarized.cut);
@@ -230,7 +236,8 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   const list = fitDetailsList(
     candidates.filter((d) => !keptIn(narrative, d)),
     foldedBefore,
-    detailsRoom,
+    // What the narrative left, up to the list's need; at least the list with all folded.
+    Math.max(Math.min(listNeed(narrative), budget - estimateText(narrative)), allFolded),
     estimateText,
   );
   const listCost = detailsListCost({ details: list.details, detailsFolded: list.foldedTotal }, estimateText);

@@ -9,6 +9,7 @@ import { renderToolLog } from './summary.js';
 export type ContextRowLabel =
   | 'system'
   | 'instructions'
+  | 'pinned notes'
   | 'summary'
   | 'tool entries'
   | 'tool definitions'
@@ -42,6 +43,8 @@ export function contextBreakdown(input: {
   system?: string;
   /** The instruction files' section (instructions-section.ts). */
   instructions?: string;
+  /** The pinned notes' section (pins.ts). */
+  pins?: string;
   record?: CompactionRecord;
   transcript: readonly Message[];
   budgets: Budgets;
@@ -54,20 +57,22 @@ export function contextBreakdown(input: {
   /** The app's one figure for the next request (server count plus estimate). */
   used?: number;
 }): ContextBreakdown {
-  const { system, instructions, record, transcript, budgets, charsPerToken, toolContent } = input;
+  const { system, instructions, pins, record, transcript, budgets, charsPerToken, toolContent } = input;
   const toolDefinitions = input.toolDefinitionTokens ?? 0;
-  const view = buildModelView({ system, instructions, record, transcript, toolContent });
+  const view = buildModelView({ system, instructions, pins, record, transcript, toolContent });
   const total = input.used ?? toolDefinitions + estimateMessagesTokens(view, charsPerToken);
   const head = view[0]?.role === 'system' ? estimateMessagesTokens([view[0]], charsPerToken) : 0;
   // The same system message without the summary: stray system messages stay in the system row.
   const strays = transcript.slice(record?.upto ?? 0).filter((m) => m.role === 'system');
-  const headWithout = (parts: { instructions?: string; record?: CompactionRecord }) =>
+  const headWithout = (parts: { instructions?: string; pins?: string; record?: CompactionRecord }) =>
     estimateMessagesTokens(buildModelView({ system, ...parts, transcript: strays }), charsPerToken);
-  const withInstructions = record ? headWithout({ instructions }) : head;
-  // The instructions' row is what they add to the system message (its join included).
+  const withPins = record ? headWithout({ instructions, pins }) : head;
+  const withInstructions = pins ? headWithout({ instructions }) : withPins;
+  // The instructions' and pins' rows are what they add to the system message (their joins included).
   const plainHead = instructions ? headWithout({}) : withInstructions;
   const instructionTokens = Math.max(0, withInstructions - plainHead);
-  const summaryTotal = Math.max(0, head - withInstructions);
+  const pinTokens = Math.max(0, withPins - withInstructions);
+  const summaryTotal = Math.max(0, head - withPins);
   const toolTokens = record
     ? Math.min(summaryTotal, estimateTokens(renderToolLog(record.toolEntries), charsPerToken))
     : 0;
@@ -80,8 +85,8 @@ export function contextBreakdown(input: {
   // The server counted less than the system message was estimated at: its parts are scaled down
   // to what is left beside the tool definitions (the tail is then empty), so the rows still add
   // up to what the meter shows.
-  const [systemRow, instructionsRow, summaryRow, entriesRow] = fitParts(
-    [plainHead, instructionTokens, summaryTotal - toolTokens, toolTokens],
+  const [systemRow, instructionsRow, pinsRow, summaryRow, entriesRow] = fitParts(
+    [plainHead, instructionTokens, pinTokens, summaryTotal - toolTokens, toolTokens],
     Math.max(0, total - toolDefinitions),
   );
   return {
@@ -90,6 +95,7 @@ export function contextBreakdown(input: {
     rows: [
       row('system', systemRow),
       ...(instructions ? [row('instructions', instructionsRow)] : []),
+      ...(pins ? [row('pinned notes', pinsRow)] : []),
       row('summary', summaryRow),
       row('tool entries', entriesRow),
       row('tool definitions', toolDefinitions),

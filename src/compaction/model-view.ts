@@ -8,6 +8,8 @@ export interface ModelViewInput {
   system?: string;
   /** The instruction files' section (instructions-section.ts): after the system prompt, never compacted. */
   instructions?: string;
+  /** The pinned notes' section (pins.ts): after the instructions, verbatim, never compacted. */
+  pins?: string;
   /** The compaction record in force: its summary is folded into the system message. */
   record?: CompactionRecord;
   transcript: readonly Message[];
@@ -39,6 +41,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
   const systemParts: string[] = [];
   if (input.system?.trim()) systemParts.push(input.system);
   if (input.instructions) systemParts.push(input.instructions);
+  if (input.pins) systemParts.push(input.pins);
   if (record) systemParts.push(renderSummarySection(record));
   const tail: WireMessage[] = [];
   const sources: Message[] = [];

@@ -270,6 +270,11 @@ export class AppState {
   #fail(error: unknown): void {
     if (this.#errorReported) return;
     this.#errorReported = true;
+    // In words (`the file system is read-only`), never an errno text (`EROFS: read-only file system, open …`).
+    const path =
+      error instanceof Error && 'path' in error && typeof error.path === 'string' ? error.path : undefined;
+    if (errnoCode(error))
+      error = new Error(`${fileErrorReason(error)}${path ? ` (${path})` : ''}`, { cause: error });
     this.#onError(error instanceof Error ? error : new Error(String(error)));
   }
 

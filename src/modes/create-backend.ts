@@ -24,7 +24,8 @@ export async function createBackend(
   const requestTimeoutMs = config.request_timeout_s * 1000;
   const headers = expandEnvReferences(config.headers, env).values;
   let api = flags.api ?? config.api ?? appState.serverApi(host);
-  if (!api && host !== DEFAULT_HOST) {
+  const fromOllamaVariable = !flags.host && Boolean(env.OLLAMA_HOST?.trim());
+  if (!api && host !== DEFAULT_HOST && !fromOllamaVariable) {
     api = await (await loadOpenAiRuntime()).detectApi(host, { headers });
     if (api) appState.setServerApi(host, api);
   }

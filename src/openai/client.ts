@@ -83,10 +83,11 @@ export class OpenAiClient implements ChatBackend {
 
   /** The model's entry and the window the server runs it with, read where its engine publishes it. */
   async showModel(model: string, signal?: AbortSignal): Promise<ModelInfo> {
+    let ids: string[] = [];
     try {
       const entries = await abortable(this.modelEntries(signal, false), signal);
       const entry = entries.find((e) => e.id === model);
-      const ids = entries.flatMap((e) => (typeof e.id === 'string' ? [e.id] : []));
+      ids = entries.flatMap((e) => (typeof e.id === 'string' ? [e.id] : []));
       if (!entry && ids.length > 0)
         throw new ServerStatusError(
           404,
@@ -101,7 +102,7 @@ export class OpenAiClient implements ChatBackend {
       if (typeof trained === 'number' && trained > 0) info.trainedContext = trained;
       return info;
     } catch (error) {
-      throw this.failure(error, { model, signal });
+      throw this.failure(error, { model, signal, models: ids });
     }
   }
 
@@ -347,7 +348,12 @@ export class OpenAiClient implements ChatBackend {
 
   private failure(
     error: unknown,
-    context: { model?: string; signal?: AbortSignal; partial?: { content: string; thinking: string } },
+    context: {
+      model?: string;
+      signal?: AbortSignal;
+      partial?: { content: string; thinking: string };
+      models?: readonly string[];
+    },
   ): BackendError {
     if (context.signal?.aborted)
       return new BackendError('aborted', 'Request cancelled.', undefined, {
@@ -360,6 +366,7 @@ export class OpenAiClient implements ChatBackend {
       model: context.model,
       partial: context.partial,
       keyVariable: this.options.apiKey?.variable,
+      models: context.models,
     });
   }
 }

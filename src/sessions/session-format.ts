@@ -50,7 +50,8 @@ export type SettingKey =
   | 'meter'
   | 'tool_recency'
   | 'auto_compaction_paused'
-  | 'tool_started';
+  | 'tool_started'
+  | 'pins';
 
 /**
  * Settings kept for an exact resume, not for a reader (`/history`, `/save`): the meter's state and

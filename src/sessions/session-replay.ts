@@ -43,6 +43,8 @@ export interface SessionSettings {
   toolRecency?: ToolRecencyState;
   /** Automatic compaction was paused by a failure, until one succeeds. */
   autoCompactionPaused?: boolean;
+  /** The notes `/pin` kept, in order (the last `pins` line wins). */
+  pins?: string[];
   /** The last tool call that began to run (it may have no result: the session was killed while it ran). */
   toolStarted?: StartedToolCall;
 }
@@ -133,6 +135,11 @@ function applySetting(settings: SessionSettings, key: SettingKey, value: unknown
       break;
     case 'tool_started':
       settings.toolStarted = startedToolCall(value);
+      break;
+    case 'pins':
+      settings.pins = Array.isArray(value)
+        ? value.filter((pin): pin is string => typeof pin === 'string')
+        : undefined;
       break;
   }
 }

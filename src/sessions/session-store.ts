@@ -121,19 +121,26 @@ export class SessionStore {
 
   /**
    * Opens a session to continue it: read, locked, and a writer at its end. Read-only (no writer)
-   * when the file is damaged, from a newer format, or held by a live process (`holder`).
+   * when the file is damaged, from a newer format, held by a live process (`holder`), or in a folder
+   * that cannot be written (a read-only disk: it is read in memory, and said).
    */
   open(id: string): OpenedSession {
     const parsed = this.read(id);
     const path = this.pathOf(id);
     const lock = this.lockOf(id);
-    const taken = lock.acquire();
     let readOnly = parsed.readOnly;
+    let taken: ReturnType<LockFile['acquire']> | undefined;
+    try {
+      taken = lock.acquire();
+    } catch (error) {
+      // A read-only or full disk: the conversation is still all there, to be read in memory.
+      readOnly ??= `its folder cannot be written (${fileErrorReason(error)})`;
+    }
     let holder: number | undefined;
-    if (!taken.ok) {
+    if (taken && !taken.ok) {
       holder = taken.holder.pid;
       readOnly ??= `another ochat (pid ${holder}) has it open`;
-    } else if (taken.setAside) {
+    } else if (taken?.setAside) {
       const { what, keptAs } = taken.setAside;
       parsed.notices.push(`The session's lock file was ${what}, not a lock; it was set aside as ${keptAs}.`);
     }
@@ -153,7 +160,7 @@ export class SessionStore {
       holder,
       close: () => {
         writer?.close();
-        if (taken.ok) lock.release();
+        if (taken?.ok) lock.release();
       },
     };
   }

@@ -5,7 +5,24 @@
  */
 
 // Cheap pre-check: most streamed chunks contain no control character at all.
-const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+const HAS_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+// Bidirectional embeddings, overrides and isolates reorder what a terminal shows ("Trojan
+// Source"): shown as `<U+202E>`, as the confirmation shows them. The marks (U+200E, U+200F) and
+// the joiners scripts and emoji need (U+200C, U+200D) stay.
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/g;
+// Line and paragraph separators break a line without a newline: they become one.
+const LINE_SEPARATOR = /[\u2028\u2029]/g;
+
+/** The bidi controls of `text` made visible, its line and paragraph separators made newlines. */
+function showBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROL, codePoint).replace(LINE_SEPARATOR, '\n');
+}
+
+/** `<U+202E>`: a character shown by its code point. */
+function codePoint(char: string): string {
+  return `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+}
 
 // Order matters: string sequences (OSC/DCS/APC/PM/SOS) and CSI before the single-ESC form,
 // which would otherwise eat only their introducer and leave the payload visible.
@@ -23,11 +40,14 @@ const CONTROL_SEQUENCE = new RegExp(
   'g',
 );
 
-/** Returns `text` with every terminal control sequence removed; `\r\n` becomes `\n`, lone `\r` goes. */
+/**
+ * Returns `text` with every terminal control sequence removed; `\r\n` becomes `\n`, lone `\r` goes;
+ * bidi controls are shown as `<U+202E>`, U+2028 and U+2029 become line breaks.
+ */
 export function sanitizeTerminalText(text: string): string {
   // Stryker disable next-line ConditionalExpression: a fast path; without a control character the replacements below change nothing
   if (!HAS_CONTROL.test(text)) return text;
-  return text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, '');
+  return showBidiControls(text.replace(/\r\n/g, '\n').replace(CONTROL_SEQUENCE, ''));
 }
 
 /** Sanitizes a text that arrives in pieces; see {@link createStreamSanitizer}. */
@@ -92,7 +112,7 @@ export function showControlCharacters(text: string): string {
     // Stryker disable next-line EqualityOperator: a space (0x20) never gets here: the pattern matches no printable character
     if (code < 0x20) return String.fromCharCode(0x2400 + code);
     if (code === 0x7f) return '␡';
-    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    return codePoint(char);
   });
 }
 
@@ -132,7 +152,12 @@ export function filterTerminalOutput(text: string, policy: TerminalOutputPolicy)
   if (policy === 'text') return sanitizeTerminalText(text);
   // Stryker disable next-line ConditionalExpression: a fast path; without a control character the replacement below changes nothing
   if (!HAS_CONTROL.test(text)) return text;
-  return text.replace(CONTROL_SEQUENCE, (sequence) => (INK_OWN_SEQUENCE.test(sequence) ? sequence : ''));
+  // A separator here missed the sanitizer of its text, and a newline Ink did not lay out would
+  // shift its frame: shown by its code point, as a bidi control is.
+  return text
+    .replace(CONTROL_SEQUENCE, (sequence) => (INK_OWN_SEQUENCE.test(sequence) ? sequence : ''))
+    .replace(BIDI_CONTROL, codePoint)
+    .replace(LINE_SEPARATOR, codePoint);
 }
 
 /** The part of a writable stream the guard replaces. */

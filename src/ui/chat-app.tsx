@@ -196,14 +196,15 @@ export function ChatApp({ model, commands, completePath, history, now, eraseOwnO
   // dozen full renders a second for nothing.
   const streaming = Boolean(state.live?.text) && !state.live?.shell;
   // A model loading at the server says so, with the seconds waited, in place of "waiting for…".
-  const loadingLabel = state.loading && !streaming ? `loading ${state.loading.model}…` : undefined;
+  const loadingLabel =
+    state.loading && !streaming ? (state.loading.label ?? `loading ${state.loading.model}…`) : undefined;
   const busy = streaming ? undefined : (loadingLabel ?? state.busy);
   const busyHint = streaming ? 'streaming · ctrl+c to cancel' : 'ctrl+c to cancel';
   const pasteHint = hasChip(editor.state.text) ? 'ctrl+o to expand the paste' : undefined;
   return (
     <ChatScreen
       items={state.items}
-      live={state.live}
+      live={state.live && { ...state.live, waiting: loadingLabel }}
       progress={state.pull ? pullLines(state.pull.state, Math.max(1, width - 1)) : undefined}
       queued={queuedTexts(state.queued)}
       status={{

@@ -296,17 +296,15 @@ describe('/think', () => {
     expect(host.onlyShown).toBe('Thinking: high');
   });
 
-  it('warns when the model does not support thinking but keeps the setting', async () => {
+  it('warns when the model does not support thinking but keeps the setting: one line, no success', async () => {
     const host = new FakeHost();
     host.model.supportsThinking = false;
     host.model.name = 'llama3.2';
     await run('/think on', host);
     expect(host.model.think).toBe(true);
-    expect(host.notices[0]).toEqual({
-      level: 'warning',
-      text: 'llama3.2 does not support thinking; the setting is kept for models that do.',
-    });
-    expect(host.notices[1]).toEqual({ level: 'success', text: 'Thinking: on' });
+    expect(host.notices).toEqual([
+      { level: 'warning', text: 'llama3.2 does not support thinking: "on" is kept for models that do.' },
+    ]);
     const shown = await run('/think', host);
     expect(shown.shown.at(-1)).toBe('Thinking: on (llama3.2 does not support thinking)');
   });
@@ -779,5 +777,31 @@ describe('session commands', () => {
       expect(host.notices[0].level).toBe('error');
       expect(host.notices[0].text).toContain(`Usage: ${usage}`);
     }
+  });
+});
+
+describe('/pin, /pins, /unpin', () => {
+  it('pins a note, or the last message alone, lists them numbered, and unpins by number', async () => {
+    const host = new FakeHost();
+    await run('/pin deploy only from tag v2.14.3', host);
+    host.lastUserText = 'Never touch prod on Fridays.';
+    await run('/pin', host);
+    expect(host.model.pins).toEqual(['deploy only from tag v2.14.3', 'Never touch prod on Fridays.']);
+    await run('/pins', host);
+    expect(host.onlyShown).toContain(
+      'Pinned notes (in every request):\n  1. deploy only from tag v2.14.3\n  2. Never touch prod on Fridays.',
+    );
+    await run('/unpin 1', host);
+    expect(host.model.pins).toEqual(['Never touch prod on Fridays.']);
+    await run('/unpin 5', host);
+    expect(host.model.pins).toHaveLength(1);
+  });
+
+  it('says why a pin was refused, and pins nothing with nothing to pin', async () => {
+    const host = new FakeHost();
+    await run('/pin', host);
+    host.pinRefusal = 'Not pinned: it would not fit.';
+    await run('/pin a very long note', host);
+    expect(host.model.pins).toEqual([]);
   });
 });

@@ -125,3 +125,22 @@ describe('configSchema', () => {
     expect(configSchema.parse({ tools: { enabled: [] } }).tools.enabled).toEqual([]);
   });
 });
+
+describe('OpenAI-compatible server keys', () => {
+  it('takes api, api_key_env and headers, and refuses what they cannot be', () => {
+    const team = ['$', '{TEAM}'].join(''); // a ${VAR} reference, as the config file holds it
+    const ok = configSchema.safeParse({
+      api: 'openai',
+      api_key_env: 'VLLM_KEY',
+      headers: { 'X-Team': team },
+    });
+    expect(ok.success && ok.data).toMatchObject({
+      api: 'openai',
+      api_key_env: 'VLLM_KEY',
+      headers: { 'X-Team': team },
+    });
+    expect(configSchema.safeParse({ api: 'vllm' }).success).toBe(false);
+    expect(configSchema.safeParse({ api_key_env: 'sk-123 secret' }).success).toBe(false);
+    expect(configSchema.safeParse({ headers: { 'X-Team': 3 } }).success).toBe(false);
+  });
+});

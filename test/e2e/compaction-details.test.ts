@@ -13,7 +13,7 @@ import {
   sliceLines,
   summarizerChats,
 } from '../support/compaction-summarizer.js';
-import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '../support/e2e-chat.js';
 import { wrapped } from '../support/pty-session.js';
 
 let run: ChatRun | undefined;
@@ -21,6 +21,7 @@ let run: ChatRun | undefined;
 afterEach(async () => {
   await run?.close();
   run = undefined;
+  removePlaces();
 });
 
 /** Replies that end in `Reply <n> done.`, easy to wait for. */
@@ -67,5 +68,66 @@ describe('exact details with a gist-only summarizer', () => {
     pty.write('/summary\r');
     await pty.waitFor(wrapped('Exact details the summary left out, kept verbatim beside it (11):'));
     expect(pty.screen()).toMatch(wrapped('- 5433 (host listens on port …)'));
+  });
+});
+
+describe('/pin', () => {
+  const NOTE = 'Deploy only from tag v2.14.3 via `make release TARGET=eu-2`; never on Fridays.';
+
+  test('a pinned note reaches the model verbatim after three gist-only compactions and a resume, and /context counts it', async () => {
+    const where = placeForRuns('ochat-pin-e2e-');
+    const args = ['-m', 'chat', '--num-ctx', '4096'];
+    run = await startChat({
+      models: [{ name: 'chat:latest' }],
+      args,
+      pty: { home: where.home, cwd: where.cwd },
+    });
+    run.emu.respondWith(compactionResponder({ summarize: gistOnly, chat: replies }));
+    let n = 0;
+    const say = async (text: string) => {
+      n += 1;
+      run!.pty.write(`${text}\r`);
+      await run!.pty.waitFor(`Reply ${n} done.`);
+    };
+    await say(NOTE);
+    run.pty.write('/pin\r');
+    await run.pty.waitFor('Pinned as #1');
+    while (compactions(run) < 3 && n < 80)
+      await say(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}`);
+    expect(compactions(run)).toBeGreaterThanOrEqual(3);
+    await say('Where do we deploy from?');
+    const last = conversationChats(run.emu).at(-1)!;
+    expect(last.truncated).toBe(false);
+    expect(String(last.keptMessages[0].content)).toContain(`1. ${NOTE}`);
+    run.pty.write('/context\r');
+    await run.pty.waitFor(/pinned notes +\d+/);
+    run.pty.write('/quit\r');
+    expect(await exitCode(run.pty)).toBe(0);
+    await run.close();
+
+    run = await startChat({
+      models: [{ name: 'chat:latest' }],
+      args: ['-r'],
+      pty: { home: where.home, cwd: where.cwd },
+      readyText: 'Resumed session',
+    });
+    run.emu.respondWith(compactionResponder({ summarize: gistOnly, chat: replies }));
+    await run.pty.waitFor('num_ctx');
+    run.pty.write('/pins\r');
+    await run.pty.waitFor(wrapped(`1. ${NOTE}`));
+    run.pty.write('And now?\r');
+    await run.pty.waitFor('Reply 1 done.');
+    expect(String(conversationChats(run.emu)[0].keptMessages[0].content)).toContain(`1. ${NOTE}`);
+    run.pty.write('/unpin 1\r');
+    await run.pty.waitFor('Unpinned note 1.');
+  });
+
+  test('a note the window cannot hold beside compaction is refused with the figures, and nothing is pinned', async () => {
+    run = await startChat({ models: [{ name: 'chat:latest' }], args: ['-m', 'chat', '--num-ctx', '2048'] });
+    run.pty.write(`/pin ${'remember this '.repeat(800)}\r`);
+    await run.pty.waitFor(wrapped('would need to be at least'));
+    expect(run.pty.screen()).toMatch(/Not pinned: with it the system message and pins take [\d,]+ tokens/);
+    run.pty.write('/pins\r');
+    await run.pty.waitFor('No pinned notes.');
   });
 });

@@ -84,6 +84,52 @@ describe('the interactive UI', () => {
   });
 });
 
+/** Bidi controls that can reorder what a terminal shows ("Trojan Source"), and the line separators. */
+const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+/** A text with each of them, separators between its lines, and the joiners emoji need. */
+const BIDI_TEXT = `ids ${BIDI.map((c, i) => `b${i}${c}x`).join(' ')} end\u2028second line\u2029third line 👩\u200d💻 done`;
+
+/** The bidi controls and separators that reached the terminal raw. */
+function rawBidi(raw: string): string[] {
+  return [...raw.matchAll(/[\u202a-\u202e\u2066-\u2069\u2028\u2029]/g)].map(
+    (m) => `U+${m[0].charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+describe('bidi controls', () => {
+  test('in a reply and its thinking: shown as <U+202E>, separators as line breaks, joiners kept', async () => {
+    chat = await startChat({
+      models: [{ name: 'qwen3:latest', family: 'qwen3', capabilities: ['completion', 'thinking'] }],
+      args: ['-m', 'qwen3'],
+    });
+    chat.emu.enqueue({
+      thinking: `thought ${BIDI_TEXT}`,
+      content: `Reply ${BIDI_TEXT}`,
+      tokensPerSecond: 400,
+    });
+    chat.pty.write('show me\r');
+    await chat.pty.waitFor(/tok\/s/);
+    chat.pty.write('\x14'); // Ctrl+T shows the thinking
+    await chat.pty.waitFor('thought ids b0<U+202A>x');
+    expect(rawBidi(chat.pty.raw())).toEqual([]);
+    const screen = chat.pty.screen();
+    expect(screen).toContain('b4<U+202E>x');
+    expect(screen).toContain('b8<U+2069>x');
+    expect(screen).toMatch(/end\n\s*second line\n\s*third line/);
+    expect(chat.pty.raw()).toContain('👩\u200d💻');
+  });
+
+  test('in one-shot stdout: shown as <U+202E>, separators as line breaks', async () => {
+    emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+    emu.enqueue({ content: `Reply ${BIDI_TEXT}` });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], { env: { OLLAMA_HOST: emu.url } });
+    expect(result.code).toBe(0);
+    expect(rawBidi(result.stdout)).toEqual([]);
+    expect(result.stdout).toContain('b4<U+202E>x');
+    expect(result.stdout).toContain('end\nsecond line\nthird line 👩\u200d💻 done');
+  });
+});
+
 describe('one-shot mode (-p)', () => {
   test('stdout and stderr (tool lines included) carry text only', async () => {
     tools = await startToolRun({ args: ['-p', 'go'], oneShot: true });

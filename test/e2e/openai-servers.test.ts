@@ -4,7 +4,7 @@
  * in pieces run and answered by their id, reasoning shown as thinking, compaction at a small
  * window with no request refused, and a window given too large learnt from the refusal.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest, keepWhatItIsShown } from '../support/compaction-summarizer.js';
@@ -177,6 +177,35 @@ describe('OpenAI-compatible servers', () => {
     ).toEqual([]);
     expect(paths.filter((p) => p === '/v1/chat/completions')).toHaveLength(1);
     expect(JSON.stringify(emu.chats[0].body)).not.toContain('keep_alive');
+  });
+
+  test('a slow first token is shown as the prompt being read; a 429 is said and asked again', async () => {
+    const { emu, pty } = await startServerAndChat({ engine: 'vllm' });
+    await pty.waitFor('from vLLM /v1/models max_model_len');
+    emu.enqueue({ content: 'Slow but here.', firstByteDelayMs: 2500 });
+    pty.write('first\r');
+    await pty.waitFor('vLLM is reading the prompt…');
+    await pty.waitFor('Slow but here.');
+    emu.enqueue(
+      { fault: { kind: 'http', status: 429, message: 'Too many requests', retryAfter: 1 } },
+      { content: 'After the pause.' },
+    );
+    pty.write('second\r');
+    await pty.waitFor(
+      /limits how often it is asked \(HTTP 429: Too many requests\)\. Trying again in 1 s \(1 of 3\)\./,
+    );
+    await pty.waitFor('After the pause.');
+    expect(emu.chats).toHaveLength(3);
+  });
+
+  test('the last model used on Ollama is not asked of a vLLM that does not serve it: its only model is taken', async () => {
+    const { home } = placeForRuns('ochat-openai-last-');
+    mkdirSync(join(home, 'data', 'ochat'), { recursive: true });
+    writeFileSync(join(home, 'data', 'ochat', 'state.json'), JSON.stringify({ lastModel: 'llama3.2' }));
+    emu = await startOpenAiEmulator({ engine: 'vllm', models: [{ id: 'Qwen/Qwen3-8B' }] });
+    pty = spawnOchat(['--host', emu.url], { home, cols: 140 });
+    await pty.waitFor('Qwen/Qwen3-8B · http');
+    expect(pty.screen()).not.toContain("has no model 'llama3.2'");
   });
 
   test('without a key, a server that wants one is said in words naming the variable', async () => {

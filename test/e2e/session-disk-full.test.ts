@@ -168,4 +168,28 @@ describe.skipIf(!canMount)('a full disk', () => {
     await ask(run, 'Q2');
     expect(count(run.pty.screen(), 'The session cannot be saved')).toBe(1);
   });
+
+  test('--continue on a read-only disk: the session opens read-only, in memory, shown and sent; said in words', async () => {
+    const where = smallDisk('256k');
+    const first = await start(where);
+    await ask(first, 'Q1');
+    first.pty.write('/quit\r');
+    expect(await exitCode(first.pty)).toBe(0);
+    execFileSync('mount', ['-o', 'remount,ro', where.data]);
+
+    const run = await startChat({
+      models: MODELS,
+      args: ['--continue'],
+      pty: { home: where.home, cwd: where.cwd },
+      readyText: 'Resumed session',
+    });
+    run.emu.respondWith(compactionResponder({ chat: (req) => ({ content: answer(lastUserText(req)) }) }));
+    runs.push(run);
+    await run.pty.waitFor(/Read-only: its folder cannot be written \(the file system is\s+read-only\)/);
+    expect(run.pty.screen()).not.toMatch(/EROFS|ENOENT/);
+    await ask(run, 'Q2');
+    // The model gets the whole conversation, not only the new message.
+    const sent = run.emu.chats.at(-1)!.body.messages as { role: string; content: string }[];
+    expect(sent.map((m) => m.content)).toEqual(['Q1', answer('Q1'), 'Q2']);
+  });
 });

@@ -217,7 +217,7 @@ describe('OpenAiClient against each engine', () => {
     const { client } = await start('vllm');
     const error = await client.showModel('nope').catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'model-not-found' });
-    expect((error as Error).message).toContain("has no model 'nope'");
+    expect((error as Error).message).toContain("has no model 'nope'. It serves: m1.");
   });
 
   it("Ollama's lifecycle commands say plainly the server has none", async () => {

@@ -73,6 +73,11 @@ export class FakeHost implements CommandHost {
     },
   };
 
+  /** What `pin` answers (undefined: it pins). */
+  pinRefusal: string | undefined;
+  /** The user's last message, for `/pin` alone. */
+  lastUserText: string | undefined;
+
   readonly model: Settable<ModelCommands> = {
     name: 'qwen3:latest' as string | undefined,
     numCtx: 8192 as number | undefined,
@@ -91,6 +96,18 @@ export class FakeHost implements CommandHost {
       this.model.system = text;
     },
     instructions: () => this.instructions,
+    pins: [] as readonly string[],
+    pin: (text) => {
+      if (this.pinRefusal) return this.pinRefusal;
+      this.model.pins = [...this.model.pins, text];
+      return undefined;
+    },
+    unpin: (n) => {
+      if (n < 1 || n > this.model.pins.length) return false;
+      this.model.pins = this.model.pins.filter((_, i) => i !== n - 1);
+      return true;
+    },
+    lastUserText: () => this.lastUserText,
     setThink: (value) => {
       this.model.think = value;
     },

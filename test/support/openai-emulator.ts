@@ -9,7 +9,7 @@
  * silently instead), SSE error events after a 200, 401 without the key, 429/503. It uses the Ollama
  * emulator's tokenizer (4 characters a token, 4 tokens a message), so tests predict every count.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody, sendJson, waitForClose, waitUnlessClosed } from './emulator-http.js';
 import { toolCallId } from './emulator-reply.js';
@@ -85,8 +85,8 @@ export interface OpenAiEmulatorOptions {
 export interface OpenAiEmulator {
   readonly url: string;
   readonly engine: OpenAiEngine;
-  /** Every request: method, path, parsed body. */
-  readonly requests: { method: string; path: string; body: unknown }[];
+  /** Every request: method, path, parsed body, headers. */
+  readonly requests: { method: string; path: string; body: unknown; headers: IncomingHttpHeaders }[];
   /** Every `/v1/chat/completions` request, in order. */
   readonly chats: OpenAiChatRecord[];
   enqueue(...replies: OpenAiScriptedReply[]): void;
@@ -127,7 +127,7 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://emulator').pathname;
     const body = await readBody(req);
-    requests.push({ method, path, body });
+    requests.push({ method, path, body, headers: req.headers });
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`)
       return sendEngineError(res, options.engine, 401, 'Unauthorized', 'authentication_error');
     const route = `${method} ${path}`;

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createStreamSanitizer, sanitizeTerminalText } from '../../src/text/sanitize.js';
+import {
+  createStreamSanitizer,
+  filterTerminalOutput,
+  sanitizeTerminalText,
+} from '../../src/text/sanitize.js';
 import { HOSTILE_SEQUENCES } from '../support/hostile-text.js';
 
 describe('sanitizeTerminalText', () => {
@@ -299,5 +303,23 @@ describe('writeClipboard', () => {
     stream.write(own);
     stream.write(`model says ${own} here`);
     expect(written).toEqual([own, '', 'model says  here']);
+  });
+});
+
+describe('bidi controls and line separators', () => {
+  it('shows every bidi control as <U+XXXX>, separators as newlines, and keeps marks and joiners', () => {
+    expect(sanitizeTerminalText('a\u202eb\u2066c\u2069d')).toBe('a<U+202E>b<U+2066>c<U+2069>d');
+    expect(sanitizeTerminalText('one\u2028two\u2029three')).toBe('one\ntwo\nthree');
+    expect(sanitizeTerminalText('👩\u200d💻 \u200c \u200e')).toBe('👩\u200d💻 \u200c \u200e');
+    const stream = createStreamSanitizer();
+    expect(stream.push('x\u202e') + stream.end()).toBe('x<U+202E>');
+  });
+
+  it('reaches no terminal raw through either guarded policy', () => {
+    expect(filterTerminalOutput('a\u202ab\u2028', 'text')).toBe('a<U+202A>b\n');
+    // In Ink's output a separator that missed its text's sanitizer is shown, not a newline Ink never laid out.
+    expect(filterTerminalOutput('\x1b[1ma\u202db\u2029\x1b[22m', 'ink')).toBe(
+      '\x1b[1ma<U+202D>b<U+2029>\x1b[22m',
+    );
   });
 });

@@ -104,11 +104,12 @@ export class CompactionRunner implements CompactionCommands {
   /**
    * The budget gate every request to the model passes: compacts first when the request would
    * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently. False when
-   * the user cancelled that compaction (Ctrl+C): the request is not to go.
+   * the user cancelled that compaction (Ctrl+C): the request is not to go. `saysCancel: false`:
+   * the caller, holding its request back, says so itself (one line, below its message).
    */
-  async makeRoom(): Promise<boolean> {
+  async makeRoom(options: { saysCancel?: boolean } = {}): Promise<boolean> {
     if (!this.due()) return true;
-    return (await this.attempt('auto', undefined)) !== 'cancelled';
+    return (await this.attempt('auto', undefined, options.saysCancel ?? true)) !== 'cancelled';
   }
 
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
@@ -155,9 +156,13 @@ export class CompactionRunner implements CompactionCommands {
   }
 
   /** `run`, with how it ended. */
-  private async attempt(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async attempt(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel = true,
+  ): Promise<CompactionEnd> {
     for (;;) {
-      const result = await this.compactOnce(trigger, focus);
+      const result = await this.compactOnce(trigger, focus, saysCancel);
       if (result === 'done') this.unloadSummarizer();
       if (result === 'failed') {
         const key = await this.deps.ask({
@@ -228,7 +233,11 @@ export class CompactionRunner implements CompactionCommands {
     return budgets;
   }
 
-  private async compactOnce(trigger: CompactionTrigger, focus: string | undefined): Promise<CompactionEnd> {
+  private async compactOnce(
+    trigger: CompactionTrigger,
+    focus: string | undefined,
+    saysCancel: boolean,
+  ): Promise<CompactionEnd> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
     if (!connected) {
@@ -283,7 +292,7 @@ export class CompactionRunner implements CompactionCommands {
         if (trigger === 'manual') screen.notice('info', 'Nothing to compact.');
         return 'nothing';
       }
-      if (abort.signal.aborted) return this.cancelled(trigger, focus);
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
       if (!outcome.retryable) {
         const later = outcome.nextTurn && config.auto;
         if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
@@ -297,7 +306,7 @@ export class CompactionRunner implements CompactionCommands {
       this.fail(trigger, focus, outcome.message);
       return 'failed';
     } catch (error) {
-      if (abort.signal.aborted) return this.cancelled(trigger, focus);
+      if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
       this.fail(trigger, focus, describeError(error));
       return 'failed';
     } finally {
@@ -306,7 +315,8 @@ export class CompactionRunner implements CompactionCommands {
     }
   }
 
-  private cancelled(trigger: CompactionTrigger, focus: string | undefined): 'cancelled' {
+  /** `says`: false when the caller tells it with what it means for the message held back. */
+  private cancelled(trigger: CompactionTrigger, focus: string | undefined, says: boolean): 'cancelled' {
     this.deps.onFailure?.({
       trigger,
       reason: 'cancelled (Ctrl+C); nothing was changed',
@@ -314,7 +324,7 @@ export class CompactionRunner implements CompactionCommands {
       cancelled: true,
       ...(focus && { focus }),
     });
-    this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
+    if (says) this.deps.screen.notice('warning', 'Compaction cancelled; nothing was changed.');
     return 'cancelled';
   }
 

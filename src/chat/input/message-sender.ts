@@ -83,7 +83,7 @@ export class MessageSender implements ConversationCommands {
     // The gate the turn's every request passes, run here first so that the report of a
     // compaction comes on screen before the message it made room for. The message is appended
     // first so the plan keeps it as the newest turn and may summarize the one before.
-    const room = await compactions.makeRoom();
+    const room = await compactions.makeRoom({ saysCancel: false });
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
@@ -123,7 +123,7 @@ export class MessageSender implements ConversationCommands {
         ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
         : `Asking again for a reply to "${quoted}".`,
     );
-    if (!(await compactions.makeRoom())) return turns.holdUnsent();
+    if (!(await compactions.makeRoom({ saysCancel: false }))) return turns.holdUnsent();
     await turns.run(connected);
   }
 

@@ -1,4 +1,4 @@
-import type { ChatBackend } from '../../backend/chat-backend.js';
+import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { ChatReply } from '../../backend/interfaces.js';
 import type { RunningModel } from '../../backend/model-lifecycle.js';
@@ -26,6 +26,11 @@ export interface LocalModelDeps {
 export const LOADING_AFTER_MS = 1000;
 /** A load this long or longer is worth saying after the reply (`loaded in 14.2 s`). */
 const LOAD_WORTH_SAYING_NS = 1e9;
+/** `loaded in 14.2 s`. */
+function loadedIn(loadNs: number): string {
+  return `loaded in ${(loadNs / 1e9).toFixed(1)} s`;
+}
+
 /** Progress redraws of a pull at most this often (each line of it would be a full render). */
 const PULL_REDRAW_MS = 100;
 
@@ -49,6 +54,8 @@ export class LocalModel {
   /** `model@numCtx` pairs known to be loaded (a reply came back): no /api/ps asked before sending. */
   readonly #warm = new Set<string>();
   #preload: AbortController | undefined;
+  /** A warm-up's long load, by `model@numCtx`, not yet said beside a reply's figures. */
+  readonly #unsaidLoadNs = new Map<string, number>();
   readonly #now: () => number;
 
   constructor(private readonly deps: LocalModelDeps) {
@@ -63,7 +70,8 @@ export class LocalModel {
    * ready. Then measures what the window costs. Not in one-shot mode.
    */
   preload(model: ConnectedModel): void {
-    if (!this.deps.interactive) return;
+    // An OpenAI-compatible server loads its model when it starts: nothing to warm up or measure.
+    if (!this.deps.interactive || this.deps.backend.server?.api === 'openai') return;
     this.#preload?.abort();
     const controller = new AbortController();
     this.#preload = controller;
@@ -73,6 +81,14 @@ export class LocalModel {
         this.hideLoading(loading);
         if (this.#preload !== controller) return;
         this.#warm.add(key(model));
+        // A long load is said when it ends, and again with the reply that waited for it (whose own
+        // load_duration is then ~0: the preload did the loading). Ollama's answer to a preload
+        // carries no durations: the wait is the load.
+        const loadNs = (this.#now() - loading.since) * 1e6;
+        if (loadNs >= LOAD_WORTH_SAYING_NS) {
+          this.#unsaidLoadNs.set(key(model), loadNs);
+          this.deps.screen.store.update({ lastStats: loadedIn(loadNs) });
+        }
         void this.measure(model);
       },
       (error: unknown) => {
@@ -109,7 +125,7 @@ export class LocalModel {
     };
     const timer = setTimeout(show, LOADING_AFTER_MS);
     // One-shot mode has no status line to show it in: no extra request before its first byte.
-    if (this.deps.interactive && !this.#warm.has(key(model))) {
+    if (this.deps.interactive && !this.#warm.has(key(model)) && this.deps.backend.server?.api !== 'openai') {
       this.deps.backend.runningModels().then(
         (running) => {
           const entry = running.find((r) => sameModel(r.name, model.name));
@@ -135,14 +151,16 @@ export class LocalModel {
   /** After a reply: a long load is said once (`loaded in 14.2 s`), and a new window is measured. */
   private replied(model: ConnectedModel, reply: ChatReply): void {
     this.#warm.add(key(model));
-    const loadNs = reply.metrics.loadDurationNs;
+    const loadNs = Math.max(reply.metrics.loadDurationNs, this.#unsaidLoadNs.get(key(model)) ?? 0);
+    this.#unsaidLoadNs.delete(key(model));
     if (loadNs >= LOAD_WORTH_SAYING_NS) {
-      const loaded = `loaded in ${(loadNs / 1e9).toFixed(1)} s`;
+      const loaded = loadedIn(loadNs);
       this.deps.screen.store.update((s) => ({
         lastStats: s.lastStats ? `${loaded} · ${s.lastStats}` : loaded,
       }));
     }
-    if (this.deps.interactive && !this.#measured.has(key(model))) void this.measure(model);
+    const ollama = this.deps.backend.server?.api !== 'openai';
+    if (ollama && this.deps.interactive && !this.#measured.has(key(model))) void this.measure(model);
   }
 
   // ── what the window costs ────────────────────────────────────────────────────────────────
@@ -282,14 +300,18 @@ export class LocalModel {
 
   // ── the status line ──────────────────────────────────────────────────────────────────────
 
-  private showLoading(model: string, since: number): { model: string; since: number } {
-    const loading = { model, since };
+  private showLoading(model: string, since: number): { model: string; since: number; label?: string } {
+    // An OpenAI-compatible server loaded its model when it started: a wait is the prompt being read.
+    const loading =
+      this.deps.backend.server?.api === 'openai'
+        ? { model, since, label: `${serverName(this.deps.backend)} is reading the prompt…` }
+        : { model, since };
     this.deps.screen.store.update({ loading });
     return loading;
   }
 
   /** Clears the loading mark if it is still this one (a newer wait may have replaced it). */
-  private hideLoading(loading: { model: string; since: number }): void {
+  private hideLoading(loading: { model: string; since: number; label?: string }): void {
     this.deps.screen.store.update((s) => (s.loading === loading ? { loading: undefined } : {}));
   }
 }

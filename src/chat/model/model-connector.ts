@@ -84,7 +84,15 @@ export class ModelConnector implements ModelCommands {
     const { signal } = this.deps.abort.begin();
     try {
       const name = await chooseModel(
-        { flag: flags.model ?? this.resumed.model, config: config.model, lastUsed: appState.lastModel },
+        {
+          flag: flags.model ?? this.resumed.model,
+          config: config.model,
+          lastUsed: await this.lastUsedHere(
+            appState.lastModel,
+            flags.model ?? this.resumed.model ?? config.model,
+            signal,
+          ),
+        },
         () => backend.listModels(signal),
       ).catch((error: unknown) => this.pickInstalled(error));
       if (name === undefined) return undefined;
@@ -124,6 +132,22 @@ export class ModelConnector implements ModelCommands {
       this.deps.abort.end();
       screen.store.update({ busy: undefined });
     }
+  }
+
+  /**
+   * The model used last, if this server can have it: an OpenAI-compatible server serves only what
+   * it was started with, so a name from another server (the last Ollama chat's) is not taken
+   * unless it lists it. Asks the server only when no model is named.
+   */
+  private async lastUsedHere(
+    lastUsed: string | undefined,
+    named: string | undefined,
+    signal: AbortSignal,
+  ): Promise<string | undefined> {
+    const { backend } = this.deps;
+    if (!lastUsed || named || backend.server?.api !== 'openai') return lastUsed;
+    const served = await backend.listModels(signal);
+    return served.some((model) => model.name === lastUsed) ? lastUsed : undefined;
   }
 
   /**
@@ -374,6 +398,36 @@ export class ModelConnector implements ModelCommands {
 
   instructions(): InstructionsView {
     return this.deps.instructions.view();
+  }
+
+  get pins(): readonly string[] {
+    return this.deps.settings.pins;
+  }
+
+  /** Refused when the window could then no longer hold the system message, the pins, the tool definitions and what compaction needs. */
+  pin(text: string): string | undefined {
+    const { settings, requests } = this.deps;
+    const before = settings.pins;
+    settings.setPins([...before, text]);
+    const connected = settings.connected;
+    if (!connected) return undefined;
+    const smallest = requests.smallestNumCtx();
+    if (smallest.numCtx <= connected.numCtx) return undefined;
+    settings.setPins(before);
+    const figure = (n: number) => n.toLocaleString('en');
+    return `Not pinned: with it the system message and pins take ${figure(smallest.systemTokens)} tokens, and num_ctx ${figure(connected.numCtx)} would need to be at least ${figure(smallest.numCtx)} to leave compaction its room. Shorten it, unpin another (/pins), or raise /set num_ctx.`;
+  }
+
+  unpin(n: number): boolean {
+    const pins = this.deps.settings.pins;
+    if (!Number.isInteger(n) || n < 1 || n > pins.length) return false;
+    this.deps.settings.setPins(pins.filter((_, i) => i !== n - 1));
+    return true;
+  }
+
+  lastUserText(): string | undefined {
+    const last = this.deps.conversation.lastUserMessage();
+    return last ? (last.typed ?? last.content) : undefined;
   }
 
   get think(): ThinkSetting | undefined {

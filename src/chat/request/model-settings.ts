@@ -1,12 +1,21 @@
 import { supportsThinking } from '../../backend/capabilities.js';
 import type { ThinkSetting } from '../../backend/interfaces.js';
+import { renderPinsSection } from '../../compaction/pins.js';
 import { type KeepAlive, toKeepAlive } from '../../config/keep-alive.js';
 import type { Config } from '../../config/schema.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ConnectedModel } from './model-selection.js';
 
 /** What a request carries that can change during a chat; the session recorder writes each change down. */
-export type ModelSetting = 'model' | 'num_ctx' | 'system' | 'options' | 'think' | 'tools' | 'keep_alive';
+export type ModelSetting =
+  | 'model'
+  | 'num_ctx'
+  | 'system'
+  | 'options'
+  | 'think'
+  | 'tools'
+  | 'keep_alive'
+  | 'pins';
 
 /** Told of every change to what the next request carries. */
 export type ModelSettingsListener = (setting: ModelSetting, value: unknown) => void;
@@ -19,6 +28,8 @@ export interface SavedModelSettings {
   tools?: Record<string, boolean>;
   /** `/set keep_alive` in that chat (null: the server's default); absent: the config's. */
   keepAlive?: number | string | null;
+  /** The notes `/pin` kept, in order. */
+  pins?: string[];
 }
 
 /**
@@ -29,6 +40,7 @@ export class ModelSettings {
   #connected: ConnectedModel | undefined;
   #system: string | undefined;
   #instructions: string | undefined;
+  #pins: readonly string[] = [];
   #options: Readonly<Record<string, unknown>>;
   #think: ThinkSetting | undefined;
   #keepAlive: KeepAlive | undefined;
@@ -86,6 +98,7 @@ export class ModelSettings {
     this.#system = settings.system;
     this.#options = { ...settings.options };
     this.#think = settings.think;
+    this.#pins = [...(settings.pins ?? [])];
     // Checked again: a hand-edited session must not put a value Ollama refuses on every request.
     if (settings.keepAlive === null) this.#keepAlive = undefined;
     else if (settings.keepAlive !== undefined)
@@ -154,9 +167,27 @@ export class ModelSettings {
     this.#instructions = section;
   }
 
+  /** The notes `/pin` keeps in every request, in order. */
+  get pins(): readonly string[] {
+    return this.#pins;
+  }
+
+  setPins(pins: readonly string[]): void {
+    this.#pins = [...pins];
+    this.tell('pins', this.#pins);
+  }
+
   /** The system message's own parts, which every request carries and compaction never touches. */
-  systemSections(): { system: string | undefined; instructions: string | undefined } {
-    return { system: this.systemInForce(), instructions: this.#instructions };
+  systemSections(): {
+    system: string | undefined;
+    instructions: string | undefined;
+    pins: string | undefined;
+  } {
+    return {
+      system: this.systemInForce(),
+      instructions: this.#instructions,
+      pins: renderPinsSection(this.#pins),
+    };
   }
 
   /** The Ollama options sent with every request (`num_ctx` aside). */

@@ -57,7 +57,7 @@ export class RequestBuilder {
   ) {
     // The server's last count was for the old system prompt or tool list: estimate afresh.
     settings.listen((setting) => {
-      if (setting !== 'system' && setting !== 'tools') return;
+      if (setting !== 'system' && setting !== 'tools' && setting !== 'pins') return;
       this.resetMeter();
       this.refreshUsed();
     });
@@ -123,10 +123,10 @@ export class RequestBuilder {
     return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, fixed);
   }
 
-  /** Estimated tokens the instruction files' section adds to the system message (0: none). */
+  /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */
   instructionTokens(): number {
-    const { instructions } = this.settings;
-    if (!instructions) return 0;
+    const { instructions, pins } = this.settings;
+    if (!instructions && !pins.length) return 0;
     const { charsPerToken } = this.meter;
     const without = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
     const withThem = buildModelView({ ...this.settings.systemSections(), transcript: [] });

@@ -73,7 +73,7 @@ export interface ChatViewState {
   /** Whether the thinking of all replies is shown expanded (Ctrl+T), else one line each. */
   showThinking: boolean;
   /** The model is loading at the server (a preload, or a reply waiting for it): since when (ms). */
-  loading: { model: string; since: number } | undefined;
+  loading: { model: string; since: number; label?: string } | undefined;
   /** The model spills off the GPU: the status line's mark, e.g. `60% CPU`. */
   spill: string | undefined;
   /** A download in progress (`/pull`, or a missing model the user chose to pull). */

@@ -80,7 +80,8 @@ export class TurnRunner {
    */
   holdUnsent(): void {
     const { screen, interactive } = this.deps;
-    screen.notice('warning', 'Not sent: the compaction before it was cancelled.');
+    // The one line about the cancelled compaction: below the message it was for.
+    screen.notice('warning', 'Compaction cancelled; nothing was changed, and the message was not sent.');
     this.#held = true;
     if (!interactive) return;
     this.#retryable = true;
@@ -151,7 +152,7 @@ export class TurnRunner {
    */
   private async requestReply(turn: { model: ConnectedModel }, signal: AbortSignal): Promise<ReplyAttempt> {
     const { requests, screen, compaction } = this.deps;
-    if (!(await compaction.makeRoom())) {
+    if (!(await compaction.makeRoom({ saysCancel: false }))) {
       this.holdUnsent();
       return { kind: 'stopped' };
     }
@@ -262,6 +263,8 @@ export class TurnRunner {
     const kept = partial && (partial.content || partial.thinking) ? partial : undefined;
     const hasPartial = kept !== undefined;
     presenter.finish({ interrupted: hasPartial });
+    // The status line's speed was the previous reply's: this one has no figures to show.
+    screen.store.update({ lastStats: undefined });
     if (kept) {
       this.deps.conversation.append({
         role: 'assistant',

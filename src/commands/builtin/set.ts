@@ -3,6 +3,7 @@ import { OLLAMA_OPTIONS } from '../../config/ollama-option-table.js';
 import { CommandUsageError, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
 import { describeNumCtxSource } from '../num-ctx-source.js';
+import { setThinking } from './think.js';
 
 /** The value that returns an option to the model's default: `/set temperature default`. */
 export const DEFAULT_WORD = 'default';
@@ -122,8 +123,7 @@ export const setCommand: SlashCommand = {
       return;
     }
     if ((keyword === 'think' || keyword === 'nothink') && restWords.length === 0) {
-      host.model.setThink(keyword === 'think');
-      host.screen.notice('success', `Thinking: ${keyword === 'think' ? 'on' : 'off'}`);
+      setThinking(host, keyword === 'think');
       return;
     }
     const optionArgs = keyword === 'parameter' ? args.slice(first.length).trim() : args;

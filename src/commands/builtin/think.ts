@@ -1,5 +1,6 @@
 import type { ThinkSetting } from '../../backend/interfaces.js';
 import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
+import type { CommandHost } from '../command-host.js';
 
 const VALUES: Record<string, ThinkSetting> = {
   on: true,
@@ -29,16 +30,23 @@ export const thinkCommand: SlashCommand = {
     // Own keys only: `constructor` or `__proto__` must not read Object.prototype.
     const value = Object.hasOwn(VALUES, key) ? VALUES[key] : undefined;
     if (value === undefined) throw new CommandUsageError(`Unknown thinking setting "${args}".`);
-    if (!host.model.supportsThinking) {
-      host.screen.notice(
-        'warning',
-        `${host.model.name ?? 'This model'} does not support thinking; the setting is kept for models that do.`,
-      );
-    }
-    host.model.setThink(value);
-    host.screen.notice('success', `Thinking: ${describe(value)}`);
+    setThinking(host, value);
   },
 };
+
+/**
+ * Sets thinking and says so in one line: a success, or, for a model without thinking, a warning
+ * that the setting waits for one that has it (not a warning followed by a success).
+ */
+export function setThinking(host: CommandHost, value: ThinkSetting): void {
+  host.model.setThink(value);
+  if (host.model.supportsThinking) host.screen.notice('success', `Thinking: ${describe(value)}`);
+  else
+    host.screen.notice(
+      'warning',
+      `${host.model.name ?? 'This model'} does not support thinking: "${describe(value)}" is kept for models that do.`,
+    );
+}
 
 function describe(value: ThinkSetting): string {
   if (value === true) return 'on';

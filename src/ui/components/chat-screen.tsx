@@ -14,7 +14,7 @@ import { StatusLine, type StatusLineProps } from './status-line.js';
 import { toolPreviewRows } from './tool-preview.js';
 
 /** The streaming reply shown in the live area. */
-export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking'>;
+export type LiveReplyState = Pick<LiveReplyProps, 'text' | 'thinking' | 'waiting'>;
 
 /** Props of {@link ChatScreen}. */
 export interface ChatScreenProps {

@@ -10,6 +10,8 @@ export interface LiveReplyProps {
   text: string;
   /** Reasoning streamed so far by a thinking model, shown dimmed until the reply text starts. */
   thinking?: string;
+  /** What the reply waits for before its first byte, e.g. `loading m1…` (default: the reply itself). */
+  waiting?: string;
   /** Terminal width in columns. */
   width: number;
   /** The most rows the live area may take, so it never outgrows the screen (which flickers). */
@@ -43,7 +45,7 @@ export function lastRows(text: string, width: number, maxRows: number): string[]
  * The live part of the streaming reply: plain wrapped text (markdown is rendered only when a
  * block is committed), clipped to its last rows; a spinner while nothing has arrived yet.
  */
-export function LiveReply({ text, thinking, width, maxRows }: LiveReplyProps) {
+export function LiveReply({ text, thinking, waiting, width, maxRows }: LiveReplyProps) {
   if (text === '') {
     const thoughts = thinking ? lastRows(thinking, width - 2, maxRows - 1) : [];
     return (
@@ -53,7 +55,8 @@ export function LiveReply({ text, thinking, width, maxRows }: LiveReplyProps) {
             {thoughts.map((row) => `  ${row}`).join('\n')}
           </Text>
         )}
-        <Spinner label="thinking…" />
+        {/* `thinking…` only once a model thinks: a model without thinking never does. */}
+        <Spinner label={thinking ? 'thinking…' : (waiting ?? 'waiting for the reply…')} />
       </Box>
     );
   }

@@ -237,9 +237,9 @@ describe('CompactionRunner over a scripted backend', () => {
     await sending;
     // Only the summarizer was asked: the message did not go out to be cut by the server.
     expect(backend.requests).toHaveLength(1);
+    // Said once, after the message it was for.
     expect(notices().map((n) => n.text)).toEqual([
-      'Compaction cancelled; nothing was changed.',
-      'Not sent: the compaction before it was cancelled.',
+      'Compaction cancelled; nothing was changed, and the message was not sent.',
       'Press Enter on an empty prompt to send it (compacting first).',
     ]);
     expect(parts.conversation.transcript.at(-1)).toMatchObject({ role: 'user', content: 'next question' });

@@ -46,6 +46,18 @@ describe('LiveReply', () => {
   });
 });
 
+describe('LiveReply before any text', () => {
+  it('says what it waits for, never thinking… for a model that has not thought', () => {
+    const waiting = render(<LiveReply text="" width={40} maxRows={3} />);
+    expect(waiting.lastFrame()).toMatch(/waiting for the reply…$/);
+    waiting.unmount();
+    const loading = render(<LiveReply text="" waiting="loading m1…" width={40} maxRows={3} />);
+    expect(loading.lastFrame()).toMatch(/loading m1…$/);
+    expect(loading.lastFrame()).not.toContain('thinking');
+    loading.unmount();
+  });
+});
+
 describe('visibleTail', () => {
   it('keeps short text whole', () => {
     expect(visibleTail('short', 10, 3)).toBe('short');
