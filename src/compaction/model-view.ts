@@ -8,14 +8,12 @@ export interface ModelViewInput {
   system?: string;
   /** The instruction files' section (instructions-section.ts): after the system prompt, never compacted. */
   instructions?: string;
-  /** The pinned notes' section (pins.ts): after the instructions, verbatim, never compacted. */
-  pins?: string;
   /** The compaction record in force: its summary is folded into the system message. */
   record?: CompactionRecord;
   transcript: readonly Message[];
   /** A tool result's content as sent (the app caps long output here); default: `content`. */
   toolContent?: (message: Message) => string;
-  /** Shorten the tool outputs of a turn that alone does not fit, as when it was the newest (see fit-newest-turn.ts). */
+  /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
   fit?: ViewFit;
 }
 
@@ -41,7 +39,6 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
   const systemParts: string[] = [];
   if (input.system?.trim()) systemParts.push(input.system);
   if (input.instructions) systemParts.push(input.instructions);
-  if (input.pins) systemParts.push(input.pins);
   if (record) systemParts.push(renderSummarySection(record));
   const tail: WireMessage[] = [];
   const sources: Message[] = [];
@@ -78,26 +75,10 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     : [];
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
-  // Each turn as it was when it was the newest: an output shortened to fit then was never sent
-  // whole, and later requests (and the figures of the meter and of compaction) keep it as sent.
-  const fitted: WireMessage[] = [];
-  let start = 0;
-  for (let end = 1; end <= tail.length; end++) {
-    if (end < tail.length && tail[end].role !== 'user') continue;
-    fitted.push(
-      ...fitNewestTurn({
-        head,
-        tail: tail.slice(start, end),
-        sources: sources.slice(start, end),
-        room: numCtx - reserve,
-        charsPerToken,
-        headChars,
-        onShortened,
-      }),
-    );
-    start = end;
-  }
-  return [...head, ...fitted];
+  return [
+    ...head,
+    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
+  ];
 }
 
 /**
