@@ -1,13 +1,16 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message, WireMessage } from '../conversation/message.js';
-import { fitNewestTurn } from './fit-newest-turn.js';
+import { fitNewestTurn, shortenToolOutput } from './fit-newest-turn.js';
 import { renderSummarySection, SECTION_SEPARATOR } from './summary.js';
+import { toolEntryLine } from './tool-entries.js';
 
 /** What the model view is built from. */
 export interface ModelViewInput {
   system?: string;
   /** The instruction files' section (instructions-section.ts): after the system prompt, never compacted. */
   instructions?: string;
+  /** The pinned notes' section (pins.ts): after the instructions, verbatim, never compacted. */
+  pins?: string;
   /** The compaction record in force: its summary is folded into the system message. */
   record?: CompactionRecord;
   transcript: readonly Message[];
@@ -15,6 +18,13 @@ export interface ModelViewInput {
   toolContent?: (message: Message) => string;
   /** Shorten old tool outputs of the newest turn when it alone does not fit (see fit-newest-turn.ts). */
   fit?: ViewFit;
+  /**
+   * Only `transcript[..end)`, as the chat's request sent it (the summarizer's continuation of that
+   * request): the messages after it still decide how those before it are sent.
+   */
+  end?: number;
+  /** Tool outputs a request sent shortened to fit, and the chars of their head it kept: sent so again. */
+  shortened?: ReadonlyMap<Message, number>;
 }
 
 /** The room the newest turn must fit in, and how its tool outputs are shortened when it does not. */
@@ -24,6 +34,11 @@ export interface ViewFit {
   reserve: number;
   charsPerToken: number;
   headChars?: number;
+  /**
+   * Fit every turn as it was when it was the newest, not only the newest (what was sent of a turn
+   * whose outputs were shortened then: for figures, not for requests).
+   */
+  everyTurn?: boolean;
   /** Told of each tool output shortened to fit, and the chars of its head the model gets. */
   onShortened?: (source: Message, headChars: number) => void;
 }
@@ -39,12 +54,14 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
   const systemParts: string[] = [];
   if (input.system?.trim()) systemParts.push(input.system);
   if (input.instructions) systemParts.push(input.instructions);
+  if (input.pins) systemParts.push(input.pins);
   if (record) systemParts.push(renderSummarySection(record));
   const tail: WireMessage[] = [];
   const sources: Message[] = [];
   // Whether the last tail entry carries a `!command` run: user messages next to one join it.
   let lastHasShell = false;
-  for (let i = record?.upto ?? 0; i < transcript.length; i++) {
+  const end = input.end ?? transcript.length;
+  for (let i = record?.upto ?? 0; i < end; i++) {
     const message = transcript[i];
     // A stray system message (hand-edited or old session) joins the one system message.
     if (message.role === 'system') {
@@ -57,6 +74,9 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     if (message.role === 'tool' && tail.length === 0) continue;
     if (isRetriedReply(message, transcript[i + 1])) continue;
     const wire = toWireMessage(message, toolContent);
+    const headChars = input.shortened?.get(message);
+    if (headChars !== undefined && message.role === 'tool')
+      wire.content = shortenToolOutput(wire.content, toolEntryLine(message), headChars);
     const last = tail.length - 1;
     if (message.role === 'user' && tail[last]?.role === 'user' && (lastHasShell || message.shell)) {
       // A `!command`'s output goes with the user's next message: one user message, so the
@@ -75,10 +95,25 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     : [];
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
-  return [
-    ...head,
-    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
-  ];
+  const fit = (from: number, to: number) =>
+    fitNewestTurn({
+      head,
+      tail: tail.slice(from, to),
+      sources: sources.slice(from, to),
+      room: numCtx - reserve,
+      charsPerToken,
+      headChars,
+      onShortened,
+    });
+  if (!input.fit.everyTurn) return [...head, ...fit(0, tail.length)];
+  const fitted: WireMessage[] = [];
+  let start = 0;
+  for (let end = 1; end <= tail.length; end++) {
+    if (end < tail.length && tail[end].role !== 'user') continue;
+    fitted.push(...fit(start, end));
+    start = end;
+  }
+  return [...head, ...fitted];
 }
 
 /**
