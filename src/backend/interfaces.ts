@@ -54,6 +54,12 @@ export interface ChatRequest {
    * oldest messages silently. Older servers ignore it.
    */
   truncate?: boolean;
+  /**
+   * `none`: the model may not call a tool although `tools` are listed (they are sent so that the
+   * prompt is the chat's own, for the server's KV cache). Where the protocol has it (OpenAI's
+   * `tool_choice`); Ollama's has not, so its client leaves it out and the caller checks the reply.
+   */
+  tool_choice?: 'none';
 }
 
 /** What one streamed chunk added: only the fields that carried something. */
@@ -77,6 +83,8 @@ export interface ChatMetrics {
   evalDurationNs: number;
   /** False: the server sent no counts (an OpenAI-compatible server without `usage`); the two counts are 0. */
   counted?: false;
+  /** `promptEvalCount` is the whole prompt, cached or not (OpenAI-compatible `usage`), unlike Ollama's. */
+  wholePrompt?: true;
 }
 
 /** A complete reply: everything that streamed, accumulated, plus the final chunk's metrics. */

@@ -5,7 +5,6 @@ import type { CommandHost, ScreenCommands } from '../commands/command-host.js';
 import type { AppState } from '../config/app-state.js';
 import type { Config } from '../config/schema.js';
 import { Conversation } from '../conversation/conversation.js';
-import { VERSION } from '../platform/version.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { CompactionRunner } from './compaction/compaction-runner.js';
@@ -13,21 +12,15 @@ import { InputRouter } from './input/input-router.js';
 import { MessageSender } from './input/message-sender.js';
 import { ChatOptions } from './input/option-commands.js';
 import { ShellRunner } from './input/shell-runner.js';
-import { LocalModel } from './model/local-model.js';
-import { ModelConnector } from './model/model-connector.js';
-import { ModelSettings } from './request/model-settings.js';
-import { ProjectInstructions } from './request/project-instructions.js';
-import { RequestBuilder } from './request/request-builder.js';
+import { assembleModelParts, type ModelParts } from './model/model-parts.js';
+import { assembleRequestParts, type RequestParts } from './request/request-parts.js';
 import { ChatSessions } from './session/chat-sessions.js';
-import { SessionKeeper } from './session/session-keeper.js';
-import { AbortSlot } from './state/abort-slot.js';
-import { type AskDialog, DialogQueue } from './state/dialog-queue.js';
-import { ScreenLog } from './state/screen-log.js';
+import type { SessionKeeper } from './session/session-keeper.js';
+import { createSessionKeeper } from './session/session-parts.js';
+import { assembleStateParts, type StateParts } from './state/state-parts.js';
 import type { Store } from './state/store.js';
 import type { ChatViewState } from './state/view-state.js';
-import { WorkQueue } from './state/work-queue.js';
-import { McpConnections } from './tools/mcp-connections.js';
-import { ToolRunner } from './tools/tool-runner.js';
+import { assembleToolParts, type ToolParts } from './tools/tool-parts.js';
 import { TurnRunner } from './turn/turn-runner.js';
 
 /** What the controller needs from the outside world; tests pass a fake backend or the Ollama one over the emulator. */
@@ -70,22 +63,9 @@ export interface ChatControllerDeps {
 }
 
 /** The parts of one chat, each owning one concern, wired to each other and to one screen state. */
-export interface ChatParts {
-  screen: ScreenLog;
+export interface ChatParts extends StateParts, RequestParts, ModelParts, ToolParts {
   conversation: Conversation;
-  /** The model connected and what every request to it carries. */
-  settings: ModelSettings;
-  /** The instruction files (AGENTS.md) in the system message. */
-  instructions: ProjectInstructions;
-  /** The next request: its model view, its tool definitions, and the meter counting them. */
-  requests: RequestBuilder;
-  dialogs: DialogQueue;
-  /** The reply, tool run or compaction that Ctrl+C cancels. */
-  abort: AbortSlot;
-  queue: WorkQueue;
   compactions: CompactionRunner;
-  connector: ModelConnector;
-  toolRunner: ToolRunner;
   turns: TurnRunner;
   /** `!command`: runs what the user typed and keeps its output in the conversation. */
   shell: ShellRunner;
@@ -96,8 +76,6 @@ export interface ChatParts {
   /** What slash commands act through, part by part. */
   host: CommandHost;
   router: InputRouter;
-  /** The MCP servers whose tools the model may call. */
-  mcp: McpConnections;
   /** After quitting: how to continue the session that was closed (`ochat -r <name-or-id>`). */
   comeBack: () => string | undefined;
 }
@@ -107,35 +85,29 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   const { backend, config, appState } = deps;
   const now = deps.now ?? (() => new Date());
   const interactive = deps.interactive ?? true;
-  const screen = new ScreenLog(store);
+  const env = deps.env ?? process.env;
   const conversation = new Conversation(now);
-  const settings = new ModelSettings(config, deps.tools);
-  const requests = new RequestBuilder(config, settings, conversation, deps.tools, store);
-  requests.onToolsDeferred = (text) => screen.notice('warning', text);
-  const keeper = new SessionKeeper({
-    store: deps.sessions,
-    // Read when the file is made: an OpenAI-compatible server's name is known once it answered.
-    server: () => ({ api: backend.server?.api ?? 'ollama', name: serverName(backend), url: backend.host }),
+  const state = assembleStateParts(store, interactive);
+  const { screen, dialogs, abort, queue, ask } = state;
+  const { settings, requests, instructions } = assembleRequestParts({
+    config,
+    tools: deps.tools,
+    cwd: deps.cwd,
+    env,
+    conversation,
+    store,
+    screen,
+  });
+  const keeper = createSessionKeeper({
+    sessions: deps.sessions,
+    backend,
     cwd: deps.cwd,
     now,
     conversation,
     settings,
     requests,
-    onError: (error) =>
-      screen.notice(
-        'warning',
-        `The session cannot be saved: ${error.message}. The chat goes on; what is said is kept and saved once writing works again.`,
-      ),
-    onRecovered: (lines) =>
-      screen.notice(
-        'info',
-        `The session is saved again (${lines} line${lines === 1 ? '' : 's'} kept meanwhile written).`,
-      ),
+    screen,
   });
-  const dialogs = new DialogQueue(store, interactive);
-  const abort = new AbortSlot();
-  const queue = new WorkQueue((queued) => store.update({ queued }));
-  const ask: AskDialog = (dialog) => dialogs.ask(dialog);
   const compactions = new CompactionRunner({
     backend,
     config: config.compaction,
@@ -150,16 +122,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     onFailure: (failure) => keeper.compactionFailed(failure),
     onPausedChange: (paused) => keeper.recordSetting('auto_compaction_paused', paused),
   });
-  const instructions = new ProjectInstructions({
-    names: config.instructions_files,
-    cwd: deps.cwd,
-    env: deps.env ?? process.env,
-    settings,
-    requests,
-    screen,
-  });
-  const local = new LocalModel({ backend, requests, screen, interactive });
-  const connector = new ModelConnector({
+  const { local, connector } = assembleModelParts({
     backend,
     config,
     appState,
@@ -171,40 +134,23 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     compaction: compactions,
     abort,
     interactive,
-    local,
     instructions,
     ask,
   });
-  const mcp = new McpConnections({
-    servers: config.mcp_servers,
-    cwd: deps.cwd,
-    env: deps.env ?? process.env,
-    version: VERSION,
+  const { mcp, toolRunner } = assembleToolParts({
+    config,
     tools: deps.tools,
-    requests,
-    screen,
-    ask,
-    queue,
+    cwd: deps.cwd,
+    env,
     appState,
-    interactive,
-  });
-  requests.mcpSettled = () => mcp.settled;
-  const toolRunner = new ToolRunner({
-    mcp,
-    tools: deps.tools,
-    settings,
-    config: config.tools,
-    cwd: deps.cwd,
     conversation,
-    shortenedForModel: (message) => requests.shortenedForModel(message),
+    settings,
+    requests,
+    state,
+    interactive,
     makeRoom: () => compactions.makeRoom(),
-    screen,
-    ask,
     autoConfirm: deps.autoConfirm,
     now,
-    onToolUsed: (name) => requests.touchTools([name]),
-    deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
-    // Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run".
     onToolStarted: (started) => keeper.recordSetting('tool_started', started),
   });
   const turns = new TurnRunner({
@@ -321,6 +267,8 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   });
   return {
     mcp,
+    local,
+    ask,
     screen,
     conversation,
     settings,

@@ -140,9 +140,10 @@ export const MAX_LISTED_DETAIL_CHARS = 2000;
 /**
  * Summarizes the lines with the injected `ask`: in one request when they fit the summarizer's
  * window, otherwise chunk by chunk in order, each chunk folded into the running narrative
- * (the previous narrative is always the first input). A reply over `targetTokens` is sent back
- * once to be condensed; only if it is still over is it cut (see narrative-cut.ts), and the cut is
- * returned so the caller can report and record it, with the number of chunks (`parts`). Throws when the summarizer returns an empty
+ * (the previous narrative is always the first input). Each step is `foldStep`'s: a reply over
+ * `targetTokens` is sent back once to be condensed, and only if it is still over is it cut; the
+ * cut is returned so the caller can report and record it, with the number of chunks (`parts`).
+ * Then the details check (`askMissingDetails`). Throws when the summarizer returns an empty
  * summary or its window cannot hold a useful chunk.
  */
 export async function summarizeLines(
@@ -166,21 +167,10 @@ export async function summarizeLines(
       `the summarizer's context window (${input.summarizerNumCtx} tokens) is too small for a ${summaryTokens}-token summary`,
     );
   }
-  const maxChars = summaryCharLimit(input.targetTokens, input.charsPerToken / bytesPerChar(input));
-  const numPredict = REPLY_ROOM_FACTOR * summaryTokens;
-  const ask = async (request: { system: string; prompt: string }): Promise<SummarizerReply> => {
-    await cancellableTurn(input.signal);
-    const reply = await input.ask({ ...request, numPredict, signal: input.signal });
-    return { text: cleanNarrative(reply.text), cutOff: reply.cutOff };
-  };
-  // A condense request carries the whole reply: sent only when it fits the summarizer's window too.
-  const fitsWindow = (request: { system: string; prompt: string }) =>
-    estimate(request.system) + estimate(request.prompt) + 2 * MESSAGE_OVERHEAD_TOKENS + summaryTokens <=
-    Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN);
+  const texts = [input.previousNarrative ?? '', ...input.lines];
+  const maxChars = summaryMaxChars(input, texts);
   let narrative = input.previousNarrative ?? '';
-  const removed: string[] = [];
-  let removedTokens = 0;
-  let endsLost = 0;
+  const cuts = new CutTally();
   let parts = 0;
   // Details no line shows (past a message's cap) are listed with the first chunk.
   const unseen = new Set(listed.filter((d) => !input.lines.some((line) => line.includes(d))));
@@ -191,94 +181,204 @@ export async function summarizeLines(
       (d) =>
         narrative.includes(d) || chunk.some((line) => line.includes(d)) || (parts === 1 && unseen.has(d)),
     );
-    const summarize = (wasCutOff: boolean) =>
-      ask(
-        buildSummarizerRequest({
-          rules: input.rules,
-          focus: input.focus,
-          previousNarrative: narrative,
-          lines: chunk,
-          maxChars,
-          wasCutOff,
-          details,
-        }),
-      );
-    let reply = await summarize(false);
-    // Cut off by the server, the reply lost its end — the newest facts: only the whole input
-    // can give them back, so the summary is asked for again, told it was too long.
-    if (reply.cutOff) reply = await summarize(true);
-    if (!reply.text) throw new Error('the summarizer returned an empty summary');
-    if (reply.cutOff) endsLost += 1;
-    let text = reply.text;
-    const condense = buildCondenseRequest({ rules: input.rules, summary: text, maxChars });
-    if ((reply.cutOff || estimate(text) > input.targetTokens) && fitsWindow(condense)) {
-      const condensed = await ask(condense);
-      // A condensed reply the server cut off is missing its end: cutting the whole one loses less, and says so.
-      if (condensed.text && !condensed.cutOff && estimate(condensed.text) < estimate(text))
-        text = condensed.text;
-    }
-    const cut = cutNarrative(text, input.targetTokens, estimate);
-    if (cut.removed) {
-      removed.push(cut.removed);
-      removedTokens += Math.max(1, estimate(text) - estimate(cut.kept));
-    }
-    narrative = cut.kept;
+    const step = await foldStep(input, maxChars, (wasCutOff) =>
+      buildSummarizerRequest({
+        rules: input.rules,
+        focus: input.focus,
+        previousNarrative: narrative,
+        lines: chunk,
+        maxChars,
+        wasCutOff,
+        details,
+      }),
+    );
+    if (step.calledTools) throw new Error('the summarizer called a tool instead of writing a summary');
+    narrative = cuts.add(step);
   }
-  // The details check: what the summary dropped is asked for once more, within the same limit.
-  const missing = (input.details ?? []).filter((d) => !narrative.includes(d));
+  narrative = await keepDetails(input, narrative, input.details ?? [], { maxChars, texts, cuts });
+  return { narrative, cut: cuts.total(), parts };
+}
+
+/** The limit told to the summarizer in characters, for a summary of `texts` (see `bytesPerChar`). */
+export function summaryMaxChars(input: SummarizerCall, texts: readonly string[]): number {
+  return summaryCharLimit(input.targetTokens, input.charsPerToken / bytesPerChar(texts));
+}
+
+/** One request to the summarizer, as `Ask` takes it (without `numPredict` and `signal`). */
+export type SummarizerAsk = Omit<Parameters<Ask>[0], 'numPredict' | 'signal'>;
+
+/** Asks the summarizer once (after a turn of the event loop, unless cancelled); the narrative cleaned. */
+async function askOnce(input: SummarizerCall, request: SummarizerAsk): Promise<SummarizerReply> {
+  await cancellableTurn(input.signal);
+  const reply = await input.ask({
+    ...request,
+    numPredict: REPLY_ROOM_FACTOR * input.summaryTokens,
+    signal: input.signal,
+  });
+  return { ...reply, text: cleanNarrative(reply.text) };
+}
+
+/** Whether a standalone request fits the summarizer's window with the reply's room. */
+function fitsWindow(input: SummarizerCall, request: { system: string; prompt: string }): boolean {
+  return (
+    input.estimate(request.system) +
+      input.estimate(request.prompt) +
+      2 * MESSAGE_OVERHEAD_TOKENS +
+      input.summaryTokens <=
+    Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN)
+  );
+}
+
+/** What one summarizing step gave: the narrative kept, what was cut of it, whether its end was lost. */
+export interface FoldStep {
+  narrative: string;
+  removed: string;
+  removedTokens: number;
+  endLost: boolean;
+  /** The model called tools instead (the other fields are then empty). */
+  calledTools: boolean;
+}
+
+/**
+ * One summary from one request: asked again, told so, when the server cut the reply off (only
+ * the whole input can give back the lost end, the newest facts); sent back once to be condensed
+ * when over `targetTokens` or cut off again; cut only as a last resort (narrative-cut.ts).
+ * Throws on an empty summary.
+ */
+export async function foldStep(
+  input: SummarizerCall,
+  maxChars: number,
+  request: (wasCutOff: boolean) => SummarizerAsk,
+): Promise<FoldStep> {
+  const { estimate } = input;
+  let reply = await askOnce(input, request(false));
+  if (reply.cutOff && !reply.calledTools) reply = await askOnce(input, request(true));
+  if (reply.calledTools)
+    return { narrative: '', removed: '', removedTokens: 0, endLost: false, calledTools: true };
+  if (!reply.text) throw new Error('the summarizer returned an empty summary');
+  let text = reply.text;
+  // A condense request carries the whole reply: sent only when it fits the summarizer's window too.
+  const condense = buildCondenseRequest({ rules: input.rules, summary: text, maxChars });
+  if ((reply.cutOff || estimate(text) > input.targetTokens) && fitsWindow(input, condense)) {
+    const condensed = await askOnce(input, condense);
+    // A condensed reply the server cut off is missing its end: cutting the whole one loses less, and says so.
+    if (
+      condensed.text &&
+      !condensed.cutOff &&
+      !condensed.calledTools &&
+      estimate(condensed.text) < estimate(text)
+    )
+      text = condensed.text;
+  }
+  const cut = cutNarrative(text, input.targetTokens, estimate);
+  return {
+    narrative: cut.kept,
+    removed: cut.removed,
+    removedTokens: cut.removed ? Math.max(1, estimate(text) - estimate(cut.kept)) : 0,
+    endLost: reply.cutOff,
+    calledTools: false,
+  };
+}
+
+/** What the details need beside the narrative (see `keepDetails`). */
+export interface RoomForDetails {
+  /**
+   * The most the final narrative may take, given the narrative (the room the details it lacks
+   * need beside it): over it, the narrative is condensed to it, or cut as a last resort.
+   */
+  roomAfterDetails?: (narrative: string) => number;
+}
+
+/**
+ * After the folds, the details check: the exact details the summary dropped are asked for once
+ * more, within the same limit (the reply taken only whole, within the limit, and keeping more of
+ * them); then the details still missing are kept beside the narrative, which makes room for them
+ * out of its plain words only — never losing an exact detail it holds (some, such as a tool
+ * output's, are in no list). A cut is counted in `cuts`.
+ */
+export async function keepDetails(
+  input: SummarizerCall & RoomForDetails,
+  summary: string,
+  details: readonly string[],
+  /** The limit told, the texts summarized (for the limit in characters), the cuts so far. */
+  at: { maxChars: number; texts: readonly string[]; cuts: CutTally },
+): Promise<string> {
+  const { estimate } = input;
+  let narrative = summary;
+  const missing = details.filter((d) => !narrative.includes(d));
   const retry = buildMissingDetailsRequest({
     rules: input.rules,
     summary: narrative,
     missing: listedDetails(missing),
-    maxChars,
+    maxChars: at.maxChars,
   });
-  if (missing.length && narrative && fitsWindow(retry)) {
-    const reply = await ask(retry);
+  if (missing.length && narrative && fitsWindow(input, retry)) {
+    const reply = await askOnce(input, retry);
     const stillMissing = reply.text ? missing.filter((d) => !reply.text.includes(d)).length : missing.length;
-    // Taken only whole, within the limit, and keeping more: the rest stay in the details list.
-    if (!reply.cutOff && stillMissing < missing.length && estimate(reply.text) <= input.targetTokens)
+    if (
+      !reply.cutOff &&
+      !reply.calledTools &&
+      stillMissing < missing.length &&
+      estimate(reply.text) <= input.targetTokens
+    )
       narrative = reply.text;
   }
-  // The details still missing are kept beside the narrative: it makes room for them, out of its
-  // plain words only — never losing an exact detail it holds (some, such as a tool output's, are in no list).
   const room = input.roomAfterDetails?.(narrative);
-  if (room !== undefined && estimate(narrative) > room) {
-    const held = findDetails(narrative).map((d) => d.text);
-    const holdsAll = (text: string) => held.every((d) => text.includes(d));
-    const condense = buildCondenseRequest({
-      rules: input.rules,
-      summary: narrative,
-      maxChars: summaryCharLimit(Math.max(1, room), input.charsPerToken / bytesPerChar(input)),
-    });
-    let text = narrative;
-    if (fitsWindow(condense)) {
-      const condensed = await ask(condense);
-      if (
-        condensed.text &&
-        !condensed.cutOff &&
-        estimate(condensed.text) < estimate(text) &&
-        holdsAll(condensed.text)
-      )
-        text = condensed.text;
-    }
-    const cut = cutNarrative(text, Math.max(1, room), estimate);
-    if (holdsAll(cut.kept)) {
-      if (cut.removed) {
-        removed.push(cut.removed);
-        removedTokens += Math.max(1, estimate(text) - estimate(cut.kept));
-      }
-      text = cut.kept;
-    }
-    narrative = text;
+  if (room === undefined || estimate(narrative) <= room) return narrative;
+  const held = findDetails(narrative).map((d) => d.text);
+  const holdsAll = (text: string) => held.every((d) => text.includes(d));
+  const condense = buildCondenseRequest({
+    rules: input.rules,
+    summary: narrative,
+    maxChars: summaryCharLimit(Math.max(1, room), input.charsPerToken / bytesPerChar(at.texts)),
+  });
+  let text = narrative;
+  if (fitsWindow(input, condense)) {
+    const condensed = await askOnce(input, condense);
+    if (
+      condensed.text &&
+      !condensed.cutOff &&
+      !condensed.calledTools &&
+      estimate(condensed.text) < estimate(text) &&
+      holdsAll(condensed.text)
+    )
+      text = condensed.text;
   }
-  const cut: SummaryCut | undefined =
-    removed.length || endsLost ? { text: removed.join('\n'), tokens: removedTokens } : undefined;
-  if (cut && endsLost) cut.endsLost = endsLost;
-  return { narrative, cut, parts };
+  const cut = cutNarrative(text, Math.max(1, room), estimate);
+  if (!holdsAll(cut.kept)) return text;
+  if (cut.removed) at.cuts.cut(cut.removed, Math.max(1, estimate(text) - estimate(cut.kept)));
+  return cut.kept;
+}
+
+/** The cuts of several steps, summed into one `SummaryCut`. */
+export class CutTally {
+  private readonly removed: string[] = [];
+  private tokens = 0;
+  private endsLost = 0;
+
+  /** Counts the step's cut; returns its narrative. */
+  add(step: FoldStep): string {
+    if (step.removed) this.cut(step.removed, step.removedTokens);
+    if (step.endLost) this.endsLost += 1;
+    return step.narrative;
+  }
+
+  /** Counts text cut from a narrative, and its tokens. */
+  cut(removed: string, tokens: number): void {
+    this.removed.push(removed);
+    this.tokens += tokens;
+  }
+
+  total(): SummaryCut | undefined {
+    if (!this.removed.length && !this.endsLost) return undefined;
+    const cut: SummaryCut = { text: this.removed.join('\n'), tokens: this.tokens };
+    if (this.endsLost) cut.endsLost = this.endsLost;
+    return cut;
+  }
 }
 
 /** The details a request lists: newest last, as many of the newest as fit MAX_LISTED_DETAIL_CHARS. */
-function listedDetails(details: readonly string[]): string[] {
+export function listedDetails(details: readonly string[]): string[] {
   let chars = 0;
   let first = details.length;
   while (first > 0 && chars + details[first - 1].length + 3 <= MAX_LISTED_DETAIL_CHARS) {
@@ -294,14 +394,13 @@ function listedDetails(details: readonly string[]): string[] {
  * wider script (Cyrillic 2, CJK 3), a summary may be all of it, so that script's width counts,
  * not an average diluted by the ASCII names, numbers and markup around it.
  */
-function bytesPerChar(input: { lines: readonly string[]; previousNarrative?: string }): number {
+function bytesPerChar(texts: readonly string[]): number {
   // One pass over the texts as they are (no joined copy, no array of matches: a 16 MB message is one line).
   let chars = 0;
   let bytes = 0;
   let visible = 0;
   let wide = 0;
   let wideBytes = 0;
-  const texts = [input.previousNarrative ?? '', ...input.lines];
   for (const text of texts) {
     chars += text.length;
     bytes += weightedLength(text);

@@ -9,7 +9,14 @@ import { lastTurnStart } from '../conversation/turns.js';
 import { describeError } from '../text/describe-error.js';
 import type { Ask } from './ask.js';
 import type { Budgets } from './budgets.js';
-import { CompactionLimitError, type SummaryCut, summarizeLines } from './chunking.js';
+import {
+  CompactionLimitError,
+  type RoomForDetails,
+  type SummarizerCall,
+  type SummaryCut,
+  summarizeLines,
+} from './chunking.js';
+import { type ChatContinuation, continuationFits, continueChat } from './continuation.js';
 import { collectDetails, joinDetails, keptIn } from './details.js';
 import {
   type CondensedMessage,
@@ -18,7 +25,7 @@ import {
   type LongMessages,
 } from './long-messages.js';
 import { buildModelView, toWireMessage, type ViewFit } from './model-view.js';
-import { planCompaction } from './plan.js';
+import { type CompactionPlan, planCompaction } from './plan.js';
 import { renderSliceLines } from './summarizer-prompt.js';
 import {
   assembleToolEntries,
@@ -74,6 +81,13 @@ export interface CompactionInput {
   fit?: ViewFit;
   /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
   fixedTokens?: number;
+  /**
+   * The chat's own request as far as `transcript[upto]` (its system message and messages as
+   * sent), when the summarizer is the chat model and may continue it (`compaction.reuse_cache`):
+   * the slice is then summarized by continuing that request, which the server has in its KV
+   * cache. Absent, or when that cannot be done, the standalone prompt is used.
+   */
+  continuation?: (upto: number) => ChatContinuation | undefined;
   /**
    * The app's figure for the request before compaction (the server's count when it has one), so
    * the report agrees with the meter; default: the estimate.
@@ -186,6 +200,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   let narrative: string;
   let cut: SummaryCut | undefined;
   let long: LongMessages;
+  let summarized: { narrative: string; cut: SummaryCut | undefined };
   try {
     const summarizer = {
       rules: input.rules,
@@ -198,25 +213,37 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       estimate: estimateText,
       signal: input.signal,
     };
-    long = await condenseLongMessages({
-      ...summarizer,
-      slice: plan.slice,
-      firstIndex: plan.from,
-      maxMessageChars: input.maxMessageChars,
-      cutLongMessages: input.cutLongMessages ?? false,
-      toolContent,
-    });
-    const summarized = await summarizeLines({
-      ...summarizer,
-      lines: renderSliceLines(plan.slice, {
-        maxMessageChars: input.maxMessageChars,
-        firstIndex: plan.from,
-        condensed: long.condensed,
-      }),
-      previousNarrative: previous?.narrative,
-      details: candidates.map((d) => d.text),
-      ...(input.details ? { roomAfterDetails } : {}),
-    });
+    const details = candidates.map((d) => d.text);
+    const room = input.details ? { roomAfterDetails } : {};
+    const continued = await continueSlice(input, { ...summarizer, ...room }, plan, details);
+    if (continued?.summarized) {
+      long = continued.long;
+      summarized = continued.summarized;
+    } else {
+      // The long messages the continuation condensed already, unless it only looked at the shortened ones.
+      long =
+        continued && !input.cutLongMessages
+          ? continued.long
+          : await condenseLongMessages({
+              ...summarizer,
+              slice: plan.slice,
+              firstIndex: plan.from,
+              maxMessageChars: input.maxMessageChars,
+              cutLongMessages: input.cutLongMessages ?? false,
+              toolContent,
+            });
+      summarized = await summarizeLines({
+        ...summarizer,
+        lines: renderSliceLines(plan.slice, {
+          maxMessageChars: input.maxMessageChars,
+          firstIndex: plan.from,
+          condensed: long.condensed,
+        }),
+        previousNarrative: previous?.narrative,
+        details,
+        ...room,
+      });
+    }
     narrative = summarized.narrative;
     cut = joinCuts(long.summaryCut, summarized.cut);
   } catch (error) {
@@ -314,6 +341,59 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         : {}),
     },
   };
+}
+
+/**
+ * The slice summarized by continuing the chat's own request (see `CompactionInput.continuation`);
+ * undefined when that cannot be done. Long messages are still condensed on their own first, as
+ * for the standalone prompt (a fact in the middle of a long paste gets a request of its own), and
+ * given again in the ask with the messages the request sent shortened. With `cutLongMessages`
+ * only those sent shortened are cut: the others are whole in the request it continues. Without
+ * `summarized` when it cannot be done (`long` then serves the standalone prompt).
+ */
+async function continueSlice(
+  input: CompactionInput,
+  summarizer: SummarizerCall & RoomForDetails,
+  plan: CompactionPlan,
+  /** Exact details to ask for (details.ts). */
+  details: readonly string[],
+): Promise<
+  { long: LongMessages; summarized?: { narrative: string; cut: SummaryCut | undefined } } | undefined
+> {
+  const continuation = input.continuation?.(plan.upto);
+  const fixedTokens = input.fixedTokens ?? 0;
+  // Hopeless before anything is condensed: the messages alone leave no room for the ask and the reply.
+  if (!continuation || !continuationFits({ ...summarizer, continuation, fixedTokens }, 0)) return undefined;
+  const shortened = new Set(continuation.shortened);
+  const cutLongMessages = input.cutLongMessages ?? false;
+  const long = await condenseLongMessages({
+    ...summarizer,
+    slice: plan.slice,
+    firstIndex: plan.from,
+    maxMessageChars: input.maxMessageChars,
+    cutLongMessages,
+    toolContent: input.toolContent,
+    only: cutLongMessages ? shortened : undefined,
+  });
+  const condensedAlone = new Set(long.report.map((condensed) => condensed.index));
+  const againLines = plan.slice.flatMap((message, k) =>
+    shortened.has(message) || condensedAlone.has(plan.from + k)
+      ? renderSliceLines([message], {
+          maxMessageChars: input.maxMessageChars,
+          firstIndex: plan.from + k,
+          condensed: long.condensed,
+        })
+      : [],
+  );
+  const summarized = await continueChat({
+    ...summarizer,
+    continuation,
+    hasSummary: input.previous !== undefined,
+    againLines,
+    details,
+    fixedTokens,
+  });
+  return { long, summarized };
 }
 
 /**

@@ -55,6 +55,8 @@ export async function condenseLongMessages(
     maxMessageChars: number;
     cutLongMessages: boolean;
     toolContent?: (message: Message) => string;
+    /** Only these messages of the slice (those sent shortened, for the chat's continued request). */
+    only?: ReadonlySet<Message>;
   },
 ): Promise<LongMessages> {
   const result: LongMessages = { condensed: new Map(), report: [], cut: [], summaryCut: undefined };
@@ -62,7 +64,7 @@ export async function condenseLongMessages(
   let removedTokens = 0;
   let endsLost = 0;
   for (const [k, message] of input.slice.entries()) {
-    if (message.replaced) continue;
+    if (message.replaced || (input.only && !input.only.has(message))) continue;
     // Collapsing whitespace only shortens: most messages are ruled out without it.
     if (message.content.length <= input.maxMessageChars) continue;
     const text = message.role === 'tool' && input.toolContent ? input.toolContent(message) : message.content;

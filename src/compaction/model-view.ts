@@ -95,7 +95,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     : [];
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
-  const fit = (from: number, to: number) =>
+  const fitTurns = (from: number, to: number) =>
     fitNewestTurn({
       head,
       tail: tail.slice(from, to),
@@ -105,12 +105,12 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
       headChars,
       onShortened,
     });
-  if (!input.fit.everyTurn) return [...head, ...fit(0, tail.length)];
+  if (!input.fit.everyTurn) return [...head, ...fitTurns(0, tail.length)];
   const fitted: WireMessage[] = [];
   let start = 0;
   for (let end = 1; end <= tail.length; end++) {
     if (end < tail.length && tail[end].role !== 'user') continue;
-    fitted.push(...fit(start, end));
+    fitted.push(...fitTurns(start, end));
     start = end;
   }
   return [...head, ...fitted];

@@ -59,6 +59,18 @@ export function buildSummarizerRequest(input: {
   parts.push(
     `New messages to fold into the summary, one per line as [index] role: text:\n${MESSAGES_OPEN}\n${input.lines.join('\n')}\n${MESSAGES_CLOSE}`,
   );
+  parts.push(...closingParts(input));
+  return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
+}
+
+/** What ends every summarizing request: the exact details to keep, the one-run focus, the cut-off notice, the size limit. */
+function closingParts(input: {
+  details?: readonly string[];
+  focus?: string;
+  wasCutOff?: boolean;
+  maxChars: number;
+}): string[] {
+  const parts: string[] = [];
   if (input.details?.length) parts.push(detailsToKeep(input.details));
   if (input.focus?.trim()) parts.push(`Focus for this summary, from the user: ${input.focus.trim()}`);
   if (input.wasCutOff) {
@@ -67,7 +79,45 @@ export function buildSummarizerRequest(input: {
   parts.push(
     `Write the complete updated summary now, at most ${input.maxChars} characters. Output only the summary.`,
   );
-  return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
+  return parts;
+}
+
+/** Opens the user message that turns the chat's own request into a summarizer request (test doubles find it by it). */
+export const CONTINUATION_OPENING =
+  'Stop here: do not answer the conversation above and do not call any tool. Summarize it instead, by these rules:';
+
+/**
+ * The one user message that follows the chat's own request (its system message and the slice's
+ * messages as they were sent) to make it a summarizer request: the rules, what to fold, the
+ * messages given again (those sent shortened, whole here, and long ones condensed on their own),
+ * then the closing parts of every summarizer request. Everything before it is the chat's last prompt, which the
+ * server still holds in its KV cache.
+ */
+export function buildContinuationPrompt(input: {
+  rules?: string;
+  /** The system message above carries a summary section, to be folded in. */
+  hasSummary: boolean;
+  /** `[i] role: text` lines of messages above given again: sent shortened (whole here) or long (condensed). */
+  againLines: readonly string[];
+  /** Exact details to keep verbatim (details.ts). */
+  details?: readonly string[];
+  focus?: string;
+  maxChars: number;
+  wasCutOff?: boolean;
+}): string {
+  const parts = [`${CONTINUATION_OPENING}\n<rules>\n${systemOf(input.rules)}\n</rules>`];
+  parts.push(
+    input.hasSummary
+      ? 'Fold the summary in the system message above (its narrative: its tool-call log is kept apart) and every message after it into one new summary: the facts of both must survive.'
+      : 'Summarize every message above, after the system message.',
+  );
+  if (input.againLines.length) {
+    parts.push(
+      `Some messages above are given again here, one per line as [index] role: text — whole where they were sent shortened, condensed on their own where they are long; keep their facts:\n${MESSAGES_OPEN}\n${input.againLines.join('\n')}\n${MESSAGES_CLOSE}`,
+    );
+  }
+  parts.push(...closingParts(input));
+  return parts.join('\n\n');
 }
 
 /**

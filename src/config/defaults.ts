@@ -33,6 +33,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     max_message_chars: 1000,
     unload_after: false,
     cut_long_messages: false,
+    reuse_cache: 'auto',
     details: 'on',
     details_share: 0.3,
   },

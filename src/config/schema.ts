@@ -90,6 +90,8 @@ const compactionSchema = section({
   details_share: z._default(ratio(), 0.3),
   // Free the summarizer model (when it is not the chat model) after each compaction.
   unload_after: z._default(z.boolean(mustBe('true or false')), false),
+  // auto: the chat model summarizes by continuing the chat's own request (the server's KV cache).
+  reuse_cache: z._default(z.enum(['auto', 'off'], mustBe('"auto" or "off"')), 'auto'),
 });
 
 /** The `tools:` section: which tools the model may call and how far they may go. */

@@ -9,6 +9,11 @@ export interface ReplyCounts {
   tools: readonly unknown[];
   promptEvalCount: number;
   evalCount: number;
+  /**
+   * The count is always the whole prompt, cached or not (an OpenAI-compatible server's
+   * `usage.prompt_tokens`): a count well below what was sent is a cut wherever it happens.
+   */
+  wholePrompt?: boolean;
   /** Transcript length once the reply was appended: later messages are estimated on top. */
   transcriptLength: number;
   /** Compaction records in force when sent: a new one invalidates the server's count. */
@@ -96,7 +101,11 @@ export class ContextMeter {
       estimateMessagesTokens(counts.view, this.charsPerToken) +
       estimateToolDefinitionsTokens(counts.tools, this.charsPerToken);
     // Truncation can only happen near the window; below it a low count means a cached prompt.
-    const truncated = sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9;
+    // A server that counts the whole prompt cut it wherever its count falls a quarter short (the
+    // margin covers an estimate not yet calibrated); LM Studio cuts at a window it may misreport.
+    const truncated =
+      (sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9) ||
+      (counts.wholePrompt === true && counts.promptEvalCount < sentTokens * 0.75);
     this.anchor = {
       // After a truncation the server counted what it kept; the next request resends it all.
       tokens: (truncated ? sentTokens : counts.promptEvalCount) + counts.evalCount,

@@ -1,6 +1,7 @@
 import type { DisplayItem } from '../chat/state/display-items.js';
 import type { RunSettings } from '../cli/settings.js';
 import { createStreamSanitizer } from '../text/sanitize.js';
+import { toolLine } from '../ui/tool-line.js';
 import { createChatController } from './create-controller.js';
 
 /** The most piped input a one-shot reads: a prompt is text, not a stream (`< /dev/zero` never ends). */
@@ -46,8 +47,7 @@ export function composePrompt(
 function stderrLine(item: DisplayItem): string | undefined {
   if (item.kind === 'notice' && item.level !== 'success')
     return `${item.level === 'info' ? '' : `${item.level}: `}${item.text}`;
-  if (item.kind === 'tool')
-    return `${item.ok ? '⚙' : '✗'} ${item.name} ${item.keyArgument} — ${item.summary}`;
+  if (item.kind === 'tool') return toolLine(item);
   return undefined;
 }
 

@@ -56,6 +56,8 @@ export function toChatCompletionBody(request: ChatRequest, options: BodyOptions)
     if (field && value !== undefined && !(name === 'num_predict' && Number(value) < 0)) body[field] = value;
   }
   if (request.tools?.length) body.tools = request.tools;
+  // The summarizer continuing the chat sends its tools (for the KV cache) but may call none.
+  if (request.tools?.length && request.tool_choice) body.tool_choice = request.tool_choice;
   if (request.think !== undefined && options.thinkingSwitch)
     body.chat_template_kwargs = { enable_thinking: request.think !== false };
   if (typeof request.think === 'string') body.reasoning_effort = request.think;

@@ -98,6 +98,7 @@ export class StreamAssembler {
       eval_duration: ms(this.counts.predictedMs, end - firstToken),
     });
     if (!this.counted) reply.metrics.counted = false;
+    else reply.metrics.wholePrompt = true;
     return reply;
   }
 

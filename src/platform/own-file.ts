@@ -34,14 +34,13 @@ export function readOwnFile(path: string, maxBytes: number): OwnFileRead {
     const stats = fstatSync(fd);
     const what = notOwnFile(stats, maxBytes);
     if (what) return { kind: 'bad', what };
-    // Read up to one byte past the limit: a file still growing past it is not read whole either.
-    const bytes = Buffer.alloc(Math.min(stats.size, maxBytes) + 1);
+    // What it held when it was opened: a file another process appends to meanwhile is read to that size.
+    const bytes = Buffer.alloc(stats.size);
     let filled = 0;
-    for (;;) {
+    while (filled < bytes.length) {
       const read = readSync(fd, bytes, filled, bytes.length - filled, filled);
       if (read === 0) break;
       filled += read;
-      if (filled === bytes.length) return { kind: 'bad', what: `larger than ${formatLimit(maxBytes)}` };
     }
     return { kind: 'ok', bytes: bytes.subarray(0, filled) };
   } finally {

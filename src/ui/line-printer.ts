@@ -5,6 +5,7 @@ import type { ChatViewState, Dialog } from '../chat/state/view-state.js';
 import { createStreamSanitizer, sanitizeTerminalText, showControlCharacters } from '../text/sanitize.js';
 import { NOTICE_STYLE } from './notice-style.js';
 import { PlainPullPacer } from './pull-layout.js';
+import { toolLine } from './tool-line.js';
 
 /** The prompt of the line-mode chat, as `ollama run` shows it. */
 export const LINE_PROMPT = '>>> ';
@@ -174,11 +175,7 @@ export class LinePrinter {
         return;
       case 'tool':
         this.endReply();
-        this.line(
-          showControlCharacters(
-            `${item.ok ? '⚙' : '✗'} ${item.name}${item.keyArgument ? ` ${item.keyArgument}` : ''} — ${item.summary}`,
-          ),
-        );
+        this.line(showControlCharacters(toolLine(item)));
         return;
       case 'shell':
         this.endReply();

@@ -138,11 +138,14 @@ describe('/compact', () => {
     expect(Number(percentAfter)).toBeLessThan(Number(percentBefore));
     const record = h.records()[0];
     expect([before, after]).toEqual([formatTokens(record.tokensBefore), formatTokens(record.tokensAfter)]);
-    // The summarizer saw exactly the N oldest messages, each as `[i] role: text`.
-    const lines = sliceLines(summarizerChats(emu)[0]);
+    // The summarizer (the chat model) continued the chat's last request: its N oldest messages
+    // exactly as they were sent, then the one message asking for the summary.
+    const ask = summarizerChats(emu)[0];
+    expect(ask.body.messages.slice(0, -1)).toEqual(beforeCompact.body.messages.slice(0, summarized));
+    const lines = sliceLines(ask);
     expect(lines).toHaveLength(summarized);
-    expect(lines[0]).toMatch(/^\[0\] user: Turn 1: FACT-t1 lorem/);
-    expect(lines[1]).toBe('[1] assistant: Reply 1.');
+    expect(lines[0]).toMatch(/^user: Turn 1: FACT-t1 lorem/);
+    expect(lines[1]).toBe('assistant: Reply 1.');
     expect(summarized % 2).toBe(0);
     expect(summarized).toBeGreaterThanOrEqual(2);
     expect(summarized).toBeLessThan(16);
@@ -581,9 +584,14 @@ describe('when the summarizer fails', () => {
 });
 
 describe('re-compaction', () => {
-  it('folds the previous narrative into the next summarizer prompt', async () => {
+  it('folds the previous narrative into the next summarizer prompt (the standalone prompt)', async () => {
     emu.respondWith(compactionResponder());
-    const h = await open({ configure: autoOff });
+    const h = await open({
+      configure: (config) => {
+        autoOff(config);
+        config.compaction.reuse_cache = 'off';
+      },
+    });
     await chatTurns(h, 8);
     await h.say('/compact');
     const first = h.records()[0];

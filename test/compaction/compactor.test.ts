@@ -10,6 +10,7 @@ import { buildModelView, toWireMessage } from '../../src/compaction/model-view.j
 import { planCompaction } from '../../src/compaction/plan.js';
 import { formatCompactionReport } from '../../src/compaction/report.js';
 import {
+  CONTINUATION_OPENING,
   DEFAULT_SUMMARIZER_RULES,
   DETAILS_OPENING,
   MISSING_DETAILS_OPENING,
@@ -452,6 +453,97 @@ describe('compactConversation', () => {
       { numRuns: 30 },
     );
     expect(compactions).toBeGreaterThan(30);
+  });
+});
+
+describe('compactConversation continuing the chat request', () => {
+  /** The chat request as far as `upto`, as the app gives it: the view of the slice, nothing shortened. */
+  const continuationOf =
+    (shortened: readonly Message[] = []) =>
+    (upto: number) => ({
+      messages: buildModelView({ system: 'You are helpful.', transcript, end: upto }),
+      shortened,
+    });
+
+  it('asks once, continuing the chat request up to the boundary, with the ask as its one new message', async () => {
+    const requests: Parameters<Ask>[0][] = [];
+    const outcome = await compactConversation(
+      input({
+        continuation: continuationOf(),
+        ask: async (request) => {
+          requests.push(request);
+          return finished('Ten questions about files.');
+        },
+      }),
+    );
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect(request.continues).toEqual(
+      buildModelView({ system: 'You are helpful.', transcript: transcript.slice(0, outcome.record.upto) }),
+    );
+    expect(request.prompt.startsWith(CONTINUATION_OPENING)).toBe(true);
+    expect(request.prompt).toContain(DEFAULT_SUMMARIZER_RULES);
+    // Nothing of the slice is repeated in the ask: the server has it already.
+    expect(request.prompt).not.toContain('Question 0');
+    expect(request.numPredict).toBe(REPLY_ROOM_FACTOR * budgets.summary);
+    expect(outcome.record.narrative).toBe('Ten questions about files.');
+  });
+
+  it('gives the messages sent shortened whole in the ask, condensed when long', async () => {
+    const slice = planCompaction({
+      transcript,
+      budgets,
+      estimate: (m) => estimateMessageTokens(toWireMessage(m), 4),
+    })!.slice;
+    const tool = slice.find((m) => m.role === 'tool')!;
+    const requests: Parameters<Ask>[0][] = [];
+    await compactConversation(
+      input({
+        maxMessageChars: 5000,
+        continuation: continuationOf([tool]),
+        ask: async (request) => {
+          requests.push(request);
+          return finished('Summary.');
+        },
+      }),
+    );
+    expect(requests).toHaveLength(1);
+    expect(requests[0].prompt).toContain(`[${transcript.indexOf(tool)}] tool: `);
+    expect(requests[0].prompt).toContain(tool.content.replace(/\s+/g, ' ').trim());
+  });
+
+  it('falls back to the standalone prompt when the model calls a tool, or when the request would not fit', async () => {
+    const calls: string[] = [];
+    const outcome = await compactConversation(
+      input({
+        continuation: continuationOf(),
+        ask: async (request) => {
+          calls.push(request.continues ? 'continues' : 'standalone');
+          return request.continues
+            ? { text: '', cutOff: false, calledTools: true }
+            : finished('Standalone summary.');
+        },
+      }),
+    );
+    expect(calls).toEqual(['continues', 'standalone']);
+    expect(outcome.ok && outcome.record.narrative).toBe('Standalone summary.');
+
+    calls.length = 0;
+    await compactConversation(
+      input({
+        // The chat's window cannot hold the slice with the reply's room beside it.
+        summarizerNumCtx: 3000,
+        continuation: continuationOf(),
+        ask: async (request) => {
+          calls.push(request.continues ? 'continues' : 'standalone');
+          return finished('Standalone summary.');
+        },
+      }),
+    );
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((call) => call === 'standalone')).toBe(true);
   });
 });
 

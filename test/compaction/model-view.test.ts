@@ -129,6 +129,34 @@ describe('a reply cut short by a failure and retried', () => {
   });
 });
 
+describe('the chat request as far as a boundary (end), as the summarizer continues it', () => {
+  const message = (id: number, role: Message['role'], content: string, interrupted?: boolean): Message => ({
+    id,
+    turn: 1,
+    role,
+    content,
+    at: 'x',
+    ...(interrupted ? { interrupted } : {}),
+  });
+
+  it('is the start of the whole view: a reply cut short stays in when the user went on after the boundary', () => {
+    const cut = [message(1, 'user', 'hi'), message(2, 'assistant', 'Hal', true), message(3, 'user', 'go on')];
+    const whole = buildModelView({ system: 'S', transcript: cut });
+    expect(buildModelView({ system: 'S', transcript: cut, end: 2 })).toEqual(whole.slice(0, 3));
+    // Cut off from what follows, it would read as a reply being retried, and be left out.
+    expect(buildModelView({ system: 'S', transcript: cut.slice(0, 2) })).toHaveLength(2);
+  });
+
+  it('sends a tool output shortened again as the request did, the rest as they are', () => {
+    const tool = transcript[2];
+    const view = buildModelView({ transcript, end: 3, shortened: new Map([[tool, 3]]) });
+    expect(view.at(-1)?.content).toMatch(
+      /^lin\n… \[output shortened to fit the context window, 8 chars omitted; summary: /,
+    );
+    expect(buildModelView({ transcript, end: 3 }).at(-1)?.content).toBe('line1\nline2');
+  });
+});
+
 describe('toWireMessage', () => {
   it('keeps images of user messages and drops transcript-only fields', () => {
     const message: Message = {

@@ -22,6 +22,7 @@ describe('DEFAULT_CONFIG', () => {
         max_message_chars: 1000,
         unload_after: false,
         cut_long_messages: false,
+        reuse_cache: 'auto',
         details: 'on',
         details_share: 0.3,
       },
@@ -92,6 +93,9 @@ describe('configSchema', () => {
     }
     expect(configSchema.parse({}).compaction.unload_after).toBe(false);
     expect(configSchema.safeParse({ compaction: { unload_after: 'yes' } }).success).toBe(false);
+    expect(configSchema.parse({ compaction: { reuse_cache: 'off' } }).compaction.reuse_cache).toBe('off');
+    const wrong = configSchema.safeParse({ compaction: { reuse_cache: true } });
+    expect(wrong.error?.issues[0].message).toMatch(/"auto" or "off"/);
   });
 
   it('takes compaction.details as on or off (YAML booleans too) and a share between 0 and 1', () => {

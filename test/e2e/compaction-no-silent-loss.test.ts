@@ -212,10 +212,11 @@ describe('3. a fact in the middle of a big paste', () => {
     for (const line of bigLog('FACT-P1 the paste secret is kiwi')) expect(shown).toContain(line);
   });
 
-  test('with compaction.cut_long_messages: true, the report names the cut paste and how much the summarizer never saw', async () => {
+  // With reuse_cache: auto the chat model sees the paste whole in the request it continues: nothing is unseen.
+  test('with compaction.cut_long_messages: true and the standalone prompt, the report names the cut paste and how much the summarizer never saw', async () => {
     run = await startToolRun({
       args: ['--num-ctx', '32768'],
-      config: 'compaction:\n  cut_long_messages: true\n',
+      config: 'compaction:\n  cut_long_messages: true\n  reuse_cache: off\n',
     });
     const { emu, pty } = run;
     emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n} done.` }) }));
@@ -225,7 +226,7 @@ describe('3. a fact in the middle of a big paste', () => {
     pty.write('thanks\r');
     await pty.waitFor('Reply 2 done.');
     pty.write('/compact\r');
-    await pty.waitFor('chars unseen');
+    await pty.waitFor(/chars\s+unseen/);
     expect(flat(pty.screen())).toMatch(
       /Compacted 2 messages: .*; cut to their head for the summarizer \(compaction\.cut_long_messages\): \[0\] a 7\d kB paste, [\d,]+ of [\d,]+ chars unseen/,
     );

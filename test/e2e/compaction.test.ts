@@ -9,11 +9,12 @@ import {
   compactionResponder,
   conversationChats,
   failingSummarizer,
+  isContinuation,
   keepWhatItIsShown,
   summarizerChats,
 } from '../support/compaction-summarizer.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
-import type { ChatRequestRecord, Responder } from '../support/emulator.js';
+import { type ChatRequestRecord, countPromptTokens, type Responder } from '../support/emulator.js';
 import { waitUntil } from '../support/wait-until.js';
 
 /** The report line as it appears on screen (the window is 4096 tokens: `4k`). */
@@ -68,6 +69,24 @@ describe('compaction in the terminal', () => {
     expect(sent[0].role).toBe('system');
     expect(sent[0].content).toContain('FACT-q1');
     expect(sent).toHaveLength(1 + 2 * TURNS - n + 1);
+  });
+
+  test("the chat model's summary continues the chat's last request: the server takes all but the ask from its cache", async () => {
+    const { emu, pty } = await chatWithHistory();
+    pty.write('/compact\r');
+    await pty.waitFor(REPORT);
+    const [ask] = summarizerChats(emu);
+    const before = emu.chats[emu.chats.indexOf(ask) - 1];
+    expect(isContinuation(ask)).toBe(true);
+    expect(ask.body.messages.slice(0, -1)).toEqual(
+      before.body.messages.slice(0, ask.body.messages.length - 1),
+    );
+    expect(ask.body.options.num_ctx).toBe(4096);
+    // Evaluated anew: the ask only; everything before it came from the KV cache.
+    // (the ask's role marker may match the next message of the cached request: 2 tokens)
+    const prefix = countPromptTokens(ask.body.messages.slice(0, -1));
+    expect(ask.promptCachedCount).toBeGreaterThanOrEqual(prefix);
+    expect(ask.promptCachedCount).toBeLessThanOrEqual(prefix + 2);
   });
 
   test('a failed compaction asks to retry; "y" retries and succeeds', async () => {

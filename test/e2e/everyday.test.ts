@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest } from '../support/compaction-summarizer.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { deliberatePause } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
 
@@ -36,7 +37,7 @@ describe('a compaction cancelled before a message goes', () => {
     emu.respondWith(async (req) => {
       // The summarizer takes its time, as a real model does: Ctrl+C comes while it works.
       if (isSummarizerRequest(req)) {
-        await new Promise((resolve) => setTimeout(resolve, 5000));
+        await deliberatePause(5000, 'the summarizer takes its time, as a real model does');
         return { content: 'Summary.' };
       }
       chats += 1;
@@ -92,5 +93,25 @@ describe('the status line', () => {
     const status = pty.screen().split('\n').at(-1) ?? '';
     expect(status).toContain('llama3.2');
     expect(status).not.toMatch(/tok\/s/);
+  });
+});
+
+describe('/ps', () => {
+  test('says how long a model stays as ollama ps does: months, not thousands of hours; Forever for -1', async () => {
+    run = await startChat({ pty: { cols: 120 } });
+    const { pty } = run;
+    pty.write('/set keep_alive 8760h\r');
+    await pty.waitFor('keep_alive');
+    pty.write('hi\r');
+    await pty.waitFor('Echo: hi');
+    pty.write('/ps\r');
+    await pty.waitFor(/llama3\.2:latest .* 12 months from now/);
+    expect(pty.screen()).not.toMatch(/\d{3,} hours from now/);
+    pty.write('/set keep_alive -1\r');
+    await pty.waitFor(/keep_alive = -1/);
+    pty.write('again\r');
+    await pty.waitFor('Echo: again');
+    pty.write('/ps\r');
+    await pty.waitFor(/llama3\.2:latest .* Forever/);
   });
 });

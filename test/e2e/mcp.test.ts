@@ -214,6 +214,8 @@ describe('MCP servers in the chat', () => {
       // The command line wraps at the terminal's width where the checkout's path is long (as on CI).
       expect(run.pty.screen()).toMatch(wrapped(`proj: ${process.execPath} ${fault} changing`));
       await run.pty.answer('y');
+      // A "yes" is said as a "no" is.
+      await run.pty.waitFor(wrapped('the approval is kept until the file changes (/mcp shows them).'));
       // Typed at once, /mcp would arrive in the same chunk as the answer, which then is typing.
       await waitUntil(
         'the question answered',

@@ -208,6 +208,22 @@ describe('OpenAI-compatible servers', () => {
     expect(pty.screen()).not.toContain("has no model 'llama3.2'");
   });
 
+  test('LM Studio cutting silently below the window it reports: the short count is said out loud', async () => {
+    const { emu, pty } = await startServerAndChat({
+      engine: 'lm-studio',
+      models: [{ id: 'qwen3-8b', window: 1024 }],
+      reportedWindow: 8192,
+    });
+    await pty.waitFor('num_ctx 8192 (8k) from LM Studio loaded_context_length');
+    for (let n = 1; n <= 4; n++) {
+      pty.write(`Turn ${n}: ${'filler '.repeat(200)}\r`);
+      await waitUntil(`turn ${n}`, () => emu.chats.length >= n, { timeoutMs: 10_000 });
+      await pty.waitFor(`Echo: Turn ${n}:`);
+    }
+    expect(emu.chats.some((chat) => chat.truncated)).toBe(true);
+    await pty.waitFor(/LM Studio truncated the prompt: about \S+ tokens were sent, the model saw \S+/);
+  });
+
   test('without a key, a server that wants one is said in words naming the variable', async () => {
     const { pty } = await startServerAndChat({ engine: 'vllm', apiKey: 'sk-x' }, ['--api', 'openai']);
     await pty.waitFor(/wants an API key \(HTTP 401: Unauthorized\)\. Set OCHAT_API_KEY/);

@@ -83,7 +83,7 @@ describe('polish', () => {
     });
     try {
       await resumed.waitFor('Resumed session');
-      expect(resumed.screen()).toContain('✗ run_command touch nope.txt — ❌');
+      expect(resumed.screen()).toContain('✗ run_command touch nope.txt — declined by the user');
       expect(resumed.screen()).not.toContain('⚙ run_command touch nope.txt');
     } finally {
       await resumed.dispose();

@@ -146,7 +146,7 @@ describe('a kill while a tool question is open', () => {
 
     const second = await start(where, ['-r'], 'Resumed session');
     await second.pty.waitFor('num_ctx');
-    await second.pty.waitFor('run_command echo hi — ❌ echo hi (not run: the session was closed)');
+    await second.pty.waitFor('run_command echo hi — not run: the session was closed');
     second.pty.write('Go on\r');
     await second.pty.waitFor('Answer to Go on.');
     const sent = conversationChats(second.emu)[0].body.messages as { role: string; content: string }[];
@@ -182,7 +182,7 @@ describe('a kill while a tool question is open', () => {
 
     const second = await start(where, ['-r'], 'Resumed session');
     await second.pty.waitFor('num_ctx');
-    await second.pty.waitFor(/sleep 30 \(interrupted: its outcome is\s+unknown \(it may have run\)\)/);
+    await second.pty.waitFor(/sleep 30 — interrupted: its outcome is\s+unknown \(it may have run\)/);
     expect(second.pty.screen()).not.toContain('not run');
     second.pty.write('Go on\r');
     await second.pty.waitFor('Answer to Go on.');

@@ -19,7 +19,7 @@ import {
   countToolTokens,
 } from '../support/emulator.js';
 import { spawnOchat, wrapped } from '../support/pty-session.js';
-import { waitUntil } from '../support/wait-until.js';
+import { deliberatePause, waitUntil } from '../support/wait-until.js';
 
 const MODELS = [{ name: 'chat:latest', capabilities: ['completion', 'tools'] }];
 const chatReplies = (_req: unknown, n: number) => ({
@@ -320,7 +320,8 @@ describe('session commands in the terminal', () => {
     let slow = false;
     run.emu.respondWith(async (req) => {
       // A summarizer that takes its time, as a real model does: Ctrl+C comes while it works.
-      if (slow && isSummarizerRequest(req)) await new Promise((resolve) => setTimeout(resolve, 5000));
+      if (slow && isSummarizerRequest(req))
+        await deliberatePause(5000, 'the summarizer takes its time, as a real model does');
       return answers(req);
     });
     await chatTurns(run, 1, 3);

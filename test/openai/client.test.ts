@@ -103,6 +103,31 @@ describe('OpenAiClient against each engine', () => {
     },
   );
 
+  it('tool_choice "none" goes with the tools, and the engine then calls none', async () => {
+    const { emulator, client } = await start('llama-server');
+    emulator.enqueue({ content: 'A summary.', toolCalls: [{ name: 'get_time', arguments: {} }] });
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_time',
+          description: 'Now.',
+          parameters: { type: 'object' as const, properties: {} },
+        },
+      },
+    ];
+    const reply = await client.chat({
+      model: 'm1',
+      messages: [{ role: 'user', content: 'Summarize.' }],
+      tools,
+      tool_choice: 'none',
+    });
+    expect(emulator.chats[0].body.tool_choice).toBe('none');
+    expect(emulator.chats[0].body.tools).toEqual(tools);
+    expect(reply.toolCalls).toEqual([]);
+    expect(reply.content).toBe('A summary.');
+  });
+
   it('sends calls back with string arguments and each result with the id of its call', async () => {
     const { emulator, client } = await start('vllm');
     await client.chat({

@@ -6,10 +6,17 @@
  */
 import {
   CONDENSE_OPENING,
+  CONTINUATION_OPENING,
   MESSAGES_CLOSE,
   MESSAGES_OPEN,
   MISSING_DETAILS_OPENING,
 } from '../../src/compaction/summarizer-prompt.js';
+import {
+  DETAILS_HEADER,
+  SUMMARY_FOOTER,
+  SUMMARY_HEADER,
+  TOOL_LOG_HEADER,
+} from '../../src/compaction/summary.js';
 import type { ChatRequestRecord, Emulator, Responder, ScriptedReply } from './emulator.js';
 
 /** Opens the slice in the summarizer's prompt. */
@@ -20,19 +27,29 @@ export const FACT_PATTERN = /FACT-\w+/g;
 
 /**
  * Whether a chat request is a summarizer call: system rules + one user message holding the slice,
- * or the over-long summary to condense.
+ * or the over-long summary to condense — or the chat's own request continued by one user message
+ * asking for the summary (`isContinuation`).
  */
 export function isSummarizerRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
   const messages = req.body?.messages;
   return (
-    Array.isArray(messages) &&
-    messages.length === 2 &&
-    messages[0]?.role === 'system' &&
-    messages[1]?.role === 'user' &&
-    typeof messages[1].content === 'string' &&
-    (messages[1].content.includes(SLICE_OPEN) ||
-      messages[1].content.startsWith(CONDENSE_OPENING) ||
-      messages[1].content.startsWith(MISSING_DETAILS_OPENING))
+    isContinuation(req) ||
+    (Array.isArray(messages) &&
+      messages.length === 2 &&
+      messages[0]?.role === 'system' &&
+      messages[1]?.role === 'user' &&
+      typeof messages[1].content === 'string' &&
+      (messages[1].content.includes(SLICE_OPEN) ||
+        messages[1].content.startsWith(CONDENSE_OPENING) ||
+        messages[1].content.startsWith(MISSING_DETAILS_OPENING)))
+  );
+}
+
+/** Whether a summarizer call continues the chat's own request (the slice as sent, then the ask). */
+export function isContinuation(req: Pick<ChatRequestRecord, 'body'>): boolean {
+  const last = req.body?.messages?.at?.(-1);
+  return (
+    last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(CONTINUATION_OPENING)
   );
 }
 
@@ -60,7 +77,7 @@ export function statedLimit(req: ChatRequestRecord): number {
 export function writingToLimit(factor: number): (req: ChatRequestRecord) => ScriptedReply {
   return (req) => {
     const size = Math.floor(statedLimit(req) * factor);
-    const words = ['Facts:', ...factsIn(summarizerPrompt(req))];
+    const words = ['Facts:', ...factsIn(summarizerInput(req))];
     // Padding words spread between the facts until the reply is `size` long; never a fact dropped.
     const gaps = words.map(() => [] as string[]);
     let length = words.join(' ').length;
@@ -73,13 +90,30 @@ export function writingToLimit(factor: number): (req: ChatRequestRecord) => Scri
   };
 }
 
-/** The user prompt of a summarizer request (previous summary, slice, focus, size limit). */
+/** The user prompt of a summarizer request (previous summary, slice, focus, size limit; continued: the ask). */
 export function summarizerPrompt(req: Pick<ChatRequestRecord, 'body'>): string {
-  return String(req.body.messages[1].content);
+  return String(req.body.messages.at(-1).content);
 }
 
-/** The `[i] role: text` lines of the slice in a summarizer request. */
+/**
+ * Everything a summarizer call shows the model: its prompt, and, for a continuation, the
+ * chat's system message (the summary in force) and the slice's messages before it.
+ */
+export function summarizerInput(req: Pick<ChatRequestRecord, 'body'>): string {
+  return (req.body.messages as { content?: string }[]).map((message) => message.content ?? '').join('\n');
+}
+
+/**
+ * The slice's messages in a summarizer request: the `[i] role: text` lines of its prompt, or, for
+ * a continuation, the messages between the system message (if any) and the ask as `role: text`.
+ */
 export function sliceLines(req: Pick<ChatRequestRecord, 'body'>): string[] {
+  if (isContinuation(req)) {
+    return (req.body.messages as { role: string; content?: string }[])
+      .slice(0, -1)
+      .filter((message, i) => i > 0 || message.role !== 'system')
+      .map((message) => `${message.role}: ${message.content ?? ''}`);
+  }
   const prompt = summarizerPrompt(req);
   if (!prompt.includes(SLICE_OPEN)) return [];
   const start = prompt.indexOf(SLICE_OPEN) + SLICE_OPEN.length;
@@ -94,16 +128,29 @@ export function factsIn(text: string): string[] {
 
 /** A summary that keeps every fact the summarizer was shown (previous narrative and slice). */
 export function keepWhatItIsShown(req: Pick<ChatRequestRecord, 'body'>): ScriptedReply {
-  const facts = factsIn(summarizerPrompt(req));
+  const facts = factsIn(summarizerInput(req));
   const seen = sliceLines(req).length;
   return {
     content: `Summary of ${seen} more messages.${facts.length ? ` Facts: ${facts.join(' ')}.` : ''}`,
   };
 }
 
-/** The previous summary a summarizer request folds in (or the summary to condense or complete), '' if none. */
-export function previousSummary(req: ChatRequestRecord): string {
-  return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
+/**
+ * The previous summary a summarizer request folds in (or the summary to condense or complete), '' if
+ * none; for a continuation, the narrative of the summary section in the chat's system message.
+ */
+export function previousSummary(req: Pick<ChatRequestRecord, 'body'>): string {
+  if (!isContinuation(req))
+    return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
+  const system = req.body.messages[0]?.role === 'system' ? String(req.body.messages[0].content) : '';
+  const start = system.indexOf(`${SUMMARY_HEADER}\n`);
+  if (start < 0) return '';
+  const section = system.slice(
+    start + SUMMARY_HEADER.length + 1,
+    system.indexOf(`\n${SUMMARY_FOOTER}`, start),
+  );
+  const ends = [`\n\n${DETAILS_HEADER}`, `\n\n${TOOL_LOG_HEADER}`].map((header) => section.indexOf(header));
+  return section.slice(0, Math.min(...ends.filter((end) => end >= 0), section.length));
 }
 
 /** A plain word: letters only, maybe followed by punctuation — no digit, path, id, address or code. */

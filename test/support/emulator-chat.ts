@@ -5,6 +5,7 @@ import { countImages, IMAGE_TOKENS, NO_VISION_ERROR } from './emulator-images.js
 import { messageShapeError } from './emulator-message-shape.js';
 import { doneMetrics } from './emulator-metrics.js';
 import type { ResolvedModel } from './emulator-models.js';
+import { cachedTokens, type PromptSegment, promptSegments, replySegment } from './emulator-prompt-cache.js';
 import { type ChunkMessage, planReply, type ReplyPlan } from './emulator-reply.js';
 import type { EmulatorState } from './emulator-state.js';
 import { streamReply } from './emulator-stream.js';
@@ -92,6 +93,7 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
     body,
     promptTokens: countPromptTokens(messages, imageTokens) + toolTokens,
     promptEvalCount: 0,
+    promptCachedCount: 0,
     truncated: false,
     numCtx,
     model: model?.name ?? String(request.model ?? ''),
@@ -134,10 +136,15 @@ export async function handleChat(state: EmulatorState, body: unknown, res: Serve
   record.keptMessages = fitted.kept;
   record.promptEvalCount = fitted.promptEvalCount;
   record.truncated = fitted.truncated;
+  const segments = promptSegments(request.tools, fitted.kept, imageTokens);
+  record.promptCachedCount = Math.max(
+    0,
+    Math.min(cachedTokens(state.promptCache.get(model.name) ?? [], segments), record.promptEvalCount - 1),
+  );
   // The runner is handed the images of what survived truncation; one without a projector refuses them.
   if (imageTokens === 0 && countImages(fitted.kept) > 0) return reject(400, NO_VISION_ERROR);
   const accepted = { ...request, model: request.model };
-  await generate(state, { request: accepted, model, record, res, startedAt, reject });
+  await generate(state, { request: accepted, model, record, segments, res, startedAt, reject });
 }
 
 /** What generating one reply needs from the request handling. */
@@ -145,6 +152,8 @@ interface Generation {
   request: Record<string, unknown> & { model: string };
   model: ResolvedModel;
   record: ChatRequestRecord;
+  /** The prompt as the runner's cache compares it. */
+  segments: PromptSegment[];
   res: ServerResponse;
   startedAt: number;
   reject: (status: number, message: string) => void;
@@ -152,7 +161,7 @@ interface Generation {
 
 /** Picks the scripted reply for an accepted chat and sends it, streamed or whole. */
 async function generate(state: EmulatorState, job: Generation): Promise<void> {
-  const { request, model, record, res, startedAt, reject } = job;
+  const { request, model, record, segments, res, startedAt, reject } = job;
   const options = (request.options ?? {}) as Record<string, unknown>;
   let scripted: ScriptedReply;
   try {
@@ -171,12 +180,19 @@ async function generate(state: EmulatorState, job: Generation): Promise<void> {
     emitThinking: model.capabilities.includes('thinking') && request.think !== false,
     numPredict: typeof options.num_predict === 'number' ? options.num_predict : undefined,
   });
+  // The slot now holds this prompt and the reply being generated.
+  state.promptCache.set(model.name, [...segments, replySegment(mergeChunks(plan.chunks))]);
   const firstByteAt = performance.now();
   const doneObject = () => ({
     ...finalObject(request.model, plan.doneReason),
     ...doneMetrics(
       { startedAt, firstByteAt, finishedAt: performance.now() },
-      { promptEvalCount: record.promptEvalCount, evalCount: plan.evalCount, tokensPerSecond },
+      {
+        promptEvalCount: record.promptEvalCount,
+        promptCachedCount: record.promptCachedCount,
+        evalCount: plan.evalCount,
+        tokensPerSecond,
+      },
     ),
   });
 

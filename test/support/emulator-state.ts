@@ -1,5 +1,6 @@
 import { DEFAULT_KEEP_ALIVE_MS } from './emulator-duration.js';
 import { canonicalModelName, type ResolvedModel, resolveModel } from './emulator-models.js';
+import type { PromptSegment } from './emulator-prompt-cache.js';
 import type {
   ChatRequestRecord,
   EmulatorModel,
@@ -33,6 +34,8 @@ export class EmulatorState {
   readonly loadRequests: ChatRequestRecord[] = [];
   readonly queue: ScriptedReply[] = [];
   readonly loaded = new Map<string, LoadedModel>();
+  /** Each loaded model's KV cache slot: its last prompt and reply (emulator-prompt-cache.ts). */
+  readonly promptCache = new Map<string, PromptSegment[]>();
   responder: Responder | undefined;
   loads = 0;
   pullsAborted = 0;
@@ -76,7 +79,7 @@ export class EmulatorState {
   liveEntry(name: string): LoadedModel | undefined {
     const loaded = this.loaded.get(name);
     if (loaded && loaded.expiresAt.getTime() <= Date.now()) {
-      this.loaded.delete(name);
+      this.unloadName(name);
       return undefined;
     }
     return loaded;
@@ -84,13 +87,18 @@ export class EmulatorState {
 
   /** Frees the model now (`keep_alive: 0` with no messages, or after a reply with it). */
   unload(model: ResolvedModel): void {
-    this.loaded.delete(model.name);
+    this.unloadName(model.name);
+  }
+
+  private unloadName(name: string): void {
+    this.loaded.delete(name);
+    this.promptCache.delete(name);
   }
 
   /** Replaces the model list; models that no longer exist are unloaded. */
   setModels(models: EmulatorModel[]): void {
     this.models = new Map(models.map((model) => [canonicalModelName(model.name), resolveModel(model)]));
-    for (const name of this.loaded.keys()) if (!this.models.has(name)) this.loaded.delete(name);
+    for (const name of this.loaded.keys()) if (!this.models.has(name)) this.unloadName(name);
   }
 
   /** All models, in the order given. */
@@ -118,7 +126,11 @@ export class EmulatorState {
    * loading it or changing its window counts a load.
    */
   markModelUsed(model: ResolvedModel, numCtx: number, keepAliveMs = DEFAULT_KEEP_ALIVE_MS): void {
-    if (this.liveEntry(model.name)?.numCtx !== numCtx) this.loads += 1;
+    if (this.liveEntry(model.name)?.numCtx !== numCtx) {
+      // A (re)load starts with an empty KV cache.
+      this.loads += 1;
+      this.promptCache.delete(model.name);
+    }
     const expiresAt = Number.isFinite(keepAliveMs) ? new Date(Date.now() + keepAliveMs) : FOREVER;
     this.loaded.set(model.name, { numCtx, expiresAt });
   }

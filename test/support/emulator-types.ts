@@ -95,6 +95,11 @@ export interface ChatRequestRecord {
   promptTokens: number;
   /** What was reported as prompt_eval_count (after silent truncation); 0 if the request was rejected. */
   promptEvalCount: number;
+  /**
+   * Of `promptEvalCount`, the tokens the runner's prefix cache held from the previous request to
+   * the same loaded model (`prompt_eval_cached_count`): not evaluated again. 0 if rejected.
+   */
+  promptCachedCount: number;
   /** Messages were dropped to fit num_ctx. */
   truncated: boolean;
   /** The window used for this request (request > Modelfile > server default, capped at the trained size). */

@@ -3,7 +3,8 @@
  * tests and benchmarks: NDJSON streaming with done metrics, tool calls, /api/show, /api/ps,
  * /api/tags, /api/version, HTTP errors, error lines mid-stream, slow first bytes, hung streams and
  * Ollama's silent truncation over num_ctx (or, with `truncate: false`, its refusal), /api/pull
- * with progress, cold loads, keep_alive and GPU memory, with a deterministic token count. It records every
+ * with progress, cold loads, keep_alive and GPU memory, with a deterministic token count, and the
+ * runner's prefix cache (`prompt_eval_cached_count`, emulator-prompt-cache.ts). It records every
  * request so tests can assert what the client sent.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -80,6 +80,8 @@ export interface OpenAiEmulatorOptions {
   contextErrorInStream?: boolean;
   /** Never sends `usage`, even when asked (a server or proxy that does not count). */
   noUsage?: boolean;
+  /** The window the engine's endpoints report, when it is not the one it runs with (LM Studio after a reload). */
+  reportedWindow?: number;
 }
 
 export interface OpenAiEmulator {
@@ -133,7 +135,10 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
     const route = `${method} ${path}`;
     if (route === 'GET /v1/models') return sendJson(res, 200, modelList(options.engine, models));
     if (route === 'POST /v1/chat/completions') return chat(req, res, body);
-    const extra = engineEndpoint(options.engine, route, models);
+    const reported = options.reportedWindow
+      ? models.map((m) => ({ ...m, window: options.reportedWindow! }))
+      : models;
+    const extra = engineEndpoint(options.engine, route, reported);
     if (extra !== undefined) return sendJson(res, 200, extra);
     // FastAPI's (vLLM, SGLang, LiteLLM) and llama-server's 404s.
     sendJson(
@@ -233,7 +238,8 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
       ...content.slice(0, Math.max(0, limit - thinking.length)).map((piece) => ({ content: piece })),
     ];
     let completionTokens = Math.min(limit, thinking.length + content.length);
-    const calls = cut ? [] : (scripted.toolCalls ?? []);
+    // tool_choice "none": the engines constrain the output, so no tool call comes back.
+    const calls = cut || request.tool_choice === 'none' ? [] : (scripted.toolCalls ?? []);
     calls.forEach((call, i) => {
       const index = options.toolCallsAllIndexZero ? 0 : i;
       const args = JSON.stringify(call.arguments);

@@ -247,7 +247,17 @@ export class CompactionRunner implements CompactionCommands {
     const abort = this.deps.abort.begin();
     screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
     try {
-      this.summarizer ??= await resolveSummarizer(backend, connected, config.model, () => settings.keepAlive);
+      // compaction.reuse_cache: the chat model summarizes by continuing the chat's request, cached at the server.
+      const chatFrame =
+        config.reuse_cache === 'auto' ? () => requests.chatFrame(settings.connected ?? connected) : undefined;
+      this.summarizer ??= await resolveSummarizer(
+        backend,
+        connected,
+        config.model,
+        () => settings.keepAlive,
+        chatFrame,
+      );
+      const continuesChat = this.summarizer.continuesChat;
       const outcome = await compactConversation({
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
@@ -266,6 +276,7 @@ export class CompactionRunner implements CompactionCommands {
         fit: requests.viewFit(connected),
         fixedTokens: requests.toolDefinitionTokens(),
         usedBefore: requests.used(),
+        continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
         now: this.deps.now,
         signal: abort.signal,
       });

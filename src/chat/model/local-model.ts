@@ -320,18 +320,34 @@ function key(model: ConnectedModel): string {
   return `${model.name}@${model.numCtx}`;
 }
 
-/** `ollama ps`'s UNTIL column: `Forever`, `4 minutes from now`, `Stopping...`. */
-function until(expiresAt: string | undefined, now: number): string {
-  if (!expiresAt) return '';
+/**
+ * `ollama ps`'s UNTIL column, worded as Ollama words it (format/time.go): `Forever` past 20
+ * years, `Stopping...` once expired, else `4 minutes from now`, `3 days from now`, `2 years from now`.
+ */
+export function until(expiresAt: string | undefined, now: number): string {
+  if (!expiresAt) return 'Never';
   const at = Date.parse(expiresAt);
   if (Number.isNaN(at)) return '';
-  // Ollama reports a model kept forever as expiring in the year 2262 (Go's largest duration).
-  if (new Date(at).getUTCFullYear() > 2200) return 'Forever';
-  const seconds = Math.round((at - now) / 1000);
-  if (seconds <= 0) return 'Stopping...';
-  if (seconds < 60) return `${seconds} seconds from now`;
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return minutes === 1 ? 'About a minute from now' : `${minutes} minutes from now`;
-  const hours = Math.round(minutes / 60);
-  return hours === 1 ? 'About an hour from now' : `${hours} hours from now`;
+  const ahead = at - now;
+  if (ahead <= 0) return 'Stopping...';
+  if (Math.trunc(ahead / 3_600_000 / 24 / 365) > 20) return 'Forever';
+  return `${humanDuration(ahead)} from now`;
+}
+
+/** A duration as Ollama's humanDuration says it, from seconds up to years. */
+function humanDuration(ms: number): string {
+  const seconds = Math.trunc(ms / 1000);
+  if (seconds < 1) return 'Less than a second';
+  if (seconds === 1) return '1 second';
+  if (seconds < 60) return `${seconds} seconds`;
+  const minutes = Math.trunc(ms / 60_000);
+  if (minutes === 1) return 'About a minute';
+  if (minutes < 60) return `${minutes} minutes`;
+  const hours = Math.round(ms / 3_600_000);
+  if (hours === 1) return 'About an hour';
+  if (hours < 48) return `${hours} hours`;
+  if (hours < 24 * 7 * 2) return `${Math.trunc(hours / 24)} days`;
+  if (hours < 24 * 30 * 2) return `${Math.trunc(hours / 24 / 7)} weeks`;
+  if (hours < 24 * 365 * 2) return `${Math.trunc(hours / 24 / 30)} months`;
+  return `${Math.trunc(hours / 24 / 365)} years`;
 }

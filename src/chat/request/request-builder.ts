@@ -3,6 +3,7 @@ import { supportsThinking, supportsTools, supportsVision } from '../../backend/c
 import type { ChatRequest, ToolSchema } from '../../backend/interfaces.js';
 import type { LoadRequest } from '../../backend/model-lifecycle.js';
 import { type Budgets, resolveBudgets, smallestNumCtx } from '../../compaction/budgets.js';
+import type { ChatContinuation } from '../../compaction/continuation.js';
 import { buildModelView, isRetriedReply, toWireMessage, type ViewFit } from '../../compaction/model-view.js';
 import type { Config } from '../../config/schema.js';
 import { ContextMeter } from '../../conversation/context-meter.js';
@@ -29,6 +30,14 @@ import type { ChatViewState } from '../state/view-state.js';
 import type { ConnectedModel } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
 
+/** What the chat's requests carry besides their messages: a request continuing them carries the same. */
+export interface ChatRequestFrame {
+  /** The tool definitions, as the chat's last request sent them. */
+  tools: ToolSchema[];
+  /** The chat's options, `num_ctx` included. */
+  options: Record<string, unknown>;
+}
+
 /**
  * What the next request sends and how many tokens it takes: the model view, the tool
  * definitions, the `/api/chat` request, and the meter that counts them.
@@ -38,6 +47,8 @@ export class RequestBuilder {
   /** The tools used and found, the most recent first: they stay resident when definitions are deferred. */
   readonly toolRecency = new ToolRecency();
   #deferralTold = false;
+  /** What the last chat request sent besides its view: a summarizer continuing it sends the same. */
+  #sent: { model: string; tools: ToolSchema[]; shortened: ReadonlyMap<Message, number> } | undefined;
   /** What the last plan sent (once told), to say what a later plan stops sending. */
   #lastResident: Set<string> | undefined;
   /**
@@ -80,15 +91,57 @@ export class RequestBuilder {
   modelView(onShortened?: (source: Message, headChars: number) => void): WireMessage[] {
     const connected = this.settings.connected;
     const fit = connected && this.viewFit(connected);
-    const view = buildModelView({
-      ...this.settings.systemSections(),
-      record: this.conversation.latestRecord,
-      transcript: this.conversation.transcript,
-      toolContent: this.toolContent,
-      fit: fit && { ...fit, onShortened },
-    });
-    // Images attached for an earlier (vision) model of this chat.
+    return this.seenByModel(
+      buildModelView({
+        ...this.settings.systemSections(),
+        record: this.conversation.latestRecord,
+        transcript: this.conversation.transcript,
+        toolContent: this.toolContent,
+        fit: fit && { ...fit, onShortened },
+      }),
+    );
+  }
+
+  /** A view as the connected model is sent it: without the images attached for an earlier (vision) model of this chat. */
+  private seenByModel(view: WireMessage[]): WireMessage[] {
+    const connected = this.settings.connected;
     return connected && !supportsVision(connected.info) ? withoutImages(view) : view;
+  }
+
+  /**
+   * The chat's last request as far as `transcript[upto]`: its system message (the summary in
+   * force) and the messages before `upto` as it sent them, tool outputs it shortened to fit
+   * shortened alike — what a summarizer that is the chat model continues, so that the server
+   * finds all of it in its KV cache.
+   */
+  chatContinuation(upto: number): ChatContinuation {
+    const { transcript, latestRecord } = this.conversation;
+    const shortened = this.#sentTo()?.shortened ?? new Map<Message, number>();
+    const messages = this.seenByModel(
+      buildModelView({
+        ...this.settings.systemSections(),
+        record: latestRecord,
+        transcript,
+        toolContent: this.toolContent,
+        end: upto,
+        shortened,
+      }),
+    );
+    const from = latestRecord?.upto ?? 0;
+    return { messages, shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)) };
+  }
+
+  /** What a request continuing the chat's carries besides its messages: the tools it last sent, its options. */
+  chatFrame(model: ConnectedModel): ChatRequestFrame {
+    return {
+      tools: this.#sentTo()?.tools ?? this.toolSchemas(),
+      options: this.loadRequest(model).options ?? {},
+    };
+  }
+
+  /** The last request sent, if it went to the model connected now. */
+  #sentTo() {
+    return this.#sent?.model === this.settings.connected?.name ? this.#sent : undefined;
   }
 
   /**
@@ -259,8 +312,15 @@ export class RequestBuilder {
    * for a message the user chose to send anyway ("Send it anyway?" → y): they were told what the
    * server will cut of it, and a refusal would make the choice void.
    */
-  chatRequest(model: ConnectedModel, view: WireMessage[]): ChatRequest {
+  chatRequest(
+    model: ConnectedModel,
+    view: WireMessage[],
+    /** The tool outputs `view` shortened to fit (`modelView`'s `onShortened`). */
+    shortened: ReadonlyMap<Message, number> = new Map(),
+  ): ChatRequest {
     const tools = this.toolSchemas();
+    // Remembered as the request sent: what the server's KV cache now holds.
+    this.#sent = { model: model.name, tools, shortened };
     const { think } = this.settings;
     return {
       ...this.loadRequest(model),

@@ -164,6 +164,11 @@ export class McpConnections implements McpCommands {
       return false;
     }
     deps.appState.approveMcp(deps.cwd, hash);
+    // Said as a "no" is: the answer is kept, and /mcp follows the servers from here.
+    deps.screen.notice(
+      'success',
+      `Starting the servers of ${path}; the approval is kept until the file changes (/mcp shows them).`,
+    );
     return true;
   }
 

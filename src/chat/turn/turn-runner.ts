@@ -5,7 +5,7 @@ import type { AppState } from '../../config/app-state.js';
 import type { Config } from '../../config/schema.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
-import type { ReceivedToolCall, ToolCall, WireMessage } from '../../conversation/message.js';
+import type { Message, ReceivedToolCall, ToolCall, WireMessage } from '../../conversation/message.js';
 import { describeError } from '../../text/describe-error.js';
 import { runToolLoop } from '../../tools/tool-loop.js';
 import type { CompactionRunner } from '../compaction/compaction-runner.js';
@@ -158,8 +158,9 @@ export class TurnRunner {
     }
     if (signal.aborted) return { kind: 'stopped' };
     const { model } = turn;
-    const view = requests.modelView();
-    const request = requests.chatRequest(model, view);
+    const shortened = new Map<Message, number>();
+    const view = requests.modelView((source, headChars) => shortened.set(source, headChars));
+    const request = requests.chatRequest(model, view, shortened);
     const presenter = new ReplyPresenter(
       ({ commit, live }) =>
         screen.store.update((s) => ({ items: commit.length ? [...s.items, ...commit] : s.items, live })),
@@ -308,6 +309,7 @@ export class TurnRunner {
               tools,
               promptEvalCount: m.promptEvalCount,
               evalCount: m.evalCount,
+              wholePrompt: m.wholePrompt,
               transcriptLength: conversation.transcript.length,
               recordCount: conversation.records.length,
               estimateNext: () => requests.estimateRequest(),

@@ -9,6 +9,7 @@ import { expandTabs } from '../../text/terminal-rows.js';
 import { COLLAPSE_CHARS, COLLAPSE_LINES, shouldCollapse } from '../input/paste-chips.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { MARKER_COLUMNS, NOTICE_STYLE } from '../notice-style.js';
+import { shownToolSummary } from '../tool-line.js';
 import { WrappedText } from './wrapped-text.js';
 
 /** Props of {@link MessageItem}. */
@@ -192,7 +193,7 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
               { text: showControlCharacters(item.name), bold: true },
               { text: item.keyArgument ? ` ${showControlCharacters(item.keyArgument)}` : '' },
               {
-                text: ` — ${showControlCharacters(item.summary)}`,
+                text: ` — ${showControlCharacters(shownToolSummary(item.keyArgument, item.summary))}`,
                 color: item.ok ? undefined : 'red',
                 dimColor: item.ok,
               },

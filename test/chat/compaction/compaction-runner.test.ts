@@ -3,7 +3,9 @@
  * Ollama emulator): what `/clear` and `/set num_ctx` change about the next compaction; and its
  * decisions alone, over a scripted backend: when it is due, success, failure, retry, cancel.
  */
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Config } from '../../../src/config/schema.js';
 import { type ChatHarness, REPORT_LINE, startChat } from '../../support/compaction-harness.js';
 import {
   compactionResponder,
@@ -104,8 +106,12 @@ afterEach(() => {
 });
 
 /** A chat in a 4k window (reserve 1k) holding `turns` turns of about 1,250 tokens each. */
-async function openWithTurns(turns: number, interactive = true): Promise<FakeChat> {
-  fake = await fakeChat({ model: { numCtxParam: 4096 }, interactive });
+async function openWithTurns(
+  turns: number,
+  interactive = true,
+  configure?: (config: Config) => void,
+): Promise<FakeChat> {
+  fake = await fakeChat({ model: { numCtxParam: 4096 }, interactive, configure });
   addTurns(fake, turns);
   return fake;
 }
@@ -229,7 +235,10 @@ describe('CompactionRunner over a scripted backend', () => {
   });
 
   it('cancelled before a message is sent: the message stays unsent and an empty Enter sends it, compacting first', async () => {
-    const { backend, parts, notices } = await openWithTurns(4);
+    // The standalone prompt, whose requests (three folds of the long turn) are counted below.
+    const { backend, parts, notices } = await openWithTurns(4, true, (config) => {
+      config.compaction.reuse_cache = 'off';
+    });
     backend.enqueue({ hang: true });
     const sending = parts.sender.send('next question');
     await backend.hanging();

@@ -98,6 +98,49 @@ describe('resolveSummarizer', () => {
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
   });
 
+  it("continuing the chat's request: its messages, tools and options, then the prompt; a tool call is said, not run", async () => {
+    const chat = await connectModel(client, 'qwen3', { flag: 12288 });
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'get_time',
+          description: 'Now.',
+          parameters: { type: 'object' as const, properties: {} },
+        },
+      },
+    ];
+    const frame = () => ({ tools, options: { temperature: 0.2, num_ctx: 12288 } });
+    const target = await resolveSummarizer(client, chat, undefined, () => '10m', frame);
+    expect(target.continuesChat).toBe(true);
+    const continues = [
+      { role: 'system' as const, content: 'Be brief.' },
+      { role: 'user' as const, content: 'I am Ada.' },
+      { role: 'assistant' as const, content: 'Hello Ada.' },
+    ];
+    emu.enqueue({ toolCalls: [{ name: 'get_time', arguments: {} }] });
+    const reply = await target.ask({ system: 'unused', prompt: 'Summarize.', numPredict: 64, continues });
+    expect(reply).toEqual({ text: '', cutOff: false, calledTools: true });
+    const { body } = emu.chats.at(-1)!;
+    expect(body).toEqual({
+      model: 'qwen3',
+      messages: [...continues, { role: 'user', content: 'Summarize.' }],
+      options: { temperature: 0.2, num_ctx: 12288, num_predict: 64 },
+      tools,
+      think: false,
+      keep_alive: '10m',
+      truncate: false,
+      stream: true,
+    });
+    // Without a frame (compaction.reuse_cache: off), or with another model, there is nothing to continue.
+    expect((await resolveSummarizer(client, chat, undefined)).continuesChat).toBe(false);
+    const other = await resolveSummarizer(client, chat, 'cheap', undefined, frame);
+    expect(other.continuesChat).toBe(false);
+    await expect(other.ask({ system: 's', prompt: 'p', numPredict: 8, continues })).rejects.toThrow(
+      /cannot continue/,
+    );
+  });
+
   it('fails for an unknown compaction.model', async () => {
     const chat = await connectModel(client, 'qwen3', {});
     await expect(resolveSummarizer(client, chat, 'missing')).rejects.toThrow(/missing/);

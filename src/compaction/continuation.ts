@@ -1,0 +1,89 @@
+import type { Message, WireMessage } from '../conversation/message.js';
+import { estimateMessagesTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
+import {
+  CutTally,
+  foldStep,
+  keepDetails,
+  listedDetails,
+  type RoomForDetails,
+  SUMMARIZER_WINDOW_MARGIN,
+  type SummarizerCall,
+  type SummaryCut,
+  summaryMaxChars,
+} from './chunking.js';
+import { buildContinuationPrompt } from './summarizer-prompt.js';
+
+/**
+ * The chat's own request as far as the slice to summarize: what a summarizer that is the chat
+ * model continues, so the server reuses the KV cache of the chat's last request for all of it.
+ */
+export interface ChatContinuation {
+  /** The system message (with the summary in force), then the slice's messages as they were sent. */
+  messages: readonly WireMessage[];
+  /** Messages of the slice the request sent shortened (tool outputs cut to fit): given whole in the prompt. */
+  shortened: readonly Message[];
+}
+
+/**
+ * Whether the chat's request with an ask of `askTokens` fits the summarizer's window with the
+ * reply's room (the margin every summarizer request keeps, chunking.ts).
+ */
+export function continuationFits(
+  input: SummarizerCall & { continuation: ChatContinuation; fixedTokens: number },
+  askTokens: number,
+): boolean {
+  const tokens =
+    input.fixedTokens +
+    estimateMessagesTokens(input.continuation.messages, input.charsPerToken) +
+    askTokens +
+    MESSAGE_OVERHEAD_TOKENS +
+    input.summaryTokens;
+  return tokens <= Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN);
+}
+
+/**
+ * Summarizes the slice by continuing the chat's own request with one user message (the rules,
+ * what to fold, the messages given again, the limit): one request, whose prompt the server
+ * has all but that message of. Undefined when that cannot be done — the request would not fit
+ * the window with the reply's room (the standalone prompt then summarizes in chunks), or the
+ * model called a tool instead of writing (nothing stops it on Ollama): the caller then uses
+ * the standalone prompt.
+ */
+export async function continueChat(
+  input: SummarizerCall &
+    RoomForDetails & {
+      continuation: ChatContinuation;
+      /** The system message carries a summary section, to be folded in. */
+      hasSummary: boolean;
+      /** `[i] role: text` lines of the messages given again: sent shortened (whole here), or long (condensed). */
+      againLines: readonly string[];
+      /** Exact details to ask for (details.ts): listed in the ask, then checked like the standalone prompt's. */
+      details: readonly string[];
+      /** Tokens the request carries besides its messages: the chat's tool definitions. */
+      fixedTokens: number;
+    },
+): Promise<{ narrative: string; cut: SummaryCut | undefined } | undefined> {
+  const { messages } = input.continuation;
+  const texts = messages.map((message) => message.content);
+  const maxChars = summaryMaxChars(input, texts);
+  const prompt = (wasCutOff: boolean) =>
+    buildContinuationPrompt({
+      rules: input.rules,
+      hasSummary: input.hasSummary,
+      againLines: input.againLines,
+      details: listedDetails(input.details),
+      focus: input.focus,
+      maxChars,
+      wasCutOff,
+    });
+  if (!continuationFits(input, input.estimate(prompt(true)))) return undefined;
+  const step = await foldStep(input, maxChars, (wasCutOff) => ({
+    system: '',
+    prompt: prompt(wasCutOff),
+    continues: messages,
+  }));
+  if (step.calledTools) return undefined;
+  const cuts = new CutTally();
+  const narrative = await keepDetails(input, cuts.add(step), input.details, { maxChars, texts, cuts });
+  return { narrative, cut: cuts.total() };
+}
