@@ -8,6 +8,9 @@ const BUILT = [
   'test/build/npm-start.test.ts',
 ];
 
+/** Builds the real llama.cpp server once per machine (or says why its tests skip) before any test runs. */
+const LLAMA_SERVER = 'test/support/llama-server/global-setup.ts';
+
 export default defineConfig({
   test: {
     // End-to-end tests drive the built CLI in a PTY; give them room on a 2-core machine.
@@ -22,11 +25,12 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: [...configDefaults.exclude, ...BUILT],
           setupFiles: ['test/support/property-seed.ts'],
+          globalSetup: [LLAMA_SERVER],
         },
       },
       {
         extends: true,
-        test: { name: 'e2e', include: BUILT, globalSetup: ['test/support/fresh-build.ts'] },
+        test: { name: 'e2e', include: BUILT, globalSetup: ['test/support/fresh-build.ts', LLAMA_SERVER] },
       },
     ],
   },

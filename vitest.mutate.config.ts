@@ -14,5 +14,7 @@ export default defineConfig({
     // Instrumented for per-test coverage, a property test can take minutes on a machine shared by many jobs.
     testTimeout: 600_000,
     retry: 0,
+    // None of these tests needs the real llama.cpp server.
+    globalSetup: [],
   },
 });

@@ -9,6 +9,15 @@ export interface BenchRow {
   target?: string;
   /** Whether `value` meets the target (undefined when there is none). */
   pass?: boolean;
+  /** When `value` is a median: the least and the most of the runs, and how many there were. */
+  spread?: Spread;
+}
+
+/** The least and the most of a figure's runs (its `value` being their median), and their number. */
+export interface Spread {
+  min: number;
+  max: number;
+  runs: number;
 }
 
 /** A benchmark suite: runs its measurements and returns the figures. */

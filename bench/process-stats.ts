@@ -23,3 +23,14 @@ export function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+/** The median of a figure's runs, with their least and most, each rounded by `round`. */
+export function medianSpread(
+  values: number[],
+  round: (n: number) => number,
+): { value: number; spread: { min: number; max: number; runs: number } } {
+  return {
+    value: round(median(values)),
+    spread: { min: round(Math.min(...values)), max: round(Math.max(...values)), runs: values.length },
+  };
+}

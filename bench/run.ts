@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchRow, BenchSuite } from './bench-row.js';
 import { bigTextBench } from './big-text.bench.js';
 import { compactionBench } from './compaction.bench.js';
+import { llamaServerBench } from './llama-server.bench.js';
 import { mcpBench } from './mcp.bench.js';
 import { sessionsBench } from './sessions.bench.js';
 import { startupBench } from './startup.bench.js';
@@ -14,6 +15,7 @@ const SUITES: Record<string, BenchSuite> = {
   sessions: sessionsBench,
   'big-text': bigTextBench,
   mcp: mcpBench,
+  'llama-server': llamaServerBench,
 };
 
 /** Runs every suite (or those named on the command line) and prints one table. */
@@ -28,7 +30,11 @@ async function main(): Promise<void> {
     for (const row of rows) {
       const verdict = row.pass === undefined ? '' : row.pass ? '  ✓' : '  ✗ MISSED';
       const target = row.target ? `  (target ${row.target})` : '';
-      process.stdout.write(`  ${row.name}: ${row.value} ${row.unit}${target}${verdict}\n`);
+      // A median's spread: a loaded machine moves single runs by as much as the figure itself.
+      const spread = row.spread
+        ? `  [min ${row.spread.min} / median ${row.value} / max ${row.spread.max} over ${row.spread.runs} runs]`
+        : '';
+      process.stdout.write(`  ${row.name}: ${row.value} ${row.unit}${target}${verdict}${spread}\n`);
     }
   }
   mkdirSync('.bench-results', { recursive: true });

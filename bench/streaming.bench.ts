@@ -179,8 +179,8 @@ export const streamingBench: BenchSuite = async () => {
       name: `CPU per 1,000 tokens at full speed, ${shape}`,
       value: Number(figures.cpuMsPer1000.toFixed(1)),
       unit: 'ms',
-      target: '≤ 25',
-      pass: figures.cpuMsPer1000 <= 25,
+      target: '≤ 15',
+      pass: figures.cpuMsPer1000 <= 15,
     });
     // The first steady reply of a shape, and the median of the later ones (V8 has optimised more
     // by then, on both sides): each against the bare client's replies at the same places.

@@ -4,8 +4,10 @@ import type { CommandHost } from '../commands/command-host.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message } from '../conversation/message.js';
 import { assembleChat, type ChatControllerDeps, type ChatParts } from './chat-parts.js';
+import type { ConnectedModel } from './request/model-selection.js';
 import { createStore, type Store } from './state/store.js';
 import { type ChatViewState, initialViewState } from './state/view-state.js';
+import type { TurnOutcome } from './turn/turn-outcome.js';
 
 /**
  * One chat: what the UI asks of it (`start`, `submit`, `retry`, `interrupt`, `answerDialog`),
@@ -28,11 +30,13 @@ export class ChatController {
   /**
    * Connects to the server and the model; failures are shown, and the next Enter retries.
    * `ready` (e.g. the markdown renderer loading) is awaited before any message is sent.
+   * Resolves with the model connected (undefined when none could be).
    */
-  start(ready?: Promise<unknown>): Promise<void> {
+  async start(ready?: Promise<unknown>): Promise<ConnectedModel | undefined> {
     // In the background: a slow or broken MCP server never holds up connecting or a reply.
     void this.parts.mcp.start();
-    return this.parts.queue.enqueue(async () => {
+    let model: ConnectedModel | undefined;
+    await this.parts.queue.enqueue(async () => {
       // Before the first request: every request carries them.
       await this.parts.instructions.load();
       if (this.deps.resume !== undefined) {
@@ -43,10 +47,12 @@ export class ChatController {
         await this.parts.sessions.resume(this.deps.resume, this.deps.pickSession);
       }
       const [connected] = await Promise.all([this.parts.sender.connect(), ready]);
+      model = connected;
       // Tab completes `/model <name>` from this list; nobody types in one-shot mode.
       // In the background, outside the abort slot: Ctrl+C is for the user's own work.
       if (connected && (this.deps.interactive ?? true)) this.parts.connector.listInBackground();
     });
+    return model;
   }
 
   /** What Tab completion of command arguments may read (synchronously, from what is known). */
@@ -72,9 +78,12 @@ export class ChatController {
     return this.deps.appState.inputHistory;
   }
 
-  /** The user pressed Enter on `text` (already trimmed of the trailing newline). */
-  submit(text: string): void {
-    this.parts.router.submit(text);
+  /**
+   * The user pressed Enter on `text` (already trimmed of the trailing newline). Resolves, once it
+   * has run, with what a message came to (one-shot mode's exit code); undefined for what is not one.
+   */
+  submit(text: string): Promise<TurnOutcome | undefined> {
+    return this.parts.router.submit(text);
   }
 
   /** Enter on an empty prompt: retries what failed (the connection, or the last turn), else nothing. */

@@ -17,17 +17,18 @@ export function findCommand(commands: readonly SlashCommand[], name: string): Sl
 
 /**
  * Runs one slash-command line. Never throws: an unknown command or a bad argument becomes a
- * one-line error (with the usage, or a suggestion), so a typo can never end the chat.
+ * one-line error (with the usage, or a suggestion), so a typo can never end the chat. False when
+ * the line ended in such an error.
  */
 export async function dispatchCommand(
   commands: readonly SlashCommand[],
   host: CommandHost,
   line: string,
-): Promise<void> {
+): Promise<boolean> {
   const parsed = parseSlashCommand(line);
   if (!parsed || parsed.name === '') {
     host.screen.notice('error', 'Type a command after the slash. /help lists them.');
-    return;
+    return false;
   }
   const command = findCommand(commands, parsed.name);
   if (!command) {
@@ -37,10 +38,11 @@ export async function dispatchCommand(
       'error',
       `Unknown command /${parsed.name}.${near ? ` Did you mean /${near}?` : ''} /help lists the commands.`,
     );
-    return;
+    return false;
   }
   try {
     await command.run(host, parsed.args);
+    return true;
   } catch (error) {
     const message = describeError(error);
     // A message that is not a sentence (e.g. from the option parser) still reads as one before "Usage:".
@@ -48,5 +50,6 @@ export async function dispatchCommand(
     if (error instanceof CommandUsageError)
       host.screen.notice('error', `${sentence} Usage: ${command.usage}`);
     else host.screen.notice('error', `/${command.name} failed: ${message}`);
+    return false;
   }
 }

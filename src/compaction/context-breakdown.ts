@@ -1,8 +1,8 @@
 import type { CompactionRecord } from '../conversation/compaction-record.js';
-import type { Message } from '../conversation/message.js';
+import type { Message, WireMessage } from '../conversation/message.js';
 import { estimateMessagesTokens, estimateTokens } from '../conversation/token-estimate.js';
 import type { Budgets } from './budgets.js';
-import { buildModelView } from './model-view.js';
+import { buildModelView, systemHead } from './model-view.js';
 import { renderToolLog } from './summary.js';
 
 /** The parts of the context window `/context` shows. */
@@ -47,6 +47,8 @@ export function contextBreakdown(input: {
   pins?: string;
   record?: CompactionRecord;
   transcript: readonly Message[];
+  /** The next request's messages as planned (chat/ passes its plan's); built from the above when absent. */
+  view?: readonly WireMessage[];
   budgets: Budgets;
   charsPerToken: number;
   toolContent?: (message: Message) => string;
@@ -59,13 +61,16 @@ export function contextBreakdown(input: {
 }): ContextBreakdown {
   const { system, instructions, pins, record, transcript, budgets, charsPerToken, toolContent } = input;
   const toolDefinitions = input.toolDefinitionTokens ?? 0;
-  const view = buildModelView({ system, instructions, pins, record, transcript, toolContent });
+  const view = input.view ?? buildModelView({ system, instructions, pins, record, transcript, toolContent });
   const total = input.used ?? toolDefinitions + estimateMessagesTokens(view, charsPerToken);
   const head = view[0]?.role === 'system' ? estimateMessagesTokens([view[0]], charsPerToken) : 0;
   // The same system message without the summary: stray system messages stay in the system row.
-  const strays = transcript.slice(record?.upto ?? 0).filter((m) => m.role === 'system');
+  const strays = transcript
+    .slice(record?.upto ?? 0)
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content);
   const headWithout = (parts: { instructions?: string; pins?: string; record?: CompactionRecord }) =>
-    estimateMessagesTokens(buildModelView({ system, ...parts, transcript: strays }), charsPerToken);
+    estimateMessagesTokens(systemHead({ system, ...parts }, strays), charsPerToken);
   const withPins = record ? headWithout({ instructions, pins }) : head;
   const withInstructions = pins ? headWithout({ instructions }) : withPins;
   // The instructions' and pins' rows are what they add to the system message (their joins included).

@@ -27,6 +27,9 @@ export interface ModelViewInput {
   shortened?: ReadonlyMap<Message, number>;
 }
 
+/** The parts of the system message: the system prompt, the sections every request carries whole, the summary. */
+export type SystemSections = Pick<ModelViewInput, 'system' | 'instructions' | 'pins' | 'record'>;
+
 /** The room the newest turn must fit in, and how its tool outputs are shortened when it does not. */
 export interface ViewFit {
   /** The window less what every request carries besides its messages (the tool definitions). */
@@ -51,11 +54,7 @@ export interface ViewFit {
  */
 export function buildModelView(input: ModelViewInput): WireMessage[] {
   const { record, transcript, toolContent } = input;
-  const systemParts: string[] = [];
-  if (input.system?.trim()) systemParts.push(input.system);
-  if (input.instructions) systemParts.push(input.instructions);
-  if (input.pins) systemParts.push(input.pins);
-  if (record) systemParts.push(renderSummarySection(record));
+  const strays: string[] = [];
   const tail: WireMessage[] = [];
   const sources: Message[] = [];
   // Whether the last tail entry carries a `!command` run: user messages next to one join it.
@@ -65,7 +64,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     const message = transcript[i];
     // A stray system message (hand-edited or old session) joins the one system message.
     if (message.role === 'system') {
-      if (message.content.trim()) systemParts.push(message.content);
+      strays.push(message.content);
       continue;
     }
     // `/retry` replaced it: the new reply stands in its place (the history keeps the old one).
@@ -90,9 +89,7 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     sources.push(message);
     lastHasShell = message.shell !== undefined;
   }
-  const head: WireMessage[] = systemParts.length
-    ? [{ role: 'system', content: systemParts.join(SECTION_SEPARATOR) }]
-    : [];
+  const head = systemHead(input, strays);
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
   const fitTurns = (from: number, to: number) =>
@@ -114,6 +111,22 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     start = end;
   }
   return [...head, ...fitted];
+}
+
+/**
+ * The one system message a request starts with: the system prompt, then the instruction files,
+ * the pinned notes and the summary of `record` as delimited sections, then `strays` (system
+ * messages found in the transcript); none when all are empty. Alone, it is what every request
+ * carries at the least.
+ */
+export function systemHead(sections: SystemSections, strays: readonly string[] = []): WireMessage[] {
+  const parts: string[] = [];
+  if (sections.system?.trim()) parts.push(sections.system);
+  if (sections.instructions) parts.push(sections.instructions);
+  if (sections.pins) parts.push(sections.pins);
+  if (sections.record) parts.push(renderSummarySection(sections.record));
+  for (const stray of strays) if (stray.trim()) parts.push(stray);
+  return parts.length ? [{ role: 'system', content: parts.join(SECTION_SEPARATOR) }] : [];
 }
 
 /**

@@ -22,6 +22,7 @@ export class Conversation {
   private nextMessageId = 1;
   private turn = 0;
   private listener: ConversationListener | undefined;
+  #version = 0;
 
   constructor(private readonly now: () => Date) {}
 
@@ -32,6 +33,7 @@ export class Conversation {
 
   /** Replaces the history with a saved one (resume); ids and turns continue after it. */
   restore(messages: readonly Message[], records: readonly CompactionRecord[]): void {
+    this.#version++;
     this.messages = [...messages];
     this.compactions = [...records];
     this.turn = messages.reduce((max, m) => Math.max(max, m.turn), 0);
@@ -40,7 +42,16 @@ export class Conversation {
 
   /** `/uncompact`: the record before the latest is in force again (the transcript never changed). */
   dropLatestRecord(): CompactionRecord | undefined {
+    this.#version++;
     return this.compactions.pop();
+  }
+
+  /**
+   * Counts the changes to the transcript and the records: a value computed from them (the next
+   * request's plan) is still good while this has not moved.
+   */
+  get version(): number {
+    return this.#version;
   }
 
   /** Every message, oldest first. */
@@ -72,6 +83,7 @@ export class Conversation {
       at: this.now().toISOString(),
     };
     this.messages.push(full);
+    this.#version++;
     this.listener?.messageAppended(full);
     return full;
   }
@@ -93,7 +105,10 @@ export class Conversation {
         ids.push(m.id);
       }
     }
-    if (ids.length) this.listener?.repliesReplaced(ids);
+    if (ids.length) {
+      this.#version++;
+      this.listener?.repliesReplaced(ids);
+    }
     return ids;
   }
 
@@ -105,11 +120,13 @@ export class Conversation {
   /** Appends a compaction record: from now on the model view starts at its summary. */
   addRecord(record: CompactionRecord): void {
     this.compactions.push(record);
+    this.#version++;
     this.listener?.recordAdded(record);
   }
 
   /** Starts a new conversation (message ids keep counting). */
   clear(): void {
+    this.#version++;
     this.messages = [];
     this.compactions = [];
     this.turn = 0;

@@ -1,4 +1,5 @@
 import type { DisplayItem } from '../chat/state/display-items.js';
+import { endedInError } from '../chat/turn/turn-outcome.js';
 import type { RunSettings } from '../cli/settings.js';
 import { createStreamSanitizer } from '../text/sanitize.js';
 import { toolLine } from '../ui/tool-line.js';
@@ -72,7 +73,6 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
     process.stderr.write('ochat: -p needs a prompt: ochat -p "question", or pipe text into ochat -p.\n');
     return 2;
   }
-  let failed = false;
   let wroteReply = false;
   // Pieces split control sequences; sanitizing each piece alone would leak their tails as text.
   const reply = createStreamSanitizer();
@@ -90,22 +90,22 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
   controller.store.subscribe(() => {
     const { items } = controller.store.get();
     for (const item of items.slice(shown)) {
-      if (item.kind === 'notice' && item.level === 'error') failed = true;
       const line = stderrLine(item);
       if (line) process.stderr.write(`${line.startsWith('error: ') ? `ochat: ${line.slice(7)}` : line}\n`);
     }
     shown = items.length;
   });
-  await controller.start();
+  const connected = await controller.start();
   // The first request offers the MCP servers' tools: wait for them, up to mcp_start_timeout_s.
   await controller.mcpSettled(settings.config.mcp_start_timeout_s * 1000);
-  if (!controller.host.model.numCtx) {
+  if (!connected) {
     await controller.shutdown();
     return 1;
   }
-  controller.submit(prompt);
+  const outcome = await controller.submit(prompt);
   await controller.idle();
   await controller.shutdown();
   if (wroteReply) process.stdout.write(`${reply.end()}\n`);
-  return failed ? 1 : 0;
+  // A window asked for and refused was an error too, though the reply came (in the model's own).
+  return (outcome && endedInError(outcome)) || connected.refusedNumCtx !== undefined ? 1 : 0;
 }

@@ -35,6 +35,8 @@ export interface ToolRegistry {
   schemas(): ToolSchema[];
   /** Names in the `enabled` option that match no tool (for a config warning). */
   unknownEnabled: string[];
+  /** Counts the changes to what `schemas()` returns: a request plan built from it is still good while this has not moved. */
+  readonly version: number;
 }
 
 /** Ollama's `tools[]` entry for one tool. */
@@ -62,6 +64,7 @@ export function createToolRegistry(tools: Tool[], options: { enabled: string[] }
   const isEnabled = (name: string) =>
     enabled.has(name) || (mcp.has(name) && !mcpOff.has(name)) || finder?.name === name;
   const all = () => [...builtin.values(), ...mcp.values()];
+  let version = 0;
   return {
     get,
     isEnabled,
@@ -73,6 +76,7 @@ export function createToolRegistry(tools: Tool[], options: { enabled: string[] }
         tool,
       })),
     setEnabled(name, on) {
+      version++;
       if (builtin.has(name)) {
         if (on) enabled.add(name);
         else enabled.delete(name);
@@ -84,9 +88,11 @@ export function createToolRegistry(tools: Tool[], options: { enabled: string[] }
       return true;
     },
     setMcpTools(list) {
+      version++;
       mcp = new Map(list.filter((tool) => !builtin.has(tool.name)).map((tool) => [tool.name, tool]));
     },
     setFinder(tool) {
+      version++;
       finder = tool;
     },
     get finder() {
@@ -97,5 +103,8 @@ export function createToolRegistry(tools: Tool[], options: { enabled: string[] }
         .filter((tool) => isEnabled(tool.name))
         .map(toolSchema),
     unknownEnabled: options.enabled.filter((name) => !builtin.has(name)),
+    get version() {
+      return version;
+    },
   };
 }

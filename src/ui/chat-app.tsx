@@ -207,17 +207,24 @@ export function ChatApp({ model, commands, completePath, history, now, eraseOwnO
       live={state.live && { ...state.live, waiting: loadingLabel }}
       progress={state.pull ? pullLines(state.pull.state, Math.max(1, width - 1)) : undefined}
       queued={queuedTexts(state.queued)}
-      status={{
-        model: state.model ?? NO_MODEL_LABEL,
-        numCtx: state.numCtx,
-        used: state.used,
-        autoCompactPaused: state.autoCompactPaused,
-        spill: state.spill,
-        busy,
-        busySince: loadingLabel ? state.loading?.since : undefined,
-        waiting: dialog && waitingLabel(dialog, keyDialog?.keys ?? DIALOG_KEYS[dialog.kind]),
-        hint: hint ?? (dialog ? dialogHint(dialog) : state.busy ? busyHint : (pasteHint ?? state.lastStats)),
-      }}
+      // Quitting: the last frame leaves no status line behind either.
+      status={
+        state.exiting
+          ? undefined
+          : {
+              model: state.model ?? NO_MODEL_LABEL,
+              numCtx: state.numCtx,
+              used: state.used,
+              autoCompactPaused: state.autoCompactPaused,
+              spill: state.spill,
+              busy,
+              busySince: loadingLabel ? state.loading?.since : undefined,
+              waiting: dialog && waitingLabel(dialog, keyDialog?.keys ?? DIALOG_KEYS[dialog.kind]),
+              hint:
+                hint ??
+                (dialog ? dialogHint(dialog) : state.busy ? busyHint : (pasteHint ?? state.lastStats)),
+            }
+      }
       // Quitting: the last frame has no prompt (nor its completion list) left on the screen.
       input={state.exiting ? undefined : editor.state}
       inputActive={!keyDialog}

@@ -49,7 +49,7 @@ describe('findCommand', () => {
 describe('dispatchCommand', () => {
   it('runs the command with its arguments', async () => {
     const host = new FakeHost();
-    await dispatchCommand(BUILTIN_COMMANDS, host, '/compact keep file names');
+    expect(await dispatchCommand(BUILTIN_COMMANDS, host, '/compact keep file names')).toBe(true);
     expect(host.compactCalls).toEqual(['keep file names']);
     expect(host.notices).toEqual([]);
   });
@@ -62,7 +62,7 @@ describe('dispatchCommand', () => {
 
   it('answers an unknown command with a suggestion of the nearest one', async () => {
     const host = new FakeHost();
-    await dispatchCommand(BUILTIN_COMMANDS, host, '/compcat');
+    expect(await dispatchCommand(BUILTIN_COMMANDS, host, '/compcat')).toBe(false);
     expect(host.notices).toEqual([
       { level: 'error', text: 'Unknown command /compcat. Did you mean /compact? /help lists the commands.' },
     ]);
@@ -101,7 +101,7 @@ describe('dispatchCommand', () => {
 
   it('turns a throwing command into a one-line error instead of throwing', async () => {
     const host = new FakeHost();
-    await expect(dispatchCommand([crashing], host, '/kaboom now')).resolves.toBeUndefined();
+    await expect(dispatchCommand([crashing], host, '/kaboom now')).resolves.toBe(false);
     expect(host.notices).toEqual([{ level: 'error', text: '/boom failed: disk on fire' }]);
   });
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest } from '../support/compaction-summarizer.js';
-import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { type ChatRun, exitCode, startChat } from '../support/e2e-chat.js';
 import { deliberatePause } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
@@ -113,5 +113,22 @@ describe('/ps', () => {
     await pty.waitFor('Echo: again');
     pty.write('/ps\r');
     await pty.waitFor(/llama3\.2:latest .* Forever/);
+  });
+});
+
+describe('quitting', () => {
+  test('leaves no status line behind: the shell prompt follows the conversation', async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    emu.enqueue({ content: 'A reply.', tokensPerSecond: 200 });
+    pty.write('hi\r');
+    await pty.waitFor(/llama3\.2 · \d+\/8k/);
+    await pty.waitFor('tok/s');
+    pty.write('/quit\r');
+    expect(await exitCode(pty)).toBe(0);
+    const screen = pty.screen();
+    expect(screen).toContain('A reply.');
+    expect(screen).not.toMatch(/llama3\.2 · \d+\/8k/);
+    expect(screen).not.toContain('tok/s');
   });
 });

@@ -31,12 +31,14 @@ describe('several models installed, none named', () => {
     pty.write('\x1b[B');
     await pty.waitFor('› qwen3:latest');
     pty.write('\r');
-    await pty.waitFor(`ochat · qwen3:latest · ${emu.url} · num_ctx`);
+    // Named as -m or the config would name it.
+    await pty.waitFor(`ochat · qwen3 · ${emu.url} · num_ctx`);
+    expect(pty.screen().split('\n').at(-1)).toMatch(/^qwen3 · /);
     expect(pty.screen()).not.toContain(QUESTION);
     pty.write('hello\r');
     await pty.waitFor('Echo: hello');
     await waitForChats(emu, 1);
-    expect(emu.chats[0].body.model).toBe('qwen3:latest');
+    expect(emu.chats[0].body.model).toBe('qwen3');
   });
 
   test('Esc picks none and says that /model chooses one here; /model <name> then does', async () => {

@@ -13,7 +13,6 @@ import { formatTokens } from '../../conversation/format-tokens.js';
 import { lastTurnStart } from '../../conversation/turns.js';
 import type { CompactionFailure } from '../../sessions/session-recorder.js';
 import { describeError } from '../../text/describe-error.js';
-import type { ConnectedModel } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
 import type { AbortSlot } from '../state/abort-slot.js';
@@ -23,6 +22,12 @@ import { resolveSummarizer, type SummarizerTarget } from './summarizer.js';
 
 /** How one compaction attempt ended. */
 type CompactionEnd = 'done' | 'nothing' | 'failed' | 'unfixable' | 'until-next-turn' | 'cancelled';
+
+/**
+ * What the budget gate came to: `ready` (room made, or none needed), `failed` (a compaction
+ * failed and said so; the request may still go), `cancelled` (the user cancelled it: it must not).
+ */
+export type GateResult = 'ready' | 'failed' | 'cancelled';
 
 /** Who asked for a compaction: the user (`/compact`) or the trigger. */
 export type CompactionTrigger = 'manual' | 'auto';
@@ -94,22 +99,25 @@ export class CompactionRunner implements CompactionCommands {
     if (!connected || !this.deps.config.auto || this.autoPaused) return false;
     if (this.deps.conversation.lastUserMessage()?.oversized) return false;
     if (this.unfixableTurn === lastTurnStart(this.deps.conversation.transcript)) return false;
+    const plan = this.deps.requests.plan();
+    if (!plan) return false;
     return isCompactionDue({
-      used: this.deps.requests.used(),
-      reserve: this.budgets(connected).reserve,
+      used: this.deps.requests.used(plan),
+      reserve: this.tellScaled(plan.budgets).reserve,
       numCtx: connected.numCtx,
     });
   }
 
   /**
    * The budget gate every request to the model passes: compacts first when the request would
-   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently. False when
-   * the user cancelled that compaction (Ctrl+C): the request is not to go. `saysCancel: false`:
-   * the caller, holding its request back, says so itself (one line, below its message).
+   * not leave the reserve free (DESIGN §3), so Ollama never has to cut it silently.
+   * `saysCancel: false`: the caller, holding its request back, says so itself (one line, below its message).
    */
-  async makeRoom(options: { saysCancel?: boolean } = {}): Promise<boolean> {
-    if (!this.due()) return true;
-    return (await this.attempt('auto', undefined, options.saysCancel ?? true)) !== 'cancelled';
+  async makeRoom(options: { saysCancel?: boolean } = {}): Promise<GateResult> {
+    if (!this.due()) return 'ready';
+    const end = await this.attempt('auto', undefined, options.saysCancel ?? true);
+    if (end === 'cancelled') return 'cancelled';
+    return end === 'failed' || end === 'unfixable' || end === 'until-next-turn' ? 'failed' : 'ready';
   }
 
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
@@ -130,18 +138,19 @@ export class CompactionRunner implements CompactionCommands {
 
   breakdown(): ContextBreakdown | undefined {
     const { settings, requests, conversation } = this.deps;
-    const connected = settings.connected;
-    if (!connected) return undefined;
+    const plan = requests.plan();
+    if (!plan) return undefined;
     return contextBreakdown({
       ...settings.systemSections(),
       record: this.record,
       transcript: conversation.transcript,
-      budgets: this.budgets(connected),
-      charsPerToken: requests.meter.charsPerToken,
+      view: plan.view,
+      budgets: this.tellScaled(plan.budgets),
+      charsPerToken: plan.charsPerToken,
       toolContent: requests.toolContent,
-      toolDefinitionTokens: requests.toolDefinitionTokens(),
-      toolDefinitionSources: requests.toolDefinitionTokensBySource(),
-      used: requests.used(),
+      toolDefinitionTokens: plan.toolTokens,
+      toolDefinitionSources: requests.toolDefinitionTokensBySource(plan),
+      used: requests.used(plan),
     });
   }
 
@@ -218,11 +227,10 @@ export class CompactionRunner implements CompactionCommands {
   }
 
   /**
-   * The budgets for `model`'s window; tells the user once when they had to be scaled down (not
+   * The plan's budgets, passed through; tells the user once when they had to be scaled down (not
    * on a one-shot's stderr: a single prompt has nothing to compact, and scripts read that stream).
    */
-  budgets(model: ConnectedModel): Budgets {
-    const budgets = this.deps.requests.budgets(model);
+  tellScaled(budgets: Budgets): Budgets {
     if (budgets.scaled && !this.scaledBudgetsTold && this.deps.interactive) {
       this.scaledBudgetsTold = true;
       this.deps.screen.notice(
@@ -240,7 +248,8 @@ export class CompactionRunner implements CompactionCommands {
   ): Promise<CompactionEnd> {
     const { backend, config, conversation, settings, requests, screen } = this.deps;
     const connected = settings.connected;
-    if (!connected) {
+    const plan = requests.plan();
+    if (!connected || !plan) {
       screen.notice('error', 'Not connected to a model yet.');
       return 'nothing';
     }
@@ -261,7 +270,7 @@ export class CompactionRunner implements CompactionCommands {
       const outcome = await compactConversation({
         transcript: conversation.transcript,
         previous: conversation.latestRecord,
-        budgets: this.budgets(connected),
+        budgets: this.tellScaled(plan.budgets),
         ...settings.systemSections(),
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
@@ -271,11 +280,11 @@ export class CompactionRunner implements CompactionCommands {
         rules: config.prompt ?? undefined,
         details: config.details === 'on' ? { share: config.details_share } : undefined,
         focus,
-        charsPerToken: requests.meter.charsPerToken,
+        charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
-        fit: requests.viewFit(connected),
-        fixedTokens: requests.toolDefinitionTokens(),
-        usedBefore: requests.used(),
+        fit: plan.fit,
+        fixedTokens: plan.toolTokens,
+        usedBefore: requests.used(plan),
         continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
         now: this.deps.now,
         signal: abort.signal,

@@ -7,6 +7,7 @@ import type { ScreenLog } from '../state/screen-log.js';
 import type { Store } from '../state/store.js';
 import type { ChatViewState } from '../state/view-state.js';
 import type { WorkQueue } from '../state/work-queue.js';
+import type { TurnOutcome } from '../turn/turn-outcome.js';
 import type { MessageSender } from './message-sender.js';
 import { parseShellInput, shellHint } from './shell-input.js';
 import type { ShellRunner } from './shell-runner.js';
@@ -35,32 +36,36 @@ export interface InputRouterDeps {
 export class InputRouter {
   constructor(private readonly deps: InputRouterDeps) {}
 
-  /** The user pressed Enter on `text` (already trimmed of the trailing newline). */
-  submit(text: string): void {
+  /**
+   * The user pressed Enter on `text` (already trimmed of the trailing newline). Resolves, once it
+   * has run, with what a message came to; a command line that ended in an error comes to
+   * `failed`; anything else (a command, a `!command`, a dialog's answer, a retry) to undefined.
+   */
+  async submit(text: string): Promise<TurnOutcome | undefined> {
     const { store, dialogs, appState, queue, sender, interactive } = this.deps;
     const trimmed = text.trim();
     if (store.get().dialog?.kind === 'tool-instruction') {
       dialogs.answer(trimmed);
-      return;
+      return undefined;
     }
     if (!trimmed) {
       this.retry();
-      return;
+      return undefined;
     }
     // A one-shot prompt (or a pipe's worth of stdin) is not something to recall with ↑.
     if (interactive) appState.pushHistory(text);
     // Only what the user types runs as a command: never a one-shot prompt (piped text).
-    if (interactive && this.submitShellInput(text)) return;
-    if (trimmed.startsWith('/') && this.runsWhileBusy(trimmed)) {
-      void this.runCommand(trimmed);
-      return;
-    }
-    void queue.enqueue(async () => {
-      if (!trimmed.startsWith('/')) return sender.send(text);
+    if (interactive && this.submitShellInput(text)) return undefined;
+    if (trimmed.startsWith('/') && this.runsWhileBusy(trimmed))
+      return commandOutcome(await this.runCommand(trimmed));
+    let outcome: TurnOutcome | undefined;
+    await queue.enqueue(async () => {
+      if (!trimmed.startsWith('/')) outcome = await sender.send(text);
       // `//` escapes the slash: the message is sent with one `/` (e.g. `//etc/hosts — what is it?`).
-      if (trimmed.startsWith('//')) return sender.send(text.replace('//', '/'));
-      await this.runCommand(trimmed);
+      else if (trimmed.startsWith('//')) outcome = await sender.send(text.replace('//', '/'));
+      else outcome = commandOutcome(await this.runCommand(trimmed));
     }, text);
+    return outcome;
   }
 
   /** Esc on an empty prompt: the newest input still waiting comes back to the prompt, unsent. */
@@ -80,12 +85,15 @@ export class InputRouter {
     const input = parseShellInput(text);
     if (!input) return false;
     if (input.kind === 'hint') screen.notice('info', shellHint(cwd));
-    else if (input.kind === 'message') void queue.enqueue(() => sender.send(input.text), text);
+    else if (input.kind === 'message')
+      void queue.enqueue(async () => {
+        await sender.send(input.text);
+      }, text);
     else void queue.enqueue(() => shell.run(input.command), text);
     return true;
   }
 
-  private runCommand(line: string): Promise<void> {
+  private runCommand(line: string): Promise<boolean> {
     const { screen, commands, host } = this.deps;
     // Echoed like a message, so the output below it says what asked for it.
     screen.push({ kind: 'user', id: screen.itemId(), text: line });
@@ -97,4 +105,9 @@ export class InputRouter {
     const parsed = parseSlashCommand(line);
     return Boolean(parsed && findCommand(this.deps.commands, parsed.name)?.runsWhileBusy);
   }
+}
+
+/** A command line's outcome: `failed` when it ended in an error, else none (it is not a turn). */
+function commandOutcome(ok: boolean): TurnOutcome | undefined {
+  return ok ? undefined : { end: 'failed', compactionFailed: false };
 }

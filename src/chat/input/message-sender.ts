@@ -12,6 +12,7 @@ import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
 import type { AskDialog } from '../state/dialog-queue.js';
 import type { ScreenLog } from '../state/screen-log.js';
+import type { TurnOutcome } from '../turn/turn-outcome.js';
 import type { TurnRunner } from '../turn/turn-runner.js';
 
 /** What the sender works with. */
@@ -61,35 +62,38 @@ export class MessageSender implements ConversationCommands {
     } else if (this.deps.turns.retryable) await this.deps.turns.run(connected);
   }
 
-  /** Starts a turn with the user's message (connecting first if need be) and runs it. */
-  async send(text: string): Promise<void> {
+  /** Starts a turn with the user's message (connecting first if need be) and runs it; what it came to. */
+  async send(text: string): Promise<TurnOutcome> {
     const { conversation, compactions, screen, turns } = this.deps;
+    const notSent: TurnOutcome = { end: 'not-sent', compactionFailed: false };
     let connected = this.deps.settings.connected;
     if (!connected) {
       // Kept until the server answers: an empty Enter sends it then (nothing typed is lost).
       this.unsent = text;
       connected = await this.connect();
-      if (!connected) return;
+      if (!connected) return notSent;
     }
     this.unsent = undefined;
     const user = await this.withAttachments(connected, text);
-    if (!user) return;
+    if (!user) return notSent;
     const { content, images } = user.message;
     const fits = await this.fitsOrSendAnyway(connected, { role: 'user', content, images });
-    if (fits === 'not-sent') return;
+    if (fits === 'not-sent') return notSent;
     conversation.startTurn();
     conversation.append({ role: 'user', ...user.message, ...(fits === 'anyway' ? { oversized: true } : {}) });
     turns.forgetFailure();
     // The gate the turn's every request passes, run here first so that the report of a
     // compaction comes on screen before the message it made room for. The message is appended
     // first so the plan keeps it as the newest turn and may summarize the one before.
-    const room = await compactions.makeRoom({ saysCancel: false });
+    const gate = await compactions.makeRoom({ saysCancel: false });
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
-    if (!room) return turns.holdUnsent();
+    const compactionFailed = gate === 'failed';
+    if (gate === 'cancelled') return { end: turns.holdUnsent(), compactionFailed };
     if (fits === 'anyway') this.tellWhatIsCut(connected);
-    await turns.run(connected);
+    const outcome = await turns.run(connected);
+    return { ...outcome, compactionFailed: outcome.compactionFailed || compactionFailed };
   }
 
   // ── ConversationCommands ─────────────────────────────────────────────────────────────────
@@ -123,7 +127,10 @@ export class MessageSender implements ConversationCommands {
         ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
         : `Asking again for a reply to "${quoted}".`,
     );
-    if (!(await compactions.makeRoom({ saysCancel: false }))) return turns.holdUnsent();
+    if ((await compactions.makeRoom({ saysCancel: false })) === 'cancelled') {
+      turns.holdUnsent();
+      return;
+    }
     await turns.run(connected);
   }
 
@@ -140,9 +147,12 @@ export class MessageSender implements ConversationCommands {
     user: WireMessage,
   ): Promise<'fits' | 'anyway' | 'not-sent'> {
     const { requests, screen, ask, interactive } = this.deps;
-    const smallest = requests.smallestRequestWith(user);
+    // The frame of the plan the message will go in: its system message and tool definitions.
+    const frame = requests.frame();
+    if (!frame) return 'fits';
+    const smallest = requests.smallestRequestWith(frame, user);
     if (smallest <= connected.numCtx) return 'fits';
-    const message = estimateMessageTokens(user, requests.meter.charsPerToken);
+    const message = estimateMessageTokens(user, frame.charsPerToken);
     screen.notice(
       interactive ? 'warning' : 'error',
       `This message is about ${formatTokens(message)} tokens; even after compaction the request carrying it would be about ${formatTokens(smallest)} tokens, more than num_ctx ${formatTokens(connected.numCtx)}. Sent as it is, Ollama would cut it without notice.`,
@@ -163,7 +173,7 @@ export class MessageSender implements ConversationCommands {
   /** Says once, plainly, what the model will not see of a request sent over its window. */
   private tellWhatIsCut(connected: ConnectedModel): void {
     const { requests, screen } = this.deps;
-    const request = requests.estimateRequest();
+    const request = requests.plan()?.estimate ?? 0;
     const over = Math.max(0, request - connected.numCtx);
     screen.notice(
       'warning',

@@ -168,7 +168,9 @@ export class ModelConnector implements ModelCommands {
         detail: [m.parameterSize, m.quantization].filter(Boolean).join(' ') || undefined,
       })),
     });
-    if (picked) return picked;
+    // Named as a typed name is (`m1`, not `m1:latest`): the header and status read the same
+    // whether the model came from -m, the config or this list.
+    if (picked) return picked.replace(/:latest$/, '');
     this.deps.screen.notice(
       'info',
       'No model chosen: /model <name> chooses one here (Tab completes the installed ones), Enter shows the list again, and -m <name> chooses at start.',
@@ -200,7 +202,12 @@ export class ModelConnector implements ModelCommands {
         modelfile: connected.info.numCtxParam,
         trained: connected.info.trainedContext,
       });
-      settings.connect({ ...connected, numCtx: fallback.numCtx, numCtxSource: fallback.source });
+      settings.connect({
+        ...connected,
+        numCtx: fallback.numCtx,
+        numCtxSource: fallback.source,
+        refusedNumCtx: connected.numCtx,
+      });
       screen.notice(
         'error',
         `${refusal} Using ${fallback.numCtx} (the ${fallback.source === 'modelfile' ? "Modelfile's" : fallback.source === 'server' ? "server's" : 'default'}).`,
@@ -305,7 +312,9 @@ export class ModelConnector implements ModelCommands {
         `${connected.name} was trained on ${formatTokens(trained)} tokens; num_ctx capped to it.`,
       );
     }
-    const resized = { ...connected, numCtx, numCtxSource: source };
+    // A window set now is no longer the one refused at the start.
+    const { refusedNumCtx: _refused, ...kept } = connected;
+    const resized = { ...kept, numCtx, numCtxSource: source };
     settings.connect(resized);
     this.deps.compaction.numCtxChanged();
     screen.store.update({ numCtx });

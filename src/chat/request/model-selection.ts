@@ -48,6 +48,8 @@ export interface ConnectedModel {
   numCtxSource: string;
   /** The requested window, when it was larger than the model's trained maximum. */
   cappedFrom?: number;
+  /** The window asked for (flag or config), when it was refused as smaller than ochat needs: `numCtx` is the model's own instead. */
+  refusedNumCtx?: number;
 }
 
 /** Asks the server about `name` and decides its `num_ctx` once (DESIGN §5: changing it reloads). */

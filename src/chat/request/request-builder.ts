@@ -1,10 +1,10 @@
 import { withoutImages } from '../../attachments/without-images.js';
-import { supportsThinking, supportsTools, supportsVision } from '../../backend/capabilities.js';
-import type { ChatRequest, ToolSchema } from '../../backend/interfaces.js';
+import { supportsTools, supportsVision } from '../../backend/capabilities.js';
+import type { ToolSchema } from '../../backend/interfaces.js';
 import type { LoadRequest } from '../../backend/model-lifecycle.js';
-import { type Budgets, resolveBudgets, smallestNumCtx } from '../../compaction/budgets.js';
+import { smallestNumCtx } from '../../compaction/budgets.js';
 import type { ChatContinuation } from '../../compaction/continuation.js';
-import { buildModelView, isRetriedReply, toWireMessage, type ViewFit } from '../../compaction/model-view.js';
+import { buildModelView } from '../../compaction/model-view.js';
 import type { Config } from '../../config/schema.js';
 import { ContextMeter } from '../../conversation/context-meter.js';
 import type { Conversation } from '../../conversation/conversation.js';
@@ -29,6 +29,13 @@ import type { Store } from '../state/store.js';
 import type { ChatViewState } from '../state/view-state.js';
 import type { ConnectedModel } from './model-selection.js';
 import type { ModelSettings } from './model-settings.js';
+import {
+  frameRequest,
+  loadRequest,
+  planRequest,
+  type RequestFrame,
+  type RequestPlan,
+} from './request-plan.js';
 
 /** What the chat's requests carry besides their messages: a request continuing them carries the same. */
 export interface ChatRequestFrame {
@@ -39,18 +46,23 @@ export interface ChatRequestFrame {
 }
 
 /**
- * What the next request sends and how many tokens it takes: the model view, the tool
- * definitions, the `/api/chat` request, and the meter that counts them.
+ * The next request, planned once for the chat as it stands (request-plan.ts): the plan is kept
+ * until something it was made of changes (the conversation, the settings, the tools, the
+ * calibration), so every reader — the fit check, the budget gate, the request, the meter,
+ * `/context` — reads the same one. Also owns the meter and which tools were used lately.
  */
 export class RequestBuilder {
   readonly meter = new ContextMeter(DEFAULT_CHARS_PER_TOKEN);
   /** The tools used and found, the most recent first: they stay resident when definitions are deferred. */
   readonly toolRecency = new ToolRecency();
   #deferralTold = false;
-  /** What the last chat request sent besides its view: a summarizer continuing it sends the same. */
-  #sent: { model: string; tools: ToolSchema[]; shortened: ReadonlyMap<Message, number> } | undefined;
   /** What the last plan sent (once told), to say what a later plan stops sending. */
   #lastResident: Set<string> | undefined;
+  #definitions: Kept<DefinitionPlan> | undefined;
+  #frame: Kept<RequestFrame> | undefined;
+  #plan: Kept<RequestPlan> | undefined;
+  /** The last plan sent: a summarizer continuing the chat's request sends what it sent. */
+  #sent: RequestPlan | undefined;
   /**
    * Told when tool definitions are first deferred (once every MCP server has started or failed, so
    * that the figures count them all), and whenever a definition that was sent no longer is.
@@ -74,7 +86,7 @@ export class RequestBuilder {
     });
     tools.setFinder(
       createFindTools({
-        deferred: () => this.definitionPlan().deferred,
+        deferred: () => this.frame()?.definitions.deferred ?? [],
         onFound: (names) => this.toolRecency.find(names),
       }),
     );
@@ -84,28 +96,31 @@ export class RequestBuilder {
   readonly toolContent = (message: Message): string =>
     capToolOutput(message.content, this.config.tools.max_output_chars);
 
-  /**
-   * What the next request sends: tool outputs capped at `tools.max_output_chars`, and the newest
-   * turn's old tool outputs shortened when that turn alone would not leave the reserve free.
-   */
-  modelView(onShortened?: (source: Message, headChars: number) => void): WireMessage[] {
-    const connected = this.settings.connected;
-    const fit = connected && this.viewFit(connected);
-    return this.seenByModel(
-      buildModelView({
-        ...this.settings.systemSections(),
-        record: this.conversation.latestRecord,
-        transcript: this.conversation.transcript,
+  /** The plan of the next request to the model connected; undefined until one is. */
+  plan(): RequestPlan | undefined {
+    const frame = this.frame();
+    if (!frame) return undefined;
+    const { settings, conversation } = this;
+    const key = [frame, conversation.version, settings.think, settings.options, settings.keepAlive];
+    if (this.#plan && sameKey(this.#plan.key, key)) return this.#plan.value;
+    const plan = planRequest(
+      {
+        ...this.frameInput(frame.model, frame.definitions),
+        transcript: conversation.transcript,
         toolContent: this.toolContent,
-        fit: fit && { ...fit, onShortened },
-      }),
+        think: settings.think,
+        options: settings.options,
+        keepAlive: settings.keepAlive,
+      },
+      frame,
     );
+    this.#plan = { key, value: plan };
+    return plan;
   }
 
-  /** A view as the connected model is sent it: without the images attached for an earlier (vision) model of this chat. */
-  private seenByModel(view: WireMessage[]): WireMessage[] {
-    const connected = this.settings.connected;
-    return connected && !supportsVision(connected.info) ? withoutImages(view) : view;
+  /** `plan` is the request that went to the server: what its KV cache now holds. */
+  recordSent(plan: RequestPlan): void {
+    this.#sent = plan;
   }
 
   /**
@@ -117,16 +132,17 @@ export class RequestBuilder {
   chatContinuation(upto: number): ChatContinuation {
     const { transcript, latestRecord } = this.conversation;
     const shortened = this.#sentTo()?.shortened ?? new Map<Message, number>();
-    const messages = this.seenByModel(
-      buildModelView({
-        ...this.settings.systemSections(),
-        record: latestRecord,
-        transcript,
-        toolContent: this.toolContent,
-        end: upto,
-        shortened,
-      }),
-    );
+    const view = buildModelView({
+      ...this.settings.systemSections(),
+      record: latestRecord,
+      transcript,
+      toolContent: this.toolContent,
+      end: upto,
+      shortened,
+    });
+    const connected = this.settings.connected;
+    // Images attached for an earlier (vision) model of this chat.
+    const messages = connected && !supportsVision(connected.info) ? withoutImages(view) : view;
     const from = latestRecord?.upto ?? 0;
     return { messages, shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)) };
   }
@@ -134,56 +150,52 @@ export class RequestBuilder {
   /** What a request continuing the chat's carries besides its messages: the tools it last sent, its options. */
   chatFrame(model: ConnectedModel): ChatRequestFrame {
     return {
-      tools: this.#sentTo()?.tools ?? this.toolSchemas(),
+      tools: this.#sentTo()?.definitions.resident ?? this.frame()?.definitions.resident ?? [],
       options: this.loadRequest(model).options ?? {},
     };
   }
 
   /** The last request sent, if it went to the model connected now. */
-  #sentTo() {
-    return this.#sent?.model === this.settings.connected?.name ? this.#sent : undefined;
+  #sentTo(): RequestPlan | undefined {
+    return this.#sent?.model.name === this.settings.connected?.name ? this.#sent : undefined;
   }
 
   /**
-   * How many chars of its head the next request gives the model of `message`'s output, when the
-   * window makes it shorten that output to fit; undefined when it goes as it is.
+   * What every request carries whatever its messages (tool definitions, budgets, the system
+   * message): kept while a new message leaves it as it is, so the plan after it reuses it.
    */
-  shortenedForModel(message: Message): number | undefined {
-    let kept: number | undefined;
-    this.modelView((source, headChars) => {
-      if (source === message) kept = headChars;
-    });
-    return kept;
+  frame(): RequestFrame | undefined {
+    const model = this.settings.connected;
+    if (!model) return undefined;
+    const definitions = this.definitions(model);
+    const sections = this.settings.systemSections();
+    const key = [definitions, ...Object.values(sections), this.conversation.latestRecord];
+    if (this.#frame && sameKey(this.#frame.key, key)) return this.#frame.value;
+    const frame = frameRequest(this.frameInput(model, definitions));
+    this.#frame = { key, value: frame };
+    return frame;
   }
 
-  /** The room the newest turn of a request to `model` must fit in (the tool definitions take their share). */
-  viewFit(model: ConnectedModel): ViewFit {
-    const budgets = this.budgets(model);
+  private frameInput(model: ConnectedModel, definitions: DefinitionPlan) {
+    const { reserve, keep_recent, summary } = this.config.compaction;
     return {
-      numCtx: budgets.numCtx - this.toolDefinitionTokens(),
-      reserve: budgets.reserve,
+      model,
       charsPerToken: this.meter.charsPerToken,
+      definitions,
+      budgetSpecs: { reserve, keep_recent, summary },
+      sections: this.settings.systemSections(),
+      record: this.conversation.latestRecord,
     };
   }
 
-  /**
-   * The compaction budgets for `model`'s window: room left for the tool definitions and the
-   * instruction files, which every request carries whole.
-   */
-  budgets(model: ConnectedModel): Budgets {
-    const { reserve, keep_recent, summary } = this.config.compaction;
-    const fixed = this.toolDefinitionTokens() + this.instructionTokens();
-    return resolveBudgets(model.numCtx, { reserve, keep_recent, summary }, fixed);
-  }
-
-  /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */
-  instructionTokens(): number {
-    const { instructions, pins } = this.settings;
-    if (!instructions && !pins.length) return 0;
-    const { charsPerToken } = this.meter;
-    const without = buildModelView({ system: this.settings.systemInForce(), transcript: [] });
-    const withThem = buildModelView({ ...this.settings.systemSections(), transcript: [] });
-    return estimateMessagesTokens(withThem, charsPerToken) - estimateMessagesTokens(without, charsPerToken);
+  /** The definition plan for `model`, kept while the tools, the recent ones and the calibration stay. */
+  private definitions(model: ConnectedModel): DefinitionPlan {
+    const { used, found } = this.toolRecency;
+    const key = [model, this.meter.charsPerToken, this.tools.version, used, found, this.mcpSettled()];
+    if (this.#definitions && sameKey(this.#definitions.key, key)) return this.#definitions.value;
+    const definitions = this.planDefinitions(model);
+    this.#definitions = { key, value: definitions };
+    return definitions;
   }
 
   /**
@@ -191,13 +203,13 @@ export class RequestBuilder {
    * summary in force), the message alone and the tool definitions — what is left once compaction
    * has summarized everything before it.
    */
-  smallestRequestWith(user: WireMessage): number {
-    const head = buildModelView({
-      ...this.settings.systemSections(),
-      record: this.conversation.latestRecord,
-      transcript: [],
-    });
-    return estimateMessagesTokens([...head, user], this.meter.charsPerToken) + this.toolDefinitionTokens();
+  smallestRequestWith(frame: RequestFrame, user: WireMessage): number {
+    return estimateMessagesTokens([...frame.head, user], frame.charsPerToken) + frame.toolTokens;
+  }
+
+  /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */
+  instructionTokens(): number {
+    return this.frame()?.instructionTokens ?? 0;
   }
 
   /**
@@ -205,11 +217,11 @@ export class RequestBuilder {
    * definitions, plus the least room compaction needs (budgets.ts).
    */
   smallestNumCtx(): { numCtx: number; systemTokens: number; toolTokens: number } {
-    const system = buildModelView({ ...this.settings.systemSections(), transcript: [] });
-    const systemTokens = estimateMessagesTokens(system, this.meter.charsPerToken);
-    const toolTokens = this.toolDefinitionTokens();
+    const frame = this.frame();
+    const systemTokens = frame ? estimateMessagesTokens(frame.systemMessage, frame.charsPerToken) : 0;
+    const toolTokens = frame?.toolTokens ?? 0;
     // The instruction files are fixed like the tool definitions: the budgets leave room for both.
-    const instructionTokens = this.instructionTokens();
+    const instructionTokens = frame?.instructionTokens ?? 0;
     return {
       numCtx: smallestNumCtx(toolTokens + instructionTokens, systemTokens - instructionTokens),
       systemTokens,
@@ -218,19 +230,18 @@ export class RequestBuilder {
   }
 
   /**
-   * Which tool definitions the next request carries: all of them, or, when MCP servers add tools
-   * and all would take more than `tools.max_definitions_share` of the window, the most recently
-   * used that fit beside `find_tools` (none for a model without tool support).
+   * Which tool definitions a request to `model` carries: all of them, or, when MCP servers add
+   * tools and all would take more than `tools.max_definitions_share` of the window, the most
+   * recently used that fit beside `find_tools` (none for a model without tool support).
    */
-  definitionPlan(): DefinitionPlan {
-    const connected = this.settings.connected;
-    const schemas = connected && supportsTools(connected.info) ? this.tools.schemas() : [];
+  private planDefinitions(model: ConnectedModel): DefinitionPlan {
+    const schemas = supportsTools(model.info) ? this.tools.schemas() : [];
     const finder = this.tools.finder;
     // Deferred only for MCP tools: the built-ins alone are sent whole, as before.
     const mcpCount = schemas.filter((schema) => this.tools.get(schema.function.name)?.mcp).length;
-    if (mcpCount === 0 || !finder || !connected) return { resident: schemas, deferred: [], totalTokens: 0 };
+    if (mcpCount === 0 || !finder) return { resident: schemas, deferred: [], totalTokens: 0 };
     const { charsPerToken } = this.meter;
-    const { numCtx } = connected;
+    const { numCtx } = model;
     const share = this.config.tools.max_definitions_share;
     const plan = planToolDefinitions({
       schemas,
@@ -266,11 +277,6 @@ export class RequestBuilder {
     if (text !== undefined) queueMicrotask(() => this.onToolsDeferred?.(text));
   }
 
-  /** The tool definitions every request carries. */
-  toolSchemas(): ToolSchema[] {
-    return this.definitionPlan().resident;
-  }
-
   /** Tools the model just called: they stay resident. */
   touchTools(names: readonly string[]): void {
     this.toolRecency.use(names);
@@ -285,84 +291,35 @@ export class RequestBuilder {
     this.refreshUsed();
   }
 
-  /** Estimated tokens of the tool definitions every request carries. */
-  toolDefinitionTokens(): number {
-    return estimateToolDefinitionsTokens(this.toolSchemas(), this.meter.charsPerToken);
-  }
-
-  /** The tool definitions' tokens by where they come from: `built-in`, each MCP server, `find_tools`. */
-  toolDefinitionTokensBySource(): { source: string; tokens: number }[] {
+  /** The tool definitions' tokens of `frame` by where they come from: `built-in`, each MCP server, `find_tools`. */
+  toolDefinitionTokensBySource(frame: RequestFrame): { source: string; tokens: number }[] {
     const bySource = new Map<string, number>();
-    for (const schema of this.toolSchemas()) {
+    for (const schema of frame.definitions.resident) {
       const tool = this.tools.get(schema.function.name);
       const source = tool?.mcp
         ? `MCP ${tool.mcp.server}`
         : tool === this.tools.finder
           ? 'find_tools'
           : 'built-in';
-      const tokens = estimateToolDefinitionsTokens([schema], this.meter.charsPerToken);
+      const tokens = estimateToolDefinitionsTokens([schema], frame.charsPerToken);
       bySource.set(source, (bySource.get(source) ?? 0) + tokens);
     }
     return [...bySource].map(([source, tokens]) => ({ source, tokens }));
   }
 
-  /**
-   * The `/api/chat` request for `view`, with tools and thinking only where the model supports
-   * them; `truncate: false`, so a prompt over num_ctx is refused, never cut silently — except
-   * for a message the user chose to send anyway ("Send it anyway?" → y): they were told what the
-   * server will cut of it, and a refusal would make the choice void.
-   */
-  chatRequest(
-    model: ConnectedModel,
-    view: WireMessage[],
-    /** The tool outputs `view` shortened to fit (`modelView`'s `onShortened`). */
-    shortened: ReadonlyMap<Message, number> = new Map(),
-  ): ChatRequest {
-    const tools = this.toolSchemas();
-    // Remembered as the request sent: what the server's KV cache now holds.
-    this.#sent = { model: model.name, tools, shortened };
-    const { think } = this.settings;
-    return {
-      ...this.loadRequest(model),
-      messages: view,
-      ...(supportsThinking(model.info) && think !== undefined ? { think } : {}),
-      ...(tools.length ? { tools } : {}),
-      truncate: this.conversation.lastUserMessage()?.oversized === true,
-    };
-  }
-
   /** What a preload sends: the model with the window, options and keep_alive its chats will send. */
   loadRequest(model: ConnectedModel): LoadRequest {
-    const { keepAlive } = this.settings;
-    return {
-      model: model.name,
-      options: { ...this.settings.options, num_ctx: model.numCtx },
-      ...(keepAlive !== undefined ? { keep_alive: keepAlive } : {}),
-    };
+    return loadRequest(model, this.settings);
   }
 
   /**
    * Tokens the next request is expected to take, tool definitions included: the one figure the
-   * meter, the trigger, the compaction report and `/context` all show.
+   * meter, the trigger, the compaction report and `/context` all show (0 until a model is connected).
    */
-  used(): number {
+  used(plan = this.plan()): number {
+    if (!plan) return 0;
     const { transcript, records } = this.conversation;
-    return this.meter.used(() => this.estimateRequest(), transcript, records.length);
-  }
-
-  /**
-   * An estimate of the whole next request: its messages as they would be sent and the tool
-   * definitions. A reply cut short at the end is counted too: a retry's request leaves it out,
-   * but the next message's carries it, and the meter must not read low until then.
-   */
-  estimateRequest(): number {
-    const { charsPerToken } = this.meter;
-    const last = this.conversation.transcript.at(-1);
-    const partial =
-      last && !last.replaced && isRetriedReply(last, undefined)
-        ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
-        : 0;
-    return estimateMessagesTokens(this.modelView(), charsPerToken) + partial + this.toolDefinitionTokens();
+    return this.meter.used(() => plan.estimate, transcript, records.length);
   }
 
   /** Shows the current `used` (once connected). */
@@ -374,4 +331,14 @@ export class RequestBuilder {
   resetMeter(charsPerToken = this.meter.charsPerToken): void {
     this.meter.reset(charsPerToken);
   }
+}
+
+/** A value and what it was made of: good while each part is the same. */
+interface Kept<T> {
+  key: readonly unknown[];
+  value: T;
+}
+
+function sameKey(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((part, i) => Object.is(part, b[i]));
 }

@@ -304,8 +304,9 @@ export class ChatSessions implements SessionCommands {
     }
     const records = [...conversation.records];
     conversation.dropLatestRecord();
-    const used = requests.used();
-    const { reserve } = compactions.budgets(connected);
+    const plan = requests.plan();
+    const used = requests.used(plan);
+    const reserve = plan ? compactions.tellScaled(plan.budgets).reserve : 0;
     if (used + reserve > connected.numCtx) {
       conversation.restore(conversation.transcript, records);
       screen.notice(

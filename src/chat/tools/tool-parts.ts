@@ -57,14 +57,14 @@ export function assembleToolParts(input: {
     config: config.tools,
     cwd: input.cwd,
     conversation: input.conversation,
-    shortenedForModel: (message) => requests.shortenedForModel(message),
+    shortenedForModel: (message) => requests.plan()?.shortened.get(message),
     makeRoom: input.makeRoom,
     screen: state.screen,
     ask: state.ask,
     autoConfirm: input.autoConfirm,
     now: input.now,
     onToolUsed: (name) => requests.touchTools([name]),
-    deferredTools: () => requests.definitionPlan().deferred.map((schema) => schema.function.name),
+    deferredTools: () => requests.frame()?.definitions.deferred.map((schema) => schema.function.name) ?? [],
     onToolStarted: input.onToolStarted,
   });
   return { mcp, toolRunner };

@@ -5,7 +5,7 @@ import type { AppState } from '../../config/app-state.js';
 import type { Config } from '../../config/schema.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
-import type { Message, ReceivedToolCall, ToolCall, WireMessage } from '../../conversation/message.js';
+import type { ReceivedToolCall, ToolCall } from '../../conversation/message.js';
 import { describeError } from '../../text/describe-error.js';
 import { runToolLoop } from '../../tools/tool-loop.js';
 import type { CompactionRunner } from '../compaction/compaction-runner.js';
@@ -13,10 +13,12 @@ import type { LocalModel } from '../model/local-model.js';
 import type { ConnectedModel } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
+import type { RequestPlan } from '../request/request-plan.js';
 import type { AbortSlot } from '../state/abort-slot.js';
 import type { ScreenLog } from '../state/screen-log.js';
 import type { ToolRunner } from '../tools/tool-runner.js';
 import { ReplyPresenter } from './reply-presenter.js';
+import type { TurnEnd, TurnOutcome } from './turn-outcome.js';
 
 /** What the turn runner works with. */
 export interface TurnRunnerDeps {
@@ -48,8 +50,16 @@ type ReplyAttempt =
   | { kind: 'retry-without-tools'; model: ConnectedModel }
   /** The server refused a prompt over num_ctx (`truncate: false`); compacted, ask again (once). */
   | { kind: 'retry-after-compaction'; model: ConnectedModel }
-  /** Failed or cancelled: the reason is on the screen and the turn ends. */
-  | { kind: 'stopped' };
+  /** Failed, cancelled or held: the reason is on the screen and the turn ends. */
+  | { kind: 'stopped'; end: TurnEnd };
+
+/** One turn as it runs: the model asked, and how it is going. */
+interface Turn {
+  model: ConnectedModel;
+  /** Set when a request stops the turn (failed, cancelled, held). */
+  end?: TurnEnd;
+  compactionFailed: boolean;
+}
 
 /**
  * Runs a turn after its user message: streams replies into the transcript and the screen, runs
@@ -78,24 +88,25 @@ export class TurnRunner {
    * The compaction before the turn's next request was cancelled (Ctrl+C), so nothing was sent:
    * the message stays, unanswered, and an empty Enter sends it (compacting first).
    */
-  holdUnsent(): void {
+  holdUnsent(): 'held' {
     const { screen, interactive } = this.deps;
     // The one line about the cancelled compaction: below the message it was for.
     screen.notice('warning', 'Compaction cancelled; nothing was changed, and the message was not sent.');
     this.#held = true;
-    if (!interactive) return;
+    if (!interactive) return 'held';
     this.#retryable = true;
     screen.notice('info', 'Press Enter on an empty prompt to send it (compacting first).');
+    return 'held';
   }
 
   /** Runs the current turn with `model` to its end: replies and tool rounds, until an answer or a stop. */
-  async run(model: ConnectedModel): Promise<void> {
+  async run(model: ConnectedModel): Promise<TurnOutcome> {
     const { config, requests, screen, compaction } = this.deps;
     this.#retryable = false;
     this.#resentAfterRefusal = false;
     this.#held = false;
     const abort = this.deps.abort.begin();
-    const turn = { model };
+    const turn: Turn = { model, compactionFailed: false };
     let replying: Promise<{ toolCalls: ReceivedToolCall[] }> | undefined;
     try {
       const outcome = await runToolLoop({
@@ -107,7 +118,9 @@ export class TurnRunner {
         maxSteps: config.max_steps,
         signal: abort.signal,
       });
+      if (outcome.stop === 'aborted') turn.end ??= 'cancelled';
       if (outcome.stop === 'max-steps') {
+        turn.end ??= 'max-steps';
         screen.notice(
           'warning',
           `Stopped after ${config.max_steps} tool rounds (tools.max_steps). Send a message to continue.`,
@@ -115,6 +128,7 @@ export class TurnRunner {
       }
     } catch (error) {
       screen.notice('error', describeError(error));
+      turn.end = 'failed';
     } finally {
       this.deps.abort.end();
       screen.store.update({ busy: undefined, live: undefined });
@@ -126,21 +140,22 @@ export class TurnRunner {
     requests.refreshUsed();
     // After the reply: compacted while the user reads and types, the next send need not wait
     // (not right after the user cancelled one: the empty Enter that sends the message runs it).
-    if (!this.#held) await compaction.makeRoom();
+    if (!this.#held && (await compaction.makeRoom()) === 'failed') turn.compactionFailed = true;
+    return { end: turn.end ?? 'answered', compactionFailed: turn.compactionFailed };
   }
 
   /**
    * Streams one assistant reply into the transcript; returns its tool calls. A failed reply
    * returns none (the turn ends there; what went wrong is on the screen).
    */
-  private async streamReply(
-    turn: { model: ConnectedModel },
-    signal: AbortSignal,
-  ): Promise<{ toolCalls: ReceivedToolCall[] }> {
+  private async streamReply(turn: Turn, signal: AbortSignal): Promise<{ toolCalls: ReceivedToolCall[] }> {
     for (;;) {
       const attempt = await this.requestReply(turn, signal);
       if (attempt.kind === 'reply') return { toolCalls: attempt.toolCalls };
-      if (attempt.kind === 'stopped') return { toolCalls: [] };
+      if (attempt.kind === 'stopped') {
+        turn.end = attempt.end;
+        return { toolCalls: [] };
+      }
       turn.model = attempt.model;
     }
   }
@@ -149,18 +164,18 @@ export class TurnRunner {
    * One request for the reply, and what became of it. Every request passes the budget gate
    * first (each tool round, the first after a tool loop, a retry): when it would not leave the
    * reserve free, the older turns are compacted before it is sent, so Ollama never refuses or cuts it.
+   * The request is the plan's, as the gate read it (or as the compaction left the chat).
    */
-  private async requestReply(turn: { model: ConnectedModel }, signal: AbortSignal): Promise<ReplyAttempt> {
+  private async requestReply(turn: Turn, signal: AbortSignal): Promise<ReplyAttempt> {
     const { requests, screen, compaction } = this.deps;
-    if (!(await compaction.makeRoom({ saysCancel: false }))) {
-      this.holdUnsent();
-      return { kind: 'stopped' };
-    }
-    if (signal.aborted) return { kind: 'stopped' };
+    const gate = await compaction.makeRoom({ saysCancel: false });
+    if (gate === 'cancelled') return { kind: 'stopped', end: this.holdUnsent() };
+    if (gate === 'failed') turn.compactionFailed = true;
+    if (signal.aborted) return { kind: 'stopped', end: 'cancelled' };
     const { model } = turn;
-    const shortened = new Map<Message, number>();
-    const view = requests.modelView((source, headChars) => shortened.set(source, headChars));
-    const request = requests.chatRequest(model, view, shortened);
+    const plan = requests.plan();
+    if (!plan) throw new Error('Not connected to a model yet.');
+    requests.recordSent(plan);
     const presenter = new ReplyPresenter(
       ({ commit, live }) =>
         screen.store.update((s) => ({ items: commit.length ? [...s.items, ...commit] : s.items, live })),
@@ -170,7 +185,7 @@ export class TurnRunner {
     let reply: ChatReply;
     const load = this.deps.load?.watchReply(model);
     try {
-      reply = await this.deps.backend.chat(request, {
+      reply = await this.deps.backend.chat(plan.request, {
         signal,
         onDelta: (delta) => {
           load?.firstByte();
@@ -196,7 +211,7 @@ export class TurnRunner {
       thinking: reply.thinking || undefined,
       tool_calls: reply.toolCalls.length ? reply.toolCalls.map(storedToolCall) : undefined,
     });
-    this.afterReply(model, view, request.tools ?? [], reply);
+    this.afterReply(model, plan, reply);
     load?.end(reply);
     await this.rememberCalibration(model);
     return { kind: 'reply', toolCalls: reply.toolCalls };
@@ -240,7 +255,7 @@ export class TurnRunner {
         `Give the model a larger window with /set num_ctx <tokens>${most}, or /compact, then press Enter on an empty prompt to send it again.`,
       );
     }
-    return { kind: 'stopped' };
+    return { kind: 'stopped', end: 'failed' };
   }
   // ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -279,24 +294,19 @@ export class TurnRunner {
     }
     if ((error instanceof BackendError && error.kind === 'aborted') || signal.aborted) {
       screen.notice('warning', hasPartial ? 'Reply interrupted; the partial reply is kept.' : 'Cancelled.');
-    } else {
-      screen.notice('error', describeError(error));
-      // With a partial reply too: the retry's reply replaces it in what the model sees (model-view.ts).
-      if (this.deps.interactive) {
-        this.#retryable = true;
-        screen.notice('info', 'Press Enter on an empty prompt to retry.');
-      }
+      return { kind: 'stopped', end: 'cancelled' };
     }
-    return { kind: 'stopped' };
+    screen.notice('error', describeError(error));
+    // With a partial reply too: the retry's reply replaces it in what the model sees (model-view.ts).
+    if (this.deps.interactive) {
+      this.#retryable = true;
+      screen.notice('info', 'Press Enter on an empty prompt to retry.');
+    }
+    return { kind: 'stopped', end: 'failed' };
   }
 
-  /** Learns from the server's counts: calibration, silent truncation, length cut, speed. */
-  private afterReply(
-    model: ConnectedModel,
-    view: WireMessage[],
-    tools: readonly unknown[],
-    reply: ChatReply,
-  ): void {
+  /** Learns from the server's counts of `plan`'s request: calibration, silent truncation, length cut, speed. */
+  private afterReply(model: ConnectedModel, plan: RequestPlan, reply: ChatReply): void {
     const { conversation, requests, screen } = this.deps;
     const m = reply.metrics;
     // A server that sent no counts (no `usage`) leaves the meter to its calibrated estimate.
@@ -305,14 +315,15 @@ export class TurnRunner {
         ? undefined
         : requests.meter.recordReply(
             {
-              view,
-              tools,
+              view: plan.view,
+              tools: plan.request.tools ?? [],
               promptEvalCount: m.promptEvalCount,
               evalCount: m.evalCount,
               wholePrompt: m.wholePrompt,
               transcriptLength: conversation.transcript.length,
               recordCount: conversation.records.length,
-              estimateNext: () => requests.estimateRequest(),
+              // The plan of the next request, the reply appended and the ratio calibrated.
+              estimateNext: () => requests.plan()?.estimate ?? 0,
             },
             model.numCtx,
           );

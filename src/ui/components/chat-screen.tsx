@@ -24,8 +24,8 @@ export interface ChatScreenProps {
   live?: LiveReplyState;
   /** What was typed while busy and waits its turn, shown dimmed under the live reply. */
   queued?: QueuedInputsProps['inputs'];
-  /** The status line's content. */
-  status: StatusLineProps;
+  /** The status line's content; absent once quitting (the shell's prompt follows, not a stale status). */
+  status?: StatusLineProps;
   /** The prompt's editor state; the prompt is hidden when undefined. */
   input?: EditorState;
   /** Whether the prompt has the keyboard (it is dimmed otherwise, e.g. while a dialog is open). */
@@ -153,7 +153,7 @@ export function ChatScreen({
             <PromptInput state={input} isActive={inputActive && !dialog && !pick} />
           </Box>
         )}
-        <StatusLine {...status} />
+        {status && <StatusLine {...status} />}
       </Box>
     </>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outputForModel, ShellRunner } from '../../../src/chat/input/shell-runner.js';
-import { AbortSlot } from '../../../src/chat/state/abort-slot.js';
+import { AbortSlot, LATE_CANCEL_MS } from '../../../src/chat/state/abort-slot.js';
 import { ScreenLog } from '../../../src/chat/state/screen-log.js';
 import { createStore } from '../../../src/chat/state/store.js';
 import { initialViewState } from '../../../src/chat/state/view-state.js';
@@ -8,12 +8,15 @@ import { DEFAULT_CONFIG } from '../../../src/config/defaults.js';
 import { Conversation } from '../../../src/conversation/conversation.js';
 import { makeTempDir } from '../../tools/temp-sandbox.js';
 
+/** The abort slot's clock, moved by hand. */
+const clock = { now: 0 };
+
 function setup(maxOutputChars = 20_000) {
   const cwd = makeTempDir();
   const store = createStore(initialViewState('m'));
   const screen = new ScreenLog(store);
   const conversation = new Conversation(() => new Date('2026-01-01T00:00:00Z'));
-  const abort = new AbortSlot();
+  const abort = new AbortSlot(() => clock.now);
   let appended = 0;
   const runner = new ShellRunner({
     conversation,
@@ -72,6 +75,9 @@ describe('ShellRunner', () => {
     expect(conversation.transcript[0].content).toContain(
       '(cancelled by the user; the process group was killed)',
     );
+    // Nothing runs: a Ctrl+C a moment later still counts as cancelling the run, one later is idle.
+    expect(abort.cancel()).toBe(true);
+    clock.now += LATE_CANCEL_MS;
     expect(abort.cancel()).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 /** The next request as the request builder makes it from the model settings and the conversation. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatTokens } from '../../../src/conversation/format-tokens.js';
+import type { DefinitionPlan } from '../../../src/tools/definition-budget.js';
 import { BUILTIN_TOOLS } from '../../../src/tools/registry.js';
 import { type FakeChat, fakeChat } from '../../support/fake-chat.js';
 
@@ -27,12 +28,19 @@ function addDocsServerTools(chat: FakeChat): void {
   );
 }
 
+/** The tool definition plan of the chat's next request. */
+function definitionsOf(chat: FakeChat): DefinitionPlan {
+  const frame = chat.parts.requests.frame();
+  if (!frame) throw new Error('not connected');
+  return frame.definitions;
+}
+
 describe('RequestBuilder', () => {
   it('sends the connected window, the options, and thinking and tools only where the model has them', async () => {
     const plain = await open({ model: { capabilities: ['completion'] } });
     plain.parts.settings.setOption('temperature', 0.1);
     plain.parts.settings.setThink('high');
-    const request = plain.parts.requests.chatRequest(plain.connected, plain.parts.requests.modelView());
+    const request = plain.parts.requests.plan()?.request;
     expect(request).toEqual({
       model: 'fake:latest',
       messages: [],
@@ -41,7 +49,7 @@ describe('RequestBuilder', () => {
       truncate: false,
     });
     plain.parts.settings.setKeepAlive('30m');
-    expect(plain.parts.requests.chatRequest(plain.connected, []).keep_alive).toBe('30m');
+    expect(plain.parts.requests.plan()?.request.keep_alive).toBe('30m');
     expect(plain.parts.requests.loadRequest(plain.connected)).toEqual({
       model: 'fake:latest',
       options: { temperature: 0.1, num_ctx: plain.connected.numCtx },
@@ -50,16 +58,16 @@ describe('RequestBuilder', () => {
 
     const able = await open({ model: { capabilities: ['completion', 'tools', 'thinking'] } });
     able.parts.settings.setThink('high');
-    const full = able.parts.requests.chatRequest(able.connected, able.parts.requests.modelView());
-    expect(full.think).toBe('high');
-    expect(full.tools?.map((t) => t.function.name)).toEqual(
+    const full = able.parts.requests.plan()?.request;
+    expect(full?.think).toBe('high');
+    expect(full?.tools?.map((t) => t.function.name)).toEqual(
       able.parts.host.tools
         .list()
         .filter((t) => t.enabled)
         .map((t) => t.name),
     );
-    expect(able.parts.requests.toolDefinitionTokens()).toBeGreaterThan(0);
-    expect(plain.parts.requests.toolDefinitionTokens()).toBe(0);
+    expect(able.parts.requests.plan()?.toolTokens).toBeGreaterThan(0);
+    expect(plain.parts.requests.plan()?.toolTokens).toBe(0);
   });
 
   it('forgets the server count when the system prompt or the tool list changes, not for other options', async () => {
@@ -74,7 +82,7 @@ describe('RequestBuilder', () => {
     expect(anchored()).toBe(true);
     settings.setSystem('Be brief.');
     expect(anchored()).toBe(false);
-    expect(requests.modelView()[0]).toEqual({ role: 'system', content: 'Be brief.' });
+    expect(requests.plan()?.view[0]).toEqual({ role: 'system', content: 'Be brief.' });
 
     chat.backend.enqueue({ content: 'Ok.', promptEvalCount: 40, evalCount: 2 });
     chat.userSays('again');
@@ -92,9 +100,12 @@ describe('RequestBuilder', () => {
     const builtIns = chat.tools.schemas().length;
     addDocsServerTools(chat);
     requests.toolsChanged();
-    const plan = requests.definitionPlan();
-    requests.definitionPlan();
+    const plan = requests.frame()?.definitions;
+    // Planned again (a tool used): deferred still, and not said again.
+    requests.touchTools(['read_file']);
+    expect(requests.frame()?.definitions).not.toBe(plan);
     await Promise.resolve();
+    if (!plan) throw new Error('not connected');
     expect(plan.deferred.length).toBeGreaterThan(0);
     const percent = Math.round((plan.totalTokens / chat.connected.numCtx) * 100);
     expect(percent).toBeGreaterThan(25);
@@ -112,18 +123,18 @@ describe('RequestBuilder', () => {
     requests.mcpSettled = () => settled;
     addDocsServerTools(chat);
     requests.toolsChanged();
-    requests.definitionPlan();
+    requests.frame();
     await Promise.resolve();
     expect(told).toEqual([]);
     settled = true;
-    const before = requests.definitionPlan();
+    const before = definitionsOf(chat);
     await Promise.resolve();
     expect(told).toHaveLength(1);
     const sentBefore = before.resident.map((schema) => schema.function.name);
     // Found: the last two deferred ones, which push out the two MCP tools that were sent.
     const found = before.deferred.slice(-2).map((schema) => schema.function.name);
     requests.toolRecency.find(found);
-    const after = requests.definitionPlan();
+    const after = definitionsOf(chat);
     await Promise.resolve();
     const sentAfter = after.resident.map((schema) => schema.function.name);
     expect(sentAfter).toEqual(expect.arrayContaining(found));
@@ -138,7 +149,8 @@ describe('RequestBuilder', () => {
     const chat = await open({ model: { capabilities: ['completion', 'tools'], numCtxParam: 4096 } });
     addDocsServerTools(chat);
     chat.parts.requests.toolsChanged();
-    const deferred = chat.parts.requests.definitionPlan().deferred.map((schema) => schema.function.name);
+    const deferred =
+      chat.parts.requests.frame()?.definitions.deferred.map((schema) => schema.function.name) ?? [];
     expect(deferred.length).toBeGreaterThan(0);
     const marked = chat.parts.toolRunner.list().filter((tool) => tool.deferred);
     expect(marked.map((tool) => tool.name).sort()).toEqual([...deferred].sort());

@@ -1,0 +1,172 @@
+import { withoutImages } from '../../attachments/without-images.js';
+import { supportsThinking, supportsVision } from '../../backend/capabilities.js';
+import type { ChatRequest, ThinkSetting } from '../../backend/interfaces.js';
+import type { LoadRequest } from '../../backend/model-lifecycle.js';
+import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../compaction/budgets.js';
+import {
+  buildModelView,
+  isRetriedReply,
+  type SystemSections,
+  systemHead,
+  toWireMessage,
+  type ViewFit,
+} from '../../compaction/model-view.js';
+import type { KeepAlive } from '../../config/keep-alive.js';
+import type { CompactionRecord } from '../../conversation/compaction-record.js';
+import type { Message, WireMessage } from '../../conversation/message.js';
+import { estimateMessagesTokens, estimateToolDefinitionsTokens } from '../../conversation/token-estimate.js';
+import type { DefinitionPlan } from '../../tools/definition-budget.js';
+import type { ConnectedModel } from './model-selection.js';
+
+/**
+ * What every request of the chat carries whatever its messages: the part of a plan that stays
+ * while the model, the tools, the calibration, the system prompt and the summary in force stay
+ * (a new message leaves it as it is; the next plan reuses it).
+ */
+export interface RequestFrame {
+  model: ConnectedModel;
+  /** The calibrated ratio every estimate of the plan divides by. */
+  charsPerToken: number;
+  /** Which tool definitions go (`resident`) and which wait to be found by `find_tools` (`deferred`). */
+  definitions: DefinitionPlan;
+  /** Estimated tokens of the resident tool definitions. */
+  toolTokens: number;
+  /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */
+  instructionTokens: number;
+  /** The compaction budgets for the model's window, room left for the tool definitions, instruction files and pins. */
+  budgets: Budgets;
+  /** The room the newest turn must fit in (the window less the tool definitions, and the reserve). */
+  fit: ViewFit;
+  /** The system message alone (prompt, instruction files, pins and summary in force): what any request carries at the least. */
+  head: WireMessage[];
+  /** The system message without a summary (prompt, instruction files, pins): what no compaction can shrink. */
+  systemMessage: WireMessage[];
+}
+
+/**
+ * One request to the model, decided once: what it sends, what it costs and what was shortened
+ * to fit. The budget gate, the fit check, the request, the meter and `/context` all read it.
+ */
+export interface RequestPlan extends RequestFrame {
+  /** The messages as sent (the model view). */
+  view: WireMessage[];
+  /** Old tool outputs of the newest turn shortened to fit: the chars of its head the model gets of each. */
+  shortened: ReadonlyMap<Message, number>;
+  /**
+   * Estimated tokens of the request: its messages, the tool definitions, and a reply cut short at
+   * the end (a retry's request leaves it out, the next message's carries it: the meter must not
+   * read low until then).
+   */
+  estimate: number;
+  /** What goes to the backend: any ChatBackend takes it as it is. */
+  request: ChatRequest;
+}
+
+/** The conversation, the settings and the tools a plan is made of. */
+export interface RequestInput {
+  model: ConnectedModel;
+  charsPerToken: number;
+  definitions: DefinitionPlan;
+  budgetSpecs: BudgetSpecs;
+  /**
+   * The system message's own parts (model-settings.ts `systemSections`: the system prompt in
+   * force, the instruction files, the pinned notes), which every request carries whole.
+   */
+  sections: Omit<SystemSections, 'record'>;
+  /** The compaction record in force: its summary is folded into the system message. */
+  record: CompactionRecord | undefined;
+  transcript: readonly Message[];
+  /** A tool result's content as sent (capped). */
+  toolContent: (message: Message) => string;
+  think: ThinkSetting | undefined;
+  options: Readonly<Record<string, unknown>>;
+  keepAlive: KeepAlive | undefined;
+}
+
+/** The frame of a request: what it carries whatever its messages. */
+export function frameRequest(
+  input: Pick<
+    RequestInput,
+    'model' | 'charsPerToken' | 'definitions' | 'budgetSpecs' | 'sections' | 'record'
+  >,
+): RequestFrame {
+  const { model, charsPerToken, definitions, sections } = input;
+  const toolTokens = estimateToolDefinitionsTokens(definitions.resident, charsPerToken);
+  const systemMessage = systemHead(sections);
+  const instructionTokens =
+    sections.instructions || sections.pins
+      ? estimateMessagesTokens(systemMessage, charsPerToken) -
+        estimateMessagesTokens(systemHead({ system: sections.system }), charsPerToken)
+      : 0;
+  // Every request carries the tool definitions, the instruction files and the pins whole.
+  const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, toolTokens + instructionTokens);
+  return {
+    model,
+    charsPerToken,
+    definitions,
+    toolTokens,
+    instructionTokens,
+    budgets,
+    fit: { numCtx: budgets.numCtx - toolTokens, reserve: budgets.reserve, charsPerToken },
+    head: systemHead({ ...sections, record: input.record }),
+    systemMessage,
+  };
+}
+
+/**
+ * Plans the next request: the model view (tool outputs capped, the newest turn's old tool outputs
+ * shortened when it alone would not leave the reserve free, images left out for a model that
+ * cannot see), its estimate and the request itself. `frame`, when given, is this input's (reused).
+ *
+ * The request has tools and thinking only where the model supports them, and `truncate: false`,
+ * so a prompt over num_ctx is refused, never cut silently — except for a message the user chose
+ * to send anyway ("Send it anyway?" → y): they were told what the server will cut of it, and a
+ * refusal would make the choice void.
+ */
+export function planRequest(input: RequestInput, frame = frameRequest(input)): RequestPlan {
+  const { model, charsPerToken, definitions, toolTokens } = frame;
+  const { transcript } = input;
+  const shortened = new Map<Message, number>();
+  const built = buildModelView({
+    ...input.sections,
+    record: input.record,
+    transcript,
+    toolContent: input.toolContent,
+    fit: { ...frame.fit, onShortened: (source, headChars) => shortened.set(source, headChars) },
+  });
+  // Images attached for an earlier (vision) model of this chat.
+  const view = supportsVision(model.info) ? built : withoutImages(built);
+  const last = transcript.at(-1);
+  const partial =
+    last && !last.replaced && isRetriedReply(last, undefined)
+      ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
+      : 0;
+  const tools = definitions.resident;
+  const request: ChatRequest = {
+    ...loadRequest(model, input),
+    messages: view,
+    ...(supportsThinking(model.info) && input.think !== undefined ? { think: input.think } : {}),
+    ...(tools.length ? { tools } : {}),
+    truncate: transcript.findLast((m) => m.role === 'user')?.oversized === true,
+  };
+  return {
+    ...frame,
+    view,
+    shortened,
+    estimate: estimateMessagesTokens(view, charsPerToken) + partial + toolTokens,
+    request,
+  };
+}
+
+/** What a preload sends: the model with the window, options and keep_alive its chats will send. */
+export function loadRequest(
+  model: ConnectedModel,
+  settings: { options: Readonly<Record<string, unknown>>; keepAlive: KeepAlive | undefined },
+): LoadRequest {
+  const { keepAlive } = settings;
+  return {
+    model: model.name,
+    options: { ...settings.options, num_ctx: model.numCtx },
+    ...(keepAlive !== undefined ? { keep_alive: keepAlive } : {}),
+  };
+}

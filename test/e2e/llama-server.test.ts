@@ -1,0 +1,91 @@
+/**
+ * The built CLI against a real engine: llama.cpp's llama-server (built from source by the global
+ * setup) with a tiny random-weights model and a real tokenizer, started with a 2048-token window.
+ * Its words are gibberish; its window, counts, KV cache and refusals are real. A recording proxy
+ * in between shows what the server answered to every request.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import { isSummarizerRequest } from '../support/compaction-summarizer.js';
+import { llamaServerSetup } from '../support/llama-server/global-setup.js';
+import {
+  type LlamaChat,
+  noteText,
+  sendAndSettle,
+  startLlamaChat,
+  turnRequests,
+} from '../support/llama-server/llama-chat.js';
+import { waitUntil } from '../support/wait-until.js';
+
+const llama = llamaServerSetup();
+
+let chat: LlamaChat | undefined;
+
+afterEach(async () => {
+  await chat?.close();
+  chat = undefined;
+});
+
+/** The "Compacted N messages" report lines on screen. */
+const compactions = (screen: string) => screen.match(/Compacted \d+ messages/g)?.length ?? 0;
+
+describe.skipIf(!llama.files)(
+  `ochat against a real llama.cpp server${llama.skip ? ` (${llama.skip})` : ''}`,
+  () => {
+    test("opens a chat on the server's model with its real window, streams a reply and meters it with the server's own counts", async () => {
+      chat = await startLlamaChat(llama.files!);
+      const { pty, proxy } = chat;
+      await pty.waitFor('num_ctx 2048 (2k) from llama-server /props n_ctx');
+      expect(pty.screen()).toMatch(/ochat-tiny/);
+
+      await sendAndSettle(chat, 'Hello there, tiny model.');
+      const [request] = proxy.completions;
+      expect(proxy.completions).toHaveLength(1);
+      expect(request.status).toBe(200);
+      expect(request.body.stream).toBe(true);
+      expect(request.body.stream_options).toEqual({ include_usage: true });
+      expect(request.text.length).toBeGreaterThan(0);
+      // The meter is what the server counted: the prompt and the reply.
+      const used = request.usage!.prompt_tokens + request.usage!.completion_tokens;
+      await pty.waitFor(new RegExp(`${used}/2k`));
+    }, 120_000);
+
+    test('a long chat compacts at 2048 several times and no request is refused', async () => {
+      chat = await startLlamaChat(llama.files!);
+      const { pty, proxy } = chat;
+      for (let n = 1; n <= 14 && compactions(pty.screen()) < 3; n++) await sendAndSettle(chat, noteText(n));
+
+      expect(compactions(pty.screen())).toBeGreaterThanOrEqual(3);
+      expect(proxy.completions.filter(isSummarizerRequest).length).toBeGreaterThanOrEqual(3);
+      for (const completion of proxy.completions) {
+        expect(completion.error).toBeUndefined();
+        expect(completion.status).toBe(200);
+        expect(completion.usage!.prompt_tokens).toBeLessThan(2048);
+      }
+    }, 600_000);
+
+    test('told --num-ctx 8192, it learns the 2048 window from the refusal, says so, compacts and sends the message again', async () => {
+      chat = await startLlamaChat(llama.files!, { args: ['--num-ctx', '8192'] });
+      const { pty, proxy } = chat;
+      await pty.waitFor('num_ctx 8192');
+      const refused = () => proxy.completions.find((completion) => completion.status === 400);
+      let n = 1;
+      for (; n <= 14 && !refused(); n++) await sendAndSettle(chat, noteText(n));
+
+      const refusal = refused();
+      expect(refusal?.error).toMatchObject({ type: 'exceed_context_size_error', n_ctx: 2048 });
+      await pty.waitFor("llama-server's window is 2k, not 8k");
+      await waitUntil('a compaction report', () => compactions(pty.screen()) >= 1);
+      // The refused message went again, after the compaction, and was answered: nothing typed is lost.
+      const again = turnRequests(chat, noteText(n - 1));
+      expect(again.map((completion) => completion.status)).toEqual([400, 200]);
+      const refusedAt = proxy.completions.indexOf(again[0]);
+      const resentAt = proxy.completions.indexOf(again[1]);
+      expect(proxy.completions.slice(refusedAt + 1, resentAt).some(isSummarizerRequest)).toBe(true);
+      expect(again[1].usage!.prompt_tokens).toBeLessThan(2048);
+      // Exactly one refusal: from then on ochat keeps to the window it learnt.
+      await sendAndSettle(chat, noteText(n));
+      await sendAndSettle(chat, noteText(n + 1));
+      expect(proxy.completions.filter((completion) => completion.status !== 200)).toEqual([again[0]]);
+    }, 600_000);
+  },
+);
