@@ -31,7 +31,7 @@ export function assembleToolParts(input: {
   autoConfirm: 'yes' | 'no' | undefined;
   now: () => Date;
   /** The budget gate (compaction-runner.ts): room is made before a shortened output's share is said. */
-  makeRoom: () => Promise<boolean>;
+  makeRoom: () => Promise<unknown>;
   /** Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run". */
   onToolStarted: (started: StartedToolCall) => void;
 }): ToolParts {

@@ -31,7 +31,7 @@ export interface ToolRunnerDeps {
    * run before a shortened output's share is said, so the model gets, and the line says, what is
    * left once room was made.
    */
-  makeRoom?: () => Promise<boolean>;
+  makeRoom?: () => Promise<unknown>;
   screen: ScreenLog;
   ask: AskDialog;
   /** Answers confirmations without asking (one-shot mode: approve with --yes, else run none that needs one). */
