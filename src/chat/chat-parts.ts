@@ -150,6 +150,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     requests,
     state,
     interactive,
+    makeRoom: () => compactions.makeRoom(),
     autoConfirm: deps.autoConfirm,
     now,
     onToolStarted: (started) => keeper.recordSetting('tool_started', started),
