@@ -146,6 +146,11 @@ export class ChatController {
     return this.parts.comeBack();
   }
 
+  /** After quitting: how many lines the session could not save, and where they were kept, if any. */
+  unsavedOnQuit(): string | undefined {
+    return this.parts.unsavedOnQuit();
+  }
+
   /** Every message of the conversation, oldest first (read-only). */
   get transcript(): readonly Message[] {
     return this.parts.conversation.transcript;

@@ -1,4 +1,4 @@
-import { type ChatBackend, serverName } from '../backend/chat-backend.js';
+import type { ChatBackend } from '../backend/chat-backend.js';
 import type { ChatDelta } from '../backend/interfaces.js';
 import type { SlashCommand } from '../commands/command.js';
 import type { CommandHost, ScreenCommands } from '../commands/command-host.js';
@@ -78,6 +78,8 @@ export interface ChatParts extends StateParts, RequestParts, ModelParts, ToolPar
   router: InputRouter;
   /** After quitting: how to continue the session that was closed (`ochat -r <name-or-id>`). */
   comeBack: () => string | undefined;
+  /** After quitting: the lines the session could not save, and where they were kept (a full disk). */
+  unsavedOnQuit: () => string | undefined;
 }
 
 /** Builds and wires the parts of a chat from the controller's dependencies. */
@@ -148,6 +150,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     requests,
     state,
     interactive,
+    makeRoom: () => compactions.makeRoom(),
     autoConfirm: deps.autoConfirm,
     now,
     onToolStarted: (started) => keeper.recordSetting('tool_started', started),
@@ -219,6 +222,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     },
   });
   let comeBack: string | undefined;
+  let unsavedOnQuit: string | undefined;
   const screenCommands: ScreenCommands = {
     notice: (level, text) => screen.notice(level, text),
     show: (text) => screen.notice('info', text),
@@ -237,7 +241,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
       abort.cancel();
       // Read before the session file closes: the quit line says how to come back to it.
       comeBack = sessions.resumeCommand();
-      keeper.close();
+      unsavedOnQuit = keeper.close();
       store.update({ exiting: true });
       deps.onExit();
     },
@@ -287,5 +291,6 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
     host,
     router,
     comeBack: () => comeBack,
+    unsavedOnQuit: () => unsavedOnQuit,
   };
 }

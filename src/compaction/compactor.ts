@@ -120,7 +120,7 @@ export interface DetailsOutcome {
   bySummary: number;
   /** Kept verbatim in the details list beside it. */
   inList: number;
-  /** Folded out of the list by this compaction to fit its share (recall still finds them). */
+  /** Folded out of the list by this compaction to fit its share (the history keeps them). */
   folded: number;
   /** Folded over all compactions so far. */
   foldedTotal: number;
@@ -151,7 +151,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     estimate: (message) => estimateMessageTokens(toWireMessage(message, toolContent), charsPerToken),
   });
   if (!plan) return { ok: false, reason: 'nothing-to-compact' };
-  const viewTokens = (record: CompactionRecord | undefined) =>
+  const viewTokens = (record: CompactionRecord | undefined, everyTurn = false) =>
     (input.fixedTokens ?? 0) +
     estimateMessagesTokens(
       buildModelView({
@@ -161,12 +161,16 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         record,
         transcript,
         toolContent,
-        fit: input.fit,
+        fit: input.fit && { ...input.fit, everyTurn },
       }),
       charsPerToken,
     );
   const estimatedBefore = viewTokens(previous);
-  const tokensBefore = input.usedBefore ?? estimatedBefore;
+  // A tool output shortened to fit when its turn was the newest was never sent whole: the report's
+  // "before" leaves out what the model never had (the next request would carry it whole, but
+  // compaction runs first). The loop guard below still compares the plain estimates.
+  const neverSent = input.fit ? Math.max(0, estimatedBefore - viewTokens(previous, true)) : 0;
+  const tokensBefore = (input.usedBefore ?? estimatedBefore) - neverSent;
   // The narrative's budget leaves the tool log its share (or less, when its lines need less)...
   const sharedEntries = assembleToolEntries(
     previous?.toolEntries ?? [],

@@ -142,7 +142,7 @@ export const MAX_DETAILS_PER_MESSAGE = 24;
 /**
  * The exact details of a slice, oldest first, each once (a later mention replaces an earlier
  * one, its context too: the newer value is the one in force). From what the user and the
- * assistant wrote, in full; tool outputs and `!command` runs are left to the tool log and recall
+ * assistant wrote, in full; tool outputs and `!command` runs are left to the tool log and the history
  * (a file read would bury the user's facts under its numbers).
  */
 export function collectDetails(slice: readonly Message[]): ExactDetail[] {
@@ -186,5 +186,5 @@ export function detailBullet(detail: ExactDetail): string {
 
 /** The line that stands for folded details in the list: never a silent drop. */
 export function foldedDetailsLine(folded: number): string {
-  return `\n- (${folded} older exact detail${folded === 1 ? '' : 's'} folded to fit; recall finds them)`;
+  return `\n- (${folded} older exact detail${folded === 1 ? '' : 's'} folded to fit; the history keeps them)`;
 }

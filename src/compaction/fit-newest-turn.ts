@@ -2,15 +2,13 @@ import type { Message, WireMessage } from '../conversation/message.js';
 import { estimateMessagesTokens } from '../conversation/token-estimate.js';
 import { toolEntryLine } from './tool-entries.js';
 
-/** Chars of a tool output's head kept when it is shortened to fit. */
-export const DEFAULT_FIT_HEAD_CHARS = 1000;
-
 /**
  * When the newest turn alone exceeds the room (`numCtx − reserve` less the system message),
- * shortens its tool outputs, oldest first, to their head plus their one-line summary — and,
- * if that is not enough, to the summary alone — rather than letting the server drop them.
- * Older turns of the tail are left alone: shrinking them is compaction's job. Returns the tail
- * (a new array when anything changed; inputs are never mutated).
+ * shortens its tool outputs, oldest first, to their head plus their one-line summary, each head as
+ * long as the room allows (down to the summary alone, then the next output), rather than letting
+ * the server drop them. Older turns of the tail are left alone: shrinking them is compaction's job
+ * (and it runs first when they stand in the way). Returns the tail (a new array when anything
+ * changed; inputs are never mutated).
  */
 export function fitNewestTurn(input: {
   head: readonly WireMessage[];
@@ -19,6 +17,7 @@ export function fitNewestTurn(input: {
   sources: readonly Message[];
   room: number;
   charsPerToken: number;
+  /** The most chars a shortened output's head keeps (default: as many as fit). */
   headChars?: number;
   /** Told, once the tail is final, of each tool output shortened and how many chars of its head it kept. */
   onShortened?: (source: Message, headChars: number) => void;
@@ -39,17 +38,36 @@ export function fitNewestTurn(input: {
   }
   if (start < 0) return tail;
   const room = input.room - estimateMessagesTokens(head, charsPerToken);
-  const newestTokens = () => estimateMessagesTokens(tail.slice(start), charsPerToken);
-  if (newestTokens() <= room) return tail;
-  for (const headChars of [input.headChars ?? DEFAULT_FIT_HEAD_CHARS, 0]) {
-    for (let i = start; i < tail.length; i++) {
-      if (tail[i].role !== 'tool') continue;
-      const shortened = shortenToolOutput(tail[i].content, toolEntryLine(sources[i]), headChars);
-      if (shortened.length >= tail[i].content.length) continue;
-      kept.set(sources[i], Math.min(headChars, tail[i].content.length));
-      tail[i] = { ...tail[i], content: shortened };
-      if (newestTokens() <= room) return told();
+  const fits = () => estimateMessagesTokens(tail.slice(start), charsPerToken) <= room;
+  if (fits()) return tail;
+  for (let i = start; i < tail.length; i++) {
+    if (tail[i].role !== 'tool') continue;
+    const whole = tail[i];
+    const line = toolEntryLine(sources[i]);
+    const shortenedTo = (chars: number) => {
+      tail[i] = { ...whole, content: shortenToolOutput(whole.content, line, chars) };
+    };
+    shortenedTo(0);
+    if (tail[i].content.length >= whole.content.length) {
+      tail[i] = whole;
+      continue;
     }
+    if (!fits()) {
+      kept.set(sources[i], 0);
+      continue;
+    }
+    // The longest head that still fits: the model gets as much of the output as there is room for.
+    let low = 0;
+    let high = Math.min(whole.content.length - 1, input.headChars ?? Number.POSITIVE_INFINITY);
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      shortenedTo(middle);
+      if (fits()) low = middle;
+      else high = middle - 1;
+    }
+    shortenedTo(low);
+    kept.set(sources[i], low);
+    return told();
   }
   return told();
 }

@@ -37,6 +37,11 @@ export interface ViewFit {
   reserve: number;
   charsPerToken: number;
   headChars?: number;
+  /**
+   * Fit every turn as it was when it was the newest, not only the newest (what was sent of a turn
+   * whose outputs were shortened then: for figures, not for requests).
+   */
+  everyTurn?: boolean;
   /** Told of each tool output shortened to fit, and the chars of its head the model gets. */
   onShortened?: (source: Message, headChars: number) => void;
 }
@@ -87,10 +92,25 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
   const head = systemHead(input, strays);
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
-  return [
-    ...head,
-    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
-  ];
+  const fitTurns = (from: number, to: number) =>
+    fitNewestTurn({
+      head,
+      tail: tail.slice(from, to),
+      sources: sources.slice(from, to),
+      room: numCtx - reserve,
+      charsPerToken,
+      headChars,
+      onShortened,
+    });
+  if (!input.fit.everyTurn) return [...head, ...fitTurns(0, tail.length)];
+  const fitted: WireMessage[] = [];
+  let start = 0;
+  for (let end = 1; end <= tail.length; end++) {
+    if (end < tail.length && tail[end].role !== 'user') continue;
+    fitted.push(...fitTurns(start, end));
+    start = end;
+  }
+  return [...head, ...fitted];
 }
 
 /**

@@ -121,6 +121,8 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   // MCP servers' stdio children end with ochat: closed, then killed if they linger (≤ 1 s).
   await controller.shutdown();
   const comeBack = controller.resumeCommand();
+  const unsaved = controller.unsavedOnQuit();
+  if (unsaved) process.stdout.write(`⚠ ${unsaved}\n`);
   if (comeBack) process.stdout.write(`To continue this session: ${comeBack}\n`);
   // Keep-alive sockets to the server would hold the process open.
   process.exit(0);

@@ -84,6 +84,8 @@ export async function runLineMode(settings: RunSettings): Promise<void> {
   input.close();
   printer.end();
   const comeBack = controller.resumeCommand();
+  const unsaved = controller.unsavedOnQuit();
+  if (unsaved) process.stdout.write(`⚠ ${unsaved}\n`);
   if (comeBack) process.stdout.write(`To continue this session: ${comeBack}\n`);
   // Keep-alive sockets to the server would hold the process open.
   process.exit(0);

@@ -75,9 +75,17 @@ function createExclusive(path: string, pid: number): boolean {
   try {
     const start = pid === process.pid ? processStartTime(pid) : undefined;
     writeSync(fd, start ? `${pid} ${start}\n` : `${pid}\n`);
-  } finally {
+  } catch (error) {
+    // A full disk: an empty lock left behind would outlive us, one per attempt.
     closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      // gone already
+    }
+    throw error;
   }
+  closeSync(fd);
   return true;
 }
 

@@ -7,6 +7,15 @@ import type { WriterListener } from './session-writer.js';
 /** A compaction that changed nothing, as recorded (see `compaction-failed` in session-format.ts). */
 export type CompactionFailure = Omit<Extract<SessionEntry, { type: 'compaction-failed' }>, 'type' | 'at'>;
 
+/** Lines a session could not write before it closed (a full disk): to be kept elsewhere. */
+export interface UnsavedLines {
+  lines: number;
+  /** The lines, as they belong at the end of the session file. */
+  text: string;
+  /** The session file they belong to (undefined: it was never created). */
+  sessionPath?: string;
+}
+
 /** The settings a new session file's header starts from. */
 export interface HeaderSettings {
   server?: SessionServer;
@@ -98,10 +107,18 @@ export class SessionRecorder {
   }
 
   /** Closes the file and releases its lock; the next message starts a new session. */
-  close(): void {
-    this.session?.close();
+  close(): UnsavedLines | undefined {
+    const session = this.session;
+    session?.close();
     this.session = undefined;
+    const pending = this.pending;
     this.pending = [];
+    // What writing never took, even at this last try: the caller keeps it elsewhere and says so.
+    const text = session
+      ? (session.writer?.unsavedText() ?? '')
+      : pending.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    if (!text) return undefined;
+    return { lines: text.split('\n').length - 1, text, sessionPath: session?.path };
   }
 
   private at(): string {

@@ -92,6 +92,11 @@ export class SessionWriter {
     this.listener = listener;
   }
 
+  /** The lines appended but not yet written (writing failed), as they would be in the file. */
+  unsavedText(): string {
+    return Buffer.concat(this.unsaved).toString('utf8');
+  }
+
   /** Lines appended but not yet written (writing failed). */
   get unsavedLines(): number {
     return this.unsaved.length;

@@ -664,10 +664,10 @@ describe('the exact details check', () => {
     const { details } = outcome.result;
     expect(details?.folded).toBeGreaterThan(0);
     expect(formatCompactionReport(outcome.result)).toContain(
-      `; ${details?.folded} exact details folded to fit the summary budget (recall still finds them)`,
+      `; ${details?.folded} exact details folded to fit the summary budget (the history keeps them)`,
     );
     expect(renderSummarySection(outcome.record)).toContain(
-      `(${details?.folded} older exact details folded to fit; recall finds them)`,
+      `(${details?.folded} older exact details folded to fit; the history keeps them)`,
     );
     // The newest are the ones kept, the oldest folded.
     const kept = outcome.record.details?.map((d) => d.text) ?? [];

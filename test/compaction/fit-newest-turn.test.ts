@@ -34,12 +34,24 @@ describe('buildModelView with fit', () => {
   const fit = { numCtx: 3000, reserve: 500, charsPerToken: 4 };
   const record = compactionRecord(3);
 
-  it('shortens the newest turn’s oldest tool outputs first, until the turn fits', () => {
-    const view = buildModelView({ system: 'sys', record, transcript, fit });
+  it('shortens the newest turn’s oldest tool outputs first, each to the longest head that fits', () => {
+    let kept = -1;
+    const view = buildModelView({
+      system: 'sys',
+      record,
+      transcript,
+      fit: { ...fit, onShortened: (_source, headChars) => (kept = headChars) },
+    });
     const tools = view.filter((m) => m.role === 'tool');
     expect(tools[0].content).toMatch(
-      /^b{1000}\n… \[output shortened .*summary: read_file: read big\.ts \(2000 lines\)\]$/,
+      /^b+\n… \[output shortened .*summary: read_file: read big\.ts \(2000 lines\)\]$/,
     );
+    // Far more than a fixed head of 1,000 chars: all the room allows, and a char more would not fit.
+    expect(kept).toBeGreaterThan(4000);
+    expect(tools[0].content.startsWith('b'.repeat(kept))).toBe(true);
+    const oneMore = shortenToolOutput(text(8000, 'b'), 'read_file: read big.ts (2000 lines)', kept + 1);
+    const grown = view.map((m) => (m === tools[0] ? { ...m, content: oneMore } : m));
+    expect(estimateMessagesTokens(grown, 4)).toBeGreaterThan(fit.numCtx - fit.reserve);
     // 8000 + 4000 chars ≈ 3000 tokens; shortening the first output alone makes room.
     expect(tools[1].content).toBe(text(4000, 'c'));
     expect(estimateMessagesTokens(view)).toBeLessThanOrEqual(fit.numCtx - fit.reserve);

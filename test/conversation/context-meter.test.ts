@@ -103,6 +103,19 @@ describe('ContextMeter.recordReply truncation', () => {
     expect(meter.recordReply(counts(small, 300), NUM_CTX)).toBeUndefined();
   });
 
+  it('a server that counts the whole prompt (OpenAI usage) cut it wherever its count falls a quarter short', () => {
+    const small = [user('x'.repeat(4000))]; // ~1000 tokens sent, far below the window
+    const sent = estimateMessagesTokens(small, 4);
+    expect(new ContextMeter(4).recordReply(counts(small, 300, { wholePrompt: true }), NUM_CTX)).toEqual({
+      sentTokens: sent,
+      evaluatedTokens: 300,
+    });
+    // Within the margin an estimate not yet calibrated may be off by: no truncation.
+    expect(
+      new ContextMeter(4).recordReply(counts(small, Math.ceil(sent * 0.8), { wholePrompt: true }), NUM_CTX),
+    ).toBeUndefined();
+  });
+
   it('after a truncation, counts what the next request resends, not what the server kept', () => {
     const meter = new ContextMeter(4);
     meter.recordReply(counts(big, 4600, { evalCount: 40 }), NUM_CTX);

@@ -107,7 +107,7 @@ describe('/pin', () => {
 
     run = await startChat({
       models: [{ name: 'chat:latest' }],
-      args: ['-r'],
+      args: ['--continue'],
       pty: { home: where.home, cwd: where.cwd },
       readyText: 'Resumed session',
     });

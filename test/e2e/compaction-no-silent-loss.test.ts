@@ -60,9 +60,19 @@ describe('1. a big tool output', () => {
     await pty.waitFor('Reply 1 done.');
     pty.write('Read the README please.\r');
     await pty.waitFor('Reply 3 done.');
-    expect(flat(pty.screen())).toMatch(
-      /README\.md \(lines 1–321 of 321; the model got the first 1,000 chars\)/,
-    );
+    // Room made first (the older turn compacted), then as much of the output as fits, and said.
+    const said =
+      /Compacted \d+ messages[^⚙]*⚙ read_file README\.md — read README\.md \(lines 1–321 of 321; the model got the first ([\d,]+) chars\)/.exec(
+        flat(pty.screen()),
+      );
+    expect(said, flat(pty.screen())).not.toBeNull();
+    const got = Number(said?.[1].replaceAll(',', ''));
+    expect(got).toBeGreaterThan(3000);
+    const readme = bigReadme();
+    const afterRead = conversationChats(emu).find((c) => c.body.messages.at(-1)?.role === 'tool');
+    const sent = String(afterRead?.body.messages.at(-1)?.content);
+    expect(sent.startsWith(readme.slice(0, got).trimEnd())).toBe(true);
+    expect(sent).toMatch(/\n… \[output shortened to fit the context window, [\d,]+ chars omitted; summary: /);
     pty.write('hello again\r');
     await pty.waitFor('Reply 4 done.');
     pty.write('Now count to 4000.\r');
@@ -77,6 +87,29 @@ describe('1. a big tool output', () => {
     expect(summarizerChats(emu).length).toBeGreaterThan(0);
     expect(factsIn(seenBy(chats.at(-1)!))).toContain('FACT-G1');
     expect(flat(pty.screen())).not.toContain('Ollama truncated the prompt');
+  });
+});
+
+describe('7. the compaction after a tool output shortened to fit', () => {
+  test('runs while that output is counted as it was sent: every report\'s "before" under 100%, none counting the whole output (250%)', async () => {
+    run = await startToolRun({ args: ['--num-ctx', '2048'], config: 'tools:\n  confirm: []\n' });
+    const { emu, pty, cwd } = run;
+    writeFileSync(join(cwd, 'README.md'), bigReadme());
+    emu.respondWith(compactionResponder({ chat: toolModel }));
+    pty.write('Read the README please.\r');
+    await pty.waitFor('Reply 2 done.');
+    pty.write('hello again\r');
+    await pty.waitFor('Reply 3 done.');
+    const reports = [
+      ...flat(pty.screen()).matchAll(
+        /Compacted \d+ messages[^:]*: \S+ → \S+ tokens \((\d+)% → (\d+)% of 2k\)/g,
+      ),
+    ];
+    expect(reports.length, flat(pty.screen())).toBeGreaterThan(0);
+    // The README alone is ~5k tokens: counted whole, "before" read 250% of a window it never was in.
+    for (const report of reports) expect(Number(report[1]), report[0]).toBeLessThanOrEqual(100);
+    const chats = conversationChats(emu);
+    expect(chats.map((c) => c.truncated)).toEqual(chats.map(() => false));
   });
 });
 

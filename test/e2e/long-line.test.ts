@@ -64,7 +64,7 @@ describe('a 16 MB message that is one line', () => {
 
     const run = await startChat({
       models: MODELS,
-      args: ['-r'],
+      args: ['--continue'],
       pty: { home: where.home, cwd: where.cwd },
       readyText: 'Resumed session',
     });

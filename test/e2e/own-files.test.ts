@@ -5,7 +5,7 @@
  * blocking, as regular files only; a bad state, history or lock file is set aside with a word.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -13,13 +13,14 @@ import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '.
 import { runOchat } from '../support/e2e-process.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
 
-type Kind = 'FIFO' | '/dev/zero';
+type Kind = 'FIFO' | '/dev/zero' | 'folder';
 const KINDS: Kind[] = ['FIFO', '/dev/zero'];
 
 /** Puts a FIFO, or a link to /dev/zero, where `path` is. */
 function replaceWith(kind: Kind, path: string): void {
   rmSync(path, { force: true });
   if (kind === 'FIFO') execFileSync('mkfifo', [path]);
+  else if (kind === 'folder') mkdirSync(path);
   else symlinkSync('/dev/zero', path);
 }
 
@@ -91,6 +92,7 @@ afterEach(async () => {
 });
 
 describe.each(KINDS)('a chat whose own file is a %s', (kind) => {
+  if (kind === '/dev/zero') lockTest('folder');
   test('history.jsonl: the chat starts and answers; the history is set aside with a word', async () => {
     const where = placeForRuns('ochat-own-history-e2e-');
     const data = join(where.home, 'data', 'ochat');
@@ -104,7 +106,12 @@ describe.each(KINDS)('a chat whose own file is a %s', (kind) => {
     expect(readdirSync(data).filter((name) => name.startsWith('history.jsonl.bad-'))).toHaveLength(1);
   });
 
-  test("the session's lock file: the session resumes writable, the lock set aside with a word", async () => {
+  lockTest(kind);
+});
+
+/** The session's lock file made a `kind`: resumed writable (not "open in another ochat (pid 0)"). */
+function lockTest(kind: Kind) {
+  test(`the session's lock file as a ${kind}: the session resumes writable, the lock set aside with a word`, async () => {
     const where = placeForRuns('ochat-own-lock-e2e-');
     const first = await startChat({ pty: { home: where.home, cwd: where.cwd } });
     runs.push(first);
@@ -117,15 +124,15 @@ describe.each(KINDS)('a chat whose own file is a %s', (kind) => {
     replaceWith(kind, lock);
 
     const run = await startChat({
-      args: ['-r'],
+      args: ['--continue'],
       pty: { home: where.home, cwd: where.cwd },
       readyText: 'Resumed session',
     });
     runs.push(run);
-    await run.pty.waitFor(/lock file was\s+(a named pipe|a device)/);
+    await run.pty.waitFor(/lock file was\s+(a named pipe|a device|a folder)/);
     expect(run.pty.screen()).not.toContain('Read-only');
     run.pty.write('again\r');
     await run.pty.waitFor('Echo: again');
-    unlinkSync(lock);
+    rmSync(lock, { recursive: true, force: true });
   });
-});
+}

@@ -180,7 +180,7 @@ describe('a kill while a tool question is open', () => {
     process.kill(first.pty.pid, 'SIGKILL');
     await first.pty.exited;
 
-    const second = await start(where, ['-r'], 'Resumed session');
+    const second = await start(where, ['--continue'], 'Resumed session');
     await second.pty.waitFor('num_ctx');
     await second.pty.waitFor(/sleep 30 — interrupted: its outcome is\s+unknown \(it may have run\)/);
     expect(second.pty.screen()).not.toContain('not run');

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import {
+  appendFileSync,
   closeSync,
   mkdirSync,
   mkdtempSync,
@@ -138,6 +139,30 @@ describe.skipIf(!canMount)('a full disk', () => {
     );
   });
 
+  test('quitting while the disk is full: says how many lines are unsaved and keeps them in a named file elsewhere', async () => {
+    const where = smallDisk('256k');
+    const run = await start(where);
+    await ask(run, 'Q1');
+    const filler = fill(where.data);
+    await ask(run, 'Q2');
+    await ask(run, 'Q3');
+    await run.pty.waitFor('The session cannot be saved: the disk is full');
+    run.pty.write('/quit\r');
+    expect(await exitCode(run.pty)).toBe(0);
+    await run.pty.waitFor(/\d+ lines of this session could not be saved; they are kept in/);
+    const kept = /kept in (\S+ochat-unsaved-\S+\.jsonl)/.exec(run.pty.screen().replace(/\n\s*/g, ''))?.[1];
+    expect(kept).toBeDefined();
+    dirs.push(kept!);
+    // Put back as the message says, once there is room: nothing said is lost.
+    rmSync(filler);
+    const [file] = readdirSync(where.sessions).filter((f) => f.endsWith('.jsonl'));
+    appendFileSync(join(where.sessions, file), readFileSync(kept!));
+    const parsed = parseSession(readFileSync(join(where.sessions, file)));
+    expect(parsed.readOnly).toBeUndefined();
+    const { messages } = replaySession(parsed.header, parsed.entries);
+    expect(messages.map((m) => m.content)).toEqual([1, 2, 3].flatMap((n) => [`Q${n}`, answer(`Q${n}`)]));
+  });
+
   test('a disk full before the first message: the file is created once there is room, nothing said is lost', async () => {
     const where = smallDisk('256k');
     const run = await start(where);
@@ -152,6 +177,8 @@ describe.skipIf(!canMount)('a full disk', () => {
     expect(await exitCode(run.pty)).toBe(0);
     const files = readdirSync(where.sessions).filter((f) => f.endsWith('.jsonl'));
     expect(files).toHaveLength(1);
+    // The attempts that failed on the full disk left no empty lock behind.
+    expect(readdirSync(where.sessions).filter((f) => f.endsWith('.lock'))).toEqual([]);
     const parsed = parseSession(readFileSync(join(where.sessions, files[0])));
     expect(parsed.readOnly).toBeUndefined();
     const { messages } = replaySession(parsed.header, parsed.entries);

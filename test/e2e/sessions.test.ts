@@ -126,6 +126,13 @@ describe('sessions', () => {
     expect(first.pty.screen()).toContain(`To continue this session: ochat -r ${id}`);
     expect(first.pty.screen()).not.toContain('Quit ochat');
 
+    // One session: offered too (Esc would start a new one), not resumed unasked.
+    const single = await start(where, ['-r'], 'Continue which session?');
+    await single.pty.waitFor(/› First session FACT-one/);
+    single.pty.write('\r');
+    await single.pty.waitFor(`Resumed session ${id}`);
+    await quit(single);
+
     const second = await start(where, ['-m', 'chat']);
     second.pty.write('Second session FACT-two\r');
     await second.pty.waitFor('Reply 1 done.');

@@ -38,12 +38,13 @@ export class ChatSessions implements SessionCommands {
 
   /**
    * `ochat -r` on a terminal: this directory's sessions, newest first, with their first message
-   * and age, to pick from; `true` (the newest, or none) when there is nothing to choose between.
+   * and age, to pick from — one as well: Esc then starts a new session, as the README promises;
+   * `true` when there is none.
    */
   private async pickHere(): Promise<string | true | undefined> {
     const { keeper, screen, ask } = this.deps;
     const here = keeper.listHere();
-    if (here.length < 2) return true;
+    if (here.length === 0) return true;
     const now = new Date();
     const picked = await ask({
       kind: 'pick-session',

@@ -1,11 +1,16 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
 import type { Conversation } from '../../conversation/conversation.js';
 import { fileErrorReason } from '../../platform/errno.js';
 import { exportJson, exportMarkdown, parseJsonExport } from '../../sessions/session-export.js';
 import type { SessionServer, SettingKey } from '../../sessions/session-format.js';
 import { formatHistory } from '../../sessions/session-history.js';
-import { type CompactionFailure, SessionRecorder } from '../../sessions/session-recorder.js';
+import {
+  type CompactionFailure,
+  SessionRecorder,
+  type UnsavedLines,
+} from '../../sessions/session-recorder.js';
 import { type ReplayedSession, replaySession } from '../../sessions/session-replay.js';
 import type { OpenedSession, SessionStore, SessionSummary } from '../../sessions/session-store.js';
 import type { ModelSettings } from '../request/model-settings.js';
@@ -134,10 +139,14 @@ export class SessionKeeper {
     if (connected) this.modelOpened(connected.name, connected.numCtx);
   }
 
-  /** Closes the session file (on quit), releasing its lock. */
-  close(): void {
-    this.recorder?.close();
+  /**
+   * Closes the session file (on quit), releasing its lock. Lines it could not write (a full disk)
+   * are kept in a file in another writable place; returns what to tell the user then.
+   */
+  close(): string | undefined {
+    const unsaved = this.recorder?.close();
     this.recorder = undefined;
+    return unsaved && keepUnsaved(unsaved, this.deps.cwd, this.deps.now());
   }
 
   private requireStore(): SessionStore {
@@ -259,4 +268,27 @@ export class SessionKeeper {
     created.close();
     return created.parsed.header.id;
   }
+}
+
+/**
+ * Writes lines a session could not save into the first writable place of the temporary folder,
+ * the working directory and the home folder (the session's own disk is full), and says how many
+ * and where, in words: they were dropped silently on quit before.
+ */
+function keepUnsaved(unsaved: UnsavedLines, cwd: string, now: Date): string {
+  const count = `${unsaved.lines} line${unsaved.lines === 1 ? '' : 's'} of this session could not be saved`;
+  const name = `ochat-unsaved-${now.toISOString().replace(/[:.]/g, '-')}.jsonl`;
+  for (const dir of [tmpdir(), cwd, homedir()]) {
+    const file = join(dir, name);
+    try {
+      writeFileSync(file, unsaved.text, { flag: 'wx', mode: 0o600 });
+    } catch {
+      continue;
+    }
+    const restore = unsaved.sessionPath
+      ? `; once there is room, \`cat ${file} >> ${unsaved.sessionPath}\` puts them back`
+      : '';
+    return `${count}; they are kept in ${file}${restore}.`;
+  }
+  return `${count}, nor kept anywhere else: no folder could be written.`;
 }

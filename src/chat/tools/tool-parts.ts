@@ -30,6 +30,8 @@ export function assembleToolParts(input: {
   interactive: boolean;
   autoConfirm: 'yes' | 'no' | undefined;
   now: () => Date;
+  /** The budget gate (compaction-runner.ts): room is made before a shortened output's share is said. */
+  makeRoom: () => Promise<unknown>;
   /** Written (synchronously) before the call runs: a kill while it runs leaves its outcome unknown, not "not run". */
   onToolStarted: (started: StartedToolCall) => void;
 }): ToolParts {
@@ -56,6 +58,7 @@ export function assembleToolParts(input: {
     cwd: input.cwd,
     conversation: input.conversation,
     shortenedForModel: (message) => requests.plan()?.shortened.get(message),
+    makeRoom: input.makeRoom,
     screen: state.screen,
     ask: state.ask,
     autoConfirm: input.autoConfirm,

@@ -26,6 +26,12 @@ export interface ToolRunnerDeps {
   conversation: Conversation;
   /** The chars of its head the next request gives the model of a tool output it shortens to fit (request-builder.ts). */
   shortenedForModel: (message: Message) => number | undefined;
+  /**
+   * Compacts the older turns when the request would not fit (the budget gate, compaction-runner.ts):
+   * run before a shortened output's share is said, so the model gets, and the line says, what is
+   * left once room was made.
+   */
+  makeRoom?: () => Promise<unknown>;
   screen: ScreenLog;
   ask: AskDialog;
   /** Answers confirmations without asking (one-shot mode: approve with --yes, else run none that needs one). */
@@ -134,6 +140,8 @@ export class ToolRunner implements ToolCommands {
       tool_summary: execution.summary,
     });
     this.lastTool = { name: execution.name, output: execution.outcome.output };
+    // Too big for the room as it is: make room first, then say how much of it the model gets.
+    if (this.deps.makeRoom && this.deps.shortenedForModel(result) !== undefined) await this.deps.makeRoom();
     if (this.deps.tools.get(execution.name)) this.deps.onToolUsed?.(execution.name);
     screen.push({
       kind: 'tool',
