@@ -1,6 +1,7 @@
 import type { Budgets } from '../src/compaction/budgets.js';
 import { compactConversation } from '../src/compaction/compactor.js';
 import { toWireMessage } from '../src/compaction/model-view.js';
+import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import type { CompactionRecord } from '../src/conversation/compaction-record.js';
 import type { Message } from '../src/conversation/message.js';
 import { estimateMessagesTokens } from '../src/conversation/token-estimate.js';
@@ -180,6 +181,7 @@ export const compactionBench: BenchSuite = async () => {
   const budgets: Budgets = { reserve: 6553, keepRecent: 9830, summary: 3276, numCtx: 32_768, scaled: false };
   const narrative = 'The user and the assistant debugged stale values. '.repeat(200);
 
+  const defaults = DEFAULT_CONFIG.compaction;
   let asks = 0;
   const compact = async (previous?: CompactionRecord) => {
     asks = 0;
@@ -196,6 +198,8 @@ export const compactionBench: BenchSuite = async () => {
       model: 'bench',
       maxMessageChars: 2000,
       charsPerToken: cpt,
+      // As the app compacts by default (the exact details check).
+      details: defaults.details === 'on' ? { share: defaults.details_share } : undefined,
       now: () => new Date(),
     });
     if (!outcome.ok) throw new Error(`benchmark compaction failed: ${JSON.stringify(outcome)}`);
@@ -260,7 +264,7 @@ export const compactionBench: BenchSuite = async () => {
       pass: share(inChatCpu, 1) <= 5,
     },
     {
-      name: `worst case: all ${count} messages summarized at once (${(bytes / 1e6).toFixed(1)} MB of text, ${atOnceAsks} summarizer requests, each reply over its limit: condensed, then cut), own work, CPU`,
+      name: `worst case: all ${count} messages summarized at once (${(bytes / 1e6).toFixed(1)} MB of text, ${atOnceAsks} summarizer requests, each reply over its limit: condensed, then cut; the details check), own work, CPU`,
       ...medianSpread(atOnce.cpu, round),
       unit: 'ms',
     },
