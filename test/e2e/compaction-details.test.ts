@@ -14,9 +14,11 @@ import {
   summarizerChats,
 } from '../support/compaction-summarizer.js';
 import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '../support/e2e-chat.js';
+import type { ChatRequestRecord } from '../support/emulator.js';
 import { wrapped } from '../support/pty-session.js';
+import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
 
-let run: ChatRun | undefined;
+let run: ChatRun | ToolRun | undefined;
 
 afterEach(async () => {
   await run?.close();
@@ -30,7 +32,8 @@ const replies = (_req: unknown, n: number) => ({
 });
 
 /** Compactions so far: summarizer requests that fold a slice (not the second asks). */
-const compactions = (run: ChatRun) => summarizerChats(run.emu).filter((r) => sliceLines(r).length > 0).length;
+const compactions = (run: ChatRun | ToolRun) =>
+  summarizerChats(run.emu).filter((r) => sliceLines(r).length > 0).length;
 
 describe('exact details with a gist-only summarizer', () => {
   test('all eleven reach the model after three compactions at 4096, none truncated, and the report says how they were kept', async () => {
@@ -129,5 +132,54 @@ describe('/pin', () => {
     expect(run.pty.screen()).toMatch(/Not pinned: with it the system message and pins take [\d,]+ tokens/);
     run.pty.write('/pins\r');
     await run.pty.waitFor('No pinned notes.');
+  });
+});
+
+describe('recall', () => {
+  const LINE = '    at PaymentsClient.charge (src/payments/client.ts:431:17)';
+  const trace = Array.from({ length: 60 }, (_, i) =>
+    i === 30 ? LINE : `    at frame${i} (node:internal/mod.js:${i}:9)`,
+  );
+
+  test("after compactions, the model's recall call gets a line from the middle of a pasted stack trace verbatim, bounded", async () => {
+    const tools = await startToolRun({ args: ['--num-ctx', '4096'] });
+    run = tools;
+    const { emu, pty } = tools;
+    const offered = (req: ChatRequestRecord) =>
+      (req.body.tools ?? []).some((t: { function: { name: string } }) => t.function.name === 'recall');
+    emu.respondWith(
+      compactionResponder({
+        summarize: gistOnly,
+        chat: (req, n) => {
+          const last = req.body.messages.at(-1);
+          if (last.role === 'user' && /where exactly/i.test(String(last.content)) && offered(req))
+            return { toolCalls: [{ name: 'recall', arguments: { query: 'PaymentsClient.charge' } }] };
+          return replies(req, n);
+        },
+      }),
+    );
+    pty.write('Here is the crash: ');
+    await pty.writeInPieces(`\x1b[200~${['TypeError: boom', ...trace].join('\r')}\x1b[201~`);
+    await pty.waitFor('[pasted 61 lines]');
+    pty.write('\r');
+    await pty.waitFor('Reply 1 done.');
+    expect(offered(conversationChats(emu)[0])).toBe(false);
+    let n = 1;
+    while (compactions(tools) < 2 && n < 60) {
+      n += 1;
+      pty.write(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}\r`);
+      await pty.waitFor(`Reply ${n} done.`);
+    }
+    expect(compactions(tools)).toBeGreaterThanOrEqual(2);
+    pty.write('Where exactly did the charge fail?\r');
+    await pty.waitFor(`Reply ${n + 2} done.`);
+    const after = conversationChats(emu).at(-1)!;
+    const result = after.keptMessages.find((m) => m.role === 'tool');
+    expect(result?.content).toContain([trace[29], LINE, trace[31]].join('\n'));
+    expect(String(result?.content).length).toBeLessThanOrEqual(3200);
+    expect(after.keptMessages.some((m) => m.role === 'user' && String(m.content).includes(LINE))).toBe(false);
+
+    pty.write('/recall client.ts:431\r');
+    await pty.waitFor(wrapped(LINE.trim()));
   });
 });

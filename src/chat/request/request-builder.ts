@@ -15,6 +15,7 @@ import {
   estimateToolDefinitionsTokens,
 } from '../../conversation/token-estimate.js';
 import { ToolRecency } from '../../conversation/tool-recency.js';
+import { recallTool } from '../../tools/builtin/recall.js';
 import { capToolOutput } from '../../tools/cap-output.js';
 import {
   type DeferralFigures,
@@ -84,6 +85,7 @@ export class RequestBuilder {
       this.resetMeter();
       this.refreshUsed();
     });
+    tools.setRecall(recallTool);
     tools.setFinder(
       createFindTools({
         deferred: () => this.frame()?.definitions.deferred ?? [],
@@ -191,11 +193,41 @@ export class RequestBuilder {
   /** The definition plan for `model`, kept while the tools, the recent ones and the calibration stay. */
   private definitions(model: ConnectedModel): DefinitionPlan {
     const { used, found } = this.toolRecency;
-    const key = [model, this.meter.charsPerToken, this.tools.version, used, found, this.mcpSettled()];
+    const compacted = this.conversation.latestRecord !== undefined;
+    const key = [
+      model,
+      this.meter.charsPerToken,
+      this.tools.version,
+      used,
+      found,
+      this.mcpSettled(),
+      compacted,
+    ];
     if (this.#definitions && sameKey(this.#definitions.key, key)) return this.#definitions.value;
-    const definitions = this.planDefinitions(model);
+    const definitions = this.withRecall(model, this.planDefinitions(model), compacted);
     this.#definitions = { key, value: definitions };
     return definitions;
+  }
+
+  /**
+   * The tokens recall's definition adds to every request once a compaction has run, while none
+   * has yet: a compaction makes room for it, or the request after the first one would overflow.
+   */
+  recallTokensToCome(frame: RequestFrame): number {
+    const recall = this.tools.recall;
+    if (!recall || this.conversation.latestRecord !== undefined || !supportsTools(frame.model.info)) return 0;
+    return estimateToolDefinitionsTokens([toolSchema(recall)], frame.charsPerToken);
+  }
+
+  /**
+   * `recall` joins the definitions every request carries once part of the conversation is
+   * compacted (and the model takes tools), counted like any other; before that it would find
+   * nothing the model cannot see.
+   */
+  private withRecall(model: ConnectedModel, plan: DefinitionPlan, compacted: boolean): DefinitionPlan {
+    const recall = this.tools.recall;
+    if (!recall || !compacted || !supportsTools(model.info)) return plan;
+    return { ...plan, resident: [...plan.resident, toolSchema(recall)] };
   }
 
   /**
