@@ -56,6 +56,11 @@ export interface MeterState {
  */
 export class ContextMeter {
   private anchor: MeterAnchor | undefined;
+  /**
+   * Whether the server's chat template renders the tool definitions (a count that held them was
+   * seen): llama-server's chatml does not, LM Studio's templates do. Unknown until a count shows it.
+   */
+  private toolsRendered = false;
   /** Told of every change of state (the session recorder saves it); not of `restore`. */
   onChange: ((state: MeterState) => void) | undefined;
 
@@ -68,6 +73,7 @@ export class ContextMeter {
   reset(charsPerToken: number): void {
     this.charsPerToken = charsPerToken;
     this.anchor = undefined;
+    this.toolsRendered = false;
     this.onChange?.(this.state);
   }
 
@@ -97,15 +103,19 @@ export class ContextMeter {
    * was sent while the request was near the window (the failure compaction exists to prevent).
    */
   recordReply(counts: ReplyCounts, numCtx: number): Truncation | undefined {
-    const sentTokens =
-      estimateMessagesTokens(counts.view, this.charsPerToken) +
-      estimateToolDefinitionsTokens(counts.tools, this.charsPerToken);
-    // Truncation can only happen near the window; below it a low count means a cached prompt.
-    // A server that counts the whole prompt cut it wherever its count falls a quarter short (the
-    // margin covers an estimate not yet calibrated); LM Studio cuts at a window it may misreport.
+    const messageTokens = estimateMessagesTokens(counts.view, this.charsPerToken);
+    const toolTokens = estimateToolDefinitionsTokens(counts.tools, this.charsPerToken);
+    const sentTokens = messageTokens + toolTokens;
+    if (toolTokens > 0 && counts.promptEvalCount >= messageTokens + toolTokens / 2) this.toolsRendered = true;
+    // Ollama: truncation can only happen near the window; below it a low count means a cached
+    // prompt. A server that counts the whole prompt cut it wherever its count falls a quarter short
+    // (the margin covers an estimate not yet calibrated) of what it renders: the tool definitions
+    // only once a count showed its template renders them (llama-server's chatml does not). LM Studio
+    // cuts at a window it may misreport.
     const truncated =
-      (sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9) ||
-      (counts.wholePrompt === true && counts.promptEvalCount < sentTokens * 0.75);
+      counts.wholePrompt === true
+        ? counts.promptEvalCount < (messageTokens + (this.toolsRendered ? toolTokens : 0)) * 0.75
+        : sentTokens > numCtx * 0.9 && counts.promptEvalCount < sentTokens * 0.9;
     this.anchor = {
       // After a truncation the server counted what it kept; the next request resends it all.
       tokens: (truncated ? sentTokens : counts.promptEvalCount) + counts.evalCount,

@@ -114,9 +114,14 @@ export class SessionRecorder {
     const pending = this.pending;
     this.pending = [];
     // What writing never took, even at this last try: the caller keeps it elsewhere and says so.
+    // Without a file, only once a message was said: before that no file was due (settings alone
+    // make no session), so nothing was lost.
+    const due = pending.some((entry) => entry.type === 'message');
     const text = session
       ? (session.writer?.unsavedText() ?? '')
-      : pending.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      : due
+        ? pending.map((entry) => `${JSON.stringify(entry)}\n`).join('')
+        : '';
     if (!text) return undefined;
     return { lines: text.split('\n').length - 1, text, sessionPath: session?.path };
   }

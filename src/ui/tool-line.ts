@@ -22,6 +22,7 @@ export function shownToolSummary(keyArgument: string, summary: string): string {
 
 /** A tool call's line as plain text (line mode, a one-shot's stderr): `✗ run_command rm a — declined by the user`. */
 export function toolLine(item: { ok: boolean; name: string; keyArgument: string; summary: string }): string {
-  const argument = item.keyArgument ? ` ${item.keyArgument}` : '';
-  return `${item.ok ? '⚙' : '✗'} ${item.name}${argument} — ${shownToolSummary(item.keyArgument, item.summary)}`;
+  const head = [item.name, item.keyArgument].filter(Boolean).join(' ');
+  // A malformed call has no name to put the summary after.
+  return `${item.ok ? '⚙' : '✗'} ${head ? `${head} — ` : ''}${shownToolSummary(item.keyArgument, item.summary)}`;
 }

@@ -116,6 +116,31 @@ describe('ContextMeter.recordReply truncation', () => {
     ).toBeUndefined();
   });
 
+  it("a whole-prompt count below the tool definitions' estimate is no cut: a chat template may not render them", () => {
+    // llama-server's chatml renders no tools: 576 tokens estimated with them, 33 counted.
+    const view = [user('Hello there, tiny model.')];
+    const tools = [{ type: 'function', function: { name: 'read_file', description: 'x'.repeat(2000) } }];
+    const meter = new ContextMeter(4);
+    expect(meter.recordReply(counts(view, 10, { wholePrompt: true, tools }), NUM_CTX)).toBeUndefined();
+    // A count a quarter short of the messages alone still is one.
+    const long = [user('x'.repeat(4000))];
+    expect(meter.recordReply(counts(long, 300, { wholePrompt: true, tools }), NUM_CTX)).toBeDefined();
+  });
+
+  it('once a count held the tool definitions, a count a quarter short of messages and tools is a cut', () => {
+    const view = [user('x'.repeat(4000))];
+    const tools = [{ type: 'function', function: { name: 'read_file', description: 'x'.repeat(2000) } }];
+    const meter = new ContextMeter(4);
+    const messages = estimateMessagesTokens(view, 4);
+    const all = messages + estimateToolDefinitionsTokens(tools, 4);
+    // Short of messages and tools but not of the messages: no cut while the template may not render tools…
+    const short = Math.ceil(messages * 0.9);
+    expect(meter.recordReply(counts(view, short, { wholePrompt: true, tools }), NUM_CTX)).toBeUndefined();
+    // …and one once a count showed it does.
+    expect(meter.recordReply(counts(view, all, { wholePrompt: true, tools }), NUM_CTX)).toBeUndefined();
+    expect(meter.recordReply(counts(view, short, { wholePrompt: true, tools }), NUM_CTX)).toBeDefined();
+  });
+
   it('after a truncation, counts what the next request resends, not what the server kept', () => {
     const meter = new ContextMeter(4);
     meter.recordReply(counts(big, 4600, { evalCount: 40 }), NUM_CTX);

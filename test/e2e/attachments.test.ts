@@ -199,7 +199,7 @@ describe('a session with attachments', () => {
 
     fs.writeFileSync(path.join(cwd, 'notes.md'), 'version TWO, longer than before\n');
     fs.rmSync(path.join(cwd, 'photo.png'));
-    run = await startChat({ models, args: ['-r'], pty: { cwd, home }, readyText: 'Resumed session' });
+    run = await startChat({ models, args: ['--continue'], pty: { cwd, home }, readyText: 'Resumed session' });
     await run.pty.waitFor('📎 notes.md (12 B)');
     await run.pty.waitFor('📎 photo.png (image,');
     run.pty.write('next\r');
@@ -236,7 +236,11 @@ describe('compaction of attached messages', () => {
   test('the summarizer reads the attached text and [image: name]; later requests carry its summary, not the image', async () => {
     const cwd = workdir({ 'photo.png': PNG_BYTES, 'notes.md': 'FACT-zebra lives here\n' });
     const models = [{ name: 'llava:latest', capabilities: ['completion', 'vision'] }];
-    run = await startChat({ models, args: ['-m', 'llava'], pty: { cwd } });
+    // The standalone summarizer prompt, which renders the slice as lines (with reuse_cache the
+    // chat's own request is continued, images and all: test/e2e/compaction.test.ts).
+    const config = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ochat-attach-')), 'config.yml');
+    fs.writeFileSync(config, 'compaction:\n  reuse_cache: off\n');
+    run = await startChat({ models, args: ['-m', 'llava'], pty: { cwd }, env: { OCHAT_CONFIG: config } });
     const { pty, emu } = run;
     emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n}.` }) }));
     pty.write('look at @photo.png and @notes.md\r');

@@ -66,8 +66,8 @@ describe('tool faults', () => {
     );
     pty.write('list things\r');
     await pty.waitFor('Sorry, my calls were broken.');
-    expect(pty.screen()).toContain('❌ malformed call (the tool name is missing)');
-    expect(pty.screen()).toContain('❌ malformed call of 7 (the tool name is a number (7))');
+    expect(pty.screen()).toContain('✗ malformed call (the tool name is missing)');
+    expect(pty.screen()).toContain('✗ 7 — malformed call of 7 (the tool name is a number (7))');
     const [, second] = await tools.waitForRequests(2);
     expect(second.error).toBeUndefined();
     expect(toolMessagesOf(second).map((m) => m.content)).toEqual([
@@ -96,7 +96,7 @@ describe('tool faults', () => {
     );
     pty.write('read pipe\r');
     await pty.waitFor('It is a pipe.');
-    expect(pty.screen()).toContain('❌ read pipe (not a regular file)');
+    expect(pty.screen()).toContain('✗ read_file pipe — read pipe (not a regular file)');
     const [, second] = await tools.waitForRequests(2);
     expect(toolMessagesOf(second)[0].content).toBe(
       'pipe is a named pipe (FIFO), not a regular file; only files can be read.',
@@ -134,7 +134,9 @@ describe('search_files with a catastrophic pattern ((a+)+$ over 50,000 a)', () =
     emu.enqueue(hostileCall, { content: 'I will use a simpler pattern.' });
     chat.write('search\r');
     await chat.waitFor('I will use a simpler pattern.', 5_000);
-    expect(chat.screen()).toContain('❌ search "(a+)+$" in ./ (pattern too slow)');
+    expect(chat.screen()).toContain(
+      '✗ search_files "(a+)+$" in . — search "(a+)+$" in ./ (pattern too slow)',
+    );
     const [, second] = await tools.waitForRequests(2);
     expect(toolMessagesOf(second)[0].content).toMatch(/^search stopped: pattern too slow/);
   });

@@ -75,7 +75,7 @@ describe('polish', () => {
     toolPty.write('/quit\r');
     await exitCode(toolPty);
     const home = toolPty.home;
-    const resumed = spawnOchat(['-m', 'toolbot', '-r'], {
+    const resumed = spawnOchat(['-m', 'toolbot', '--continue'], {
       home,
       cwd: tools.cwd,
       cols: 120,

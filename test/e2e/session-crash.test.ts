@@ -60,7 +60,7 @@ describe('crash safety', () => {
     try {
       for (let kill = 0; kill < KILLS; kill++) {
         const resumable = existsSession(sessions);
-        const args = resumable ? ['-r'] : ['-m', 'chat', '--num-ctx', '2048'];
+        const args = resumable ? ['--continue'] : ['-m', 'chat', '--num-ctx', '2048'];
         const pty = spawnOchat(args, { home, cwd, env: { OLLAMA_HOST: emu.url } });
         await pty.waitFor('Type a message', 15_000, { settle: false });
         expect(pty.screen()).not.toContain('Read-only');

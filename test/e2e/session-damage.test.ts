@@ -57,7 +57,7 @@ function saved(file: string) {
 
 /** Resumes, sends one more question, quits; returns the run (closed). */
 async function resumeAndAsk(where: ReturnType<typeof place>, question: string) {
-  const run = await start(where, ['-r'], 'Resumed session');
+  const run = await start(where, ['--continue'], 'Resumed session');
   await run.pty.waitFor('num_ctx');
   expect(run.pty.screen()).not.toContain('Read-only');
   run.pty.write(`${question}\r`);
@@ -79,7 +79,7 @@ describe('a damaged session file resumes with nothing lost beyond the damage', (
     writeFileSync(file, text.slice(0, -1));
 
     await resumeAndAsk(where, 'Question B');
-    const second = await start(where, ['-r'], 'Resumed session');
+    const second = await start(where, ['--continue'], 'Resumed session');
     await second.pty.waitFor('num_ctx');
     expect(second.pty.screen()).not.toContain('Read-only');
     expect(second.pty.screen()).not.toContain('corrupt');
@@ -108,7 +108,7 @@ describe('a damaged session file resumes with nothing lost beyond the damage', (
     bytes[at + 2] = 0xfe;
     writeFileSync(file, bytes);
 
-    const resumed = await start(where, ['-r'], 'Resumed session');
+    const resumed = await start(where, ['--continue'], 'Resumed session');
     await resumed.pty.waitFor('num_ctx');
     await quit(resumed);
     // Opening and closing a session writes nothing to it.
@@ -144,7 +144,7 @@ describe('a kill while a tool question is open', () => {
     process.kill(first.pty.pid, 'SIGKILL');
     await first.pty.exited;
 
-    const second = await start(where, ['-r'], 'Resumed session');
+    const second = await start(where, ['--continue'], 'Resumed session');
     await second.pty.waitFor('num_ctx');
     await second.pty.waitFor('run_command echo hi — not run: the session was closed');
     second.pty.write('Go on\r');

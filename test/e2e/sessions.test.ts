@@ -91,7 +91,7 @@ async function probeBeforeAndAfterResume(build: (run: ChatRun) => Promise<void>,
   await quit(first);
 
   copyFileSync(saved, join(where.sessions, file));
-  const second = await start(where, ['-r'], 'Resumed session');
+  const second = await start(where, ['--continue'], 'Resumed session');
   await second.pty.waitFor('num_ctx');
   second.pty.write('Probe FACT-probe?\r');
   await waitForConversationChats(second, 1);
@@ -191,7 +191,7 @@ describe('sessions', () => {
     expect(live.join('\n')).not.toContain('```');
     await quit(first);
 
-    const second = await start(where, ['-r'], 'Resumed session');
+    const second = await start(where, ['--continue'], 'Resumed session');
     await second.pty.waitFor('END-MD');
     const resumed = replyRows(second.pty.screen());
     expect(resumed.join('\n')).not.toMatch(/```|\|---|`X`|\*\*bold\*\*/);
@@ -374,7 +374,7 @@ describe('session commands in the terminal', () => {
       `is open in another ochat (pid ${first.pty.pid}). Continue it in a new session (y), or open it read-only (n)?`,
     );
 
-    const readOnly = await start(where, ['-r'], question);
+    const readOnly = await start(where, ['--continue'], question);
     // Its second row goes under the question's text, not under the `?`.
     const rows = readOnly.pty.screen().split('\n');
     const asked = rows.findLastIndex((row) => row.startsWith('? Session '));
@@ -387,7 +387,7 @@ describe('session commands in the terminal', () => {
     await quit(readOnly);
     expect(sessionFiles(where.sessions)).toEqual([held]);
 
-    const copy = await start(where, ['-r'], question);
+    const copy = await start(where, ['--continue'], question);
     await copy.pty.answer('y');
     await copy.pty.waitFor(/Continuing in new session \S+, a copy of \S+; the other ochat\s+keeps/);
     await copy.pty.waitFor('Resumed session');
@@ -431,7 +431,7 @@ describe('/retry', () => {
     expect(first.pty.screen()).toMatch(/\[3\] assistant: lorem ipsum/);
     await quit(first);
 
-    const second = await start(where, ['-r'], 'Resumed session');
+    const second = await start(where, ['--continue'], 'Resumed session');
     await second.pty.waitFor('num_ctx');
     // The resumed screen shows the reply that stands, not the replaced one.
     expect(second.pty.screen()).toContain('Reply 2 done.');
@@ -501,7 +501,7 @@ describe('the context meter across a resume', () => {
     await quit(first);
 
     copyFileSync(saved, join(where.sessions, file));
-    const second = await startThinking(where, ['-r'], 'Resumed session');
+    const second = await startThinking(where, ['--continue'], 'Resumed session');
     await second.pty.waitFor('num_ctx');
     second.pty.write(`${probe}\r`);
     await waitForConversationChats(second, 1);

@@ -202,7 +202,7 @@ describe('!command', () => {
     pty.write('/quit\r');
     expect(await exitCode(pty)).toBe(0);
 
-    const second = spawnOchat(['-m', E2E_TOOL_MODEL, '-r'], {
+    const second = spawnOchat(['-m', E2E_TOOL_MODEL, '--continue'], {
       cwd,
       home: pty.home,
       cols: 120,

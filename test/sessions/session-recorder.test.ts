@@ -55,6 +55,13 @@ describe('SessionRecorder', () => {
     r.close();
   });
 
+  test('closed before any message, it has nothing unsaved: no file was due (settings alone make no session)', () => {
+    const { r } = recorder();
+    r.recordSetting('think', true);
+    expect(r.close()).toBeUndefined();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   test('records every kind of line, in order, and each is on disk when the call returns', () => {
     const { r } = recorder();
     r.recordMessage(msg(1, 'hello'));

@@ -23,4 +23,15 @@ describe('toolLine', () => {
       '⚙ get_time — the time',
     );
   });
+
+  it('a malformed call, with no name, is its summary alone', () => {
+    expect(
+      toolLine({
+        ok: false,
+        name: '',
+        keyArgument: '',
+        summary: '❌ malformed call (the tool name is missing)',
+      }),
+    ).toBe('✗ malformed call (the tool name is missing)');
+  });
 });

@@ -9,12 +9,15 @@ export class AbortSlot {
   private readonly running: AbortController[] = [];
   /** When the last work ended (all of it), for a Ctrl+C that comes just after. */
   private endedAt = Number.NEGATIVE_INFINITY;
+  /** When the outermost work in progress began. */
+  private startedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Starts cancellable work: Ctrl+C now aborts the returned controller. */
   begin(): AbortController {
     const controller = new AbortController();
+    if (!this.running.length) this.startedAt = this.now();
     this.running.push(controller);
     return controller;
   }
@@ -22,7 +25,9 @@ export class AbortSlot {
   /** The innermost work has ended; the work around it (if any) can still be cancelled. */
   end(): void {
     this.running.pop();
-    if (!this.running.length) this.endedAt = this.now();
+    // Only work that ran a while can have held a key back: a quick step (connecting as the chat
+    // opens) leaves the next Ctrl+C to mean what it says.
+    if (!this.running.length && this.now() - this.startedAt >= LATE_CANCEL_MS) this.endedAt = this.now();
   }
 
   /**

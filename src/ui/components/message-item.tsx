@@ -193,7 +193,8 @@ function ItemBody({ item, width, showThinking }: MessageItemProps) {
               { text: showControlCharacters(item.name), bold: true },
               { text: item.keyArgument ? ` ${showControlCharacters(item.keyArgument)}` : '' },
               {
-                text: ` — ${showControlCharacters(shownToolSummary(item.keyArgument, item.summary))}`,
+                // A malformed call has no name to put the summary after.
+                text: `${item.name || item.keyArgument ? ' — ' : ''}${showControlCharacters(shownToolSummary(item.keyArgument, item.summary))}`,
                 color: item.ok ? undefined : 'red',
                 dimColor: item.ok,
               },

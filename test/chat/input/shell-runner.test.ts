@@ -68,7 +68,9 @@ describe('ShellRunner', () => {
   it('is cancelled through the abort slot (Ctrl+C), and the run is kept, marked', async () => {
     const { store, conversation, abort, runner } = setup();
     store.subscribe(() => {
-      if (store.get().live?.text.includes('started')) abort.cancel();
+      if (!store.get().live?.text.includes('started')) return;
+      clock.now += LATE_CANCEL_MS; // the command ran a while before Ctrl+C
+      abort.cancel();
     });
     await runner.run('echo started; sleep 30');
     expect(conversation.transcript[0].shell).toMatchObject({ end: 'cancelled', ok: false });

@@ -56,6 +56,11 @@ export async function startLlamaChat(
   return chat;
 }
 
+/** How many "Compacted N messages" reports are on screen. */
+export function compactionReports(chat: LlamaChat): number {
+  return chat.pty.screen().match(/Compacted \d+ messages/g)?.length ?? 0;
+}
+
 /** A user message of about `words` × 2 tokens, with a fact in it (`NOTE-<n>`), the same on every run. */
 export function noteText(n: number, words = 120): string {
   const pool = ['harbour', 'lantern', 'quartz', 'meadow', 'copper', 'violet', 'thunder', 'pebble', 'orchard'];
