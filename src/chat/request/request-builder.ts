@@ -184,6 +184,7 @@ export class RequestBuilder {
       model,
       charsPerToken: this.meter.charsPerToken,
       definitions,
+      recall: this.recallDefinition(model),
       budgetSpecs: { reserve, keep_recent, summary },
       sections: this.settings.systemSections(),
       record: this.conversation.latestRecord,
@@ -193,18 +194,9 @@ export class RequestBuilder {
   /** The definition plan for `model`, kept while the tools, the recent ones and the calibration stay. */
   private definitions(model: ConnectedModel): DefinitionPlan {
     const { used, found } = this.toolRecency;
-    const compacted = this.conversation.latestRecord !== undefined;
-    const key = [
-      model,
-      this.meter.charsPerToken,
-      this.tools.version,
-      used,
-      found,
-      this.mcpSettled(),
-      compacted,
-    ];
+    const key = [model, this.meter.charsPerToken, this.tools.version, used, found, this.mcpSettled()];
     if (this.#definitions && sameKey(this.#definitions.key, key)) return this.#definitions.value;
-    const definitions = this.withRecall(model, this.planDefinitions(model), compacted);
+    const definitions = this.planDefinitions(model);
     this.#definitions = { key, value: definitions };
     return definitions;
   }
@@ -214,20 +206,13 @@ export class RequestBuilder {
    * has yet: a compaction makes room for it, or the request after the first one would overflow.
    */
   recallTokensToCome(frame: RequestFrame): number {
-    const recall = this.tools.recall;
-    if (!recall || this.conversation.latestRecord !== undefined || !supportsTools(frame.model.info)) return 0;
-    return estimateToolDefinitionsTokens([toolSchema(recall)], frame.charsPerToken);
+    return this.conversation.latestRecord ? 0 : frame.recallTokens;
   }
 
-  /**
-   * `recall` joins the definitions every request carries once part of the conversation is
-   * compacted (and the model takes tools), counted like any other; before that it would find
-   * nothing the model cannot see.
-   */
-  private withRecall(model: ConnectedModel, plan: DefinitionPlan, compacted: boolean): DefinitionPlan {
+  /** `recall`'s definition for `model`: the frame sends it, counted like any other, once part of the chat is compacted. */
+  private recallDefinition(model: ConnectedModel): ToolSchema | undefined {
     const recall = this.tools.recall;
-    if (!recall || !compacted || !supportsTools(model.info)) return plan;
-    return { ...plan, resident: [...plan.resident, toolSchema(recall)] };
+    return recall && supportsTools(model.info) ? toolSchema(recall) : undefined;
   }
 
   /**
