@@ -47,9 +47,7 @@ describe.skipIf(!llama.files)(
       await pty.waitFor(new RegExp(`${used}/2k`));
     }, 120_000);
 
-    // Skipped at the round's end: on the final main a turn of this chat (the 5th or 6th) does not
-    // settle within 120 s, with and without the meter's whole-prompt fix. Not diagnosed yet.
-    test.skip('a long chat compacts at 2048 several times and no request is refused', async () => {
+    test('a long chat compacts at 2048 several times and no request is refused', async () => {
       chat = await startLlamaChat(llama.files!);
       const { proxy } = chat;
       for (let n = 1; n <= 14 && compactionReports(chat!) < 3; n++) await sendAndSettle(chat, noteText(n));
