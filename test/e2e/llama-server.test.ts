@@ -33,7 +33,7 @@ describe.skipIf(!llama.files)(
       chat = await startLlamaChat(llama.files!);
       const { pty, proxy } = chat;
       await pty.waitFor('num_ctx 2048 (2k) from llama-server /props n_ctx');
-      expect(pty.screen()).toMatch(/ochat-tiny/);
+      await pty.waitFor(/ochat-tiny · \d+\/2k \(\d+%\) \/props/);
 
       await sendAndSettle(chat, 'Hello there, tiny model.');
       const [request] = proxy.completions;

@@ -58,6 +58,8 @@ describe('OpenAI-compatible servers', () => {
     );
     // The only model is taken; the banner says where the window came from.
     await pty.waitFor('num_ctx 16384 (16k) from vLLM /v1/models max_model_len');
+    // The status line too, after the meter, in a word.
+    await pty.waitFor(/Qwen\/Qwen3-8B · \d+\/16k \(\d+%\) max_model_len/);
     expect(emu.requests.slice(0, 2).map((r) => r.path)).toEqual(['/api/version', '/v1/models']);
 
     const thinking = 'The user wants the notes; I will read the file.';
@@ -128,6 +130,7 @@ describe('OpenAI-compatible servers', () => {
       ['--num-ctx', '8192'],
     );
     await pty.waitFor('num_ctx 8192');
+    await pty.waitFor(/tiny · \d+\/8k \(\d+%\) --num-ctx/);
     emu.respondWith((record) =>
       isSummarizerRequest(record)
         ? { content: keepWhatItIsShown(record).content }
@@ -141,6 +144,7 @@ describe('OpenAI-compatible servers', () => {
       });
     }
     await pty.waitFor("llama-server's window is 2k, not 8k");
+    await pty.waitFor(/tiny · \S+\/2k \(\d+%\) learnt from refusal/);
     const refused = emu.chats.filter((chat) => chat.error);
     expect(refused).toHaveLength(1);
     expect(refused[0].error?.message).toMatch(/exceeds the available context size \(2048 tokens\)/);
@@ -243,6 +247,9 @@ describe('detection at --host', () => {
     pty = spawnOchat(['--host', ollama.url, '-m', 'llama3.2'], { home });
     await pty.waitFor(PROMPT_PLACEHOLDER);
     await pty.waitFor('num_ctx 8192');
+    // On Ollama the window is the one ochat sends: the status line names no source.
+    await pty.waitFor(/llama3\.2 · \d+\/8k \(\d+%\)/);
+    expect(pty.screen()).not.toMatch(/\/8k \(\d+%\) \S/);
     expect(ollama.requests[0].path).toBe('/api/version');
     expect(ollama.requests.some((r) => r.path.startsWith('/v1/'))).toBe(false);
     await pty.dispose();
