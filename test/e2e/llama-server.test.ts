@@ -45,6 +45,9 @@ describe.skipIf(!llama.files)(
       // The meter is what the server counted: the prompt and the reply.
       const used = request.usage!.prompt_tokens + request.usage!.completion_tokens;
       await pty.waitFor(new RegExp(`${used}/2k`));
+      // The server stops every reply at -n 48: the cut is named as an OpenAI server names its limit.
+      await pty.waitFor('The reply hit its length limit (max_tokens) and was cut.');
+      expect(pty.screen()).not.toContain('num_predict');
     }, 120_000);
 
     test('a long chat compacts at 2048 several times and no request is refused', async () => {

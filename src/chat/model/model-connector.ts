@@ -95,6 +95,7 @@ export class ModelConnector implements ModelCommands {
           ),
         },
         () => backend.listModels(signal),
+        backend.server,
       ).catch((error: unknown) => this.pickInstalled(error));
       if (name === undefined) return undefined;
       const connected = await this.openOrPull(name, signal);
