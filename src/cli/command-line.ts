@@ -72,7 +72,8 @@ Examples:
                                     (ochat eval --help)
 
 In the chat, /help lists the slash commands; !command runs a shell command and its output
-goes with your next message.`,
+goes with your next message; /recall TEXT searches the whole conversation, compacted
+messages included (a model with tools gets the same search as the recall tool).`,
     )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });

@@ -277,6 +277,7 @@ export class CompactionRunner implements CompactionCommands {
       screen.notice('error', 'Not connected to a model yet.');
       return 'nothing';
     }
+    const recallToCome = requests.recallTokensToCome(plan);
     const abort = this.deps.abort.begin();
     screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
     try {
@@ -306,8 +307,9 @@ export class CompactionRunner implements CompactionCommands {
         focus,
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
-        fit: plan.fit,
-        fixedTokens: plan.toolTokens,
+        // Room for recall's definition, which the requests after the first compaction carry.
+        fit: { ...plan.fit, numCtx: plan.fit.numCtx - recallToCome },
+        fixedTokens: plan.toolTokens + recallToCome,
         usedBefore: requests.used(plan),
         continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
         now: this.deps.now,
