@@ -3,7 +3,7 @@ import type { Ask } from '../../src/compaction/ask.js';
 import { PINS_HEADER } from '../../src/compaction/pins.js';
 import { DEFAULT_CONFIG } from '../../src/config/defaults.js';
 import { PROBE_PINS, PROBE_ROUNDS, PROBES, plantedProbes } from '../../src/eval/probe-chat.js';
-import { askProbes, runProbeChat, viewText } from '../../src/eval/probe-run.js';
+import { askProbes, recallReaches, runProbeChat, viewText } from '../../src/eval/probe-run.js';
 import { FakeBackend } from '../support/fake-backend.js';
 
 /** A summarizer that writes the same plain sentence whatever it is shown (the gist, at its barest). */
@@ -71,5 +71,20 @@ describe('askProbes', () => {
       expect(request.options?.num_ctx).toBe(2048);
       expect(request.truncate).toBe(false);
     }
+  });
+});
+
+describe('recallReaches', () => {
+  it('finds every probe of the history through the recall tool, none in an empty one, no pin', async () => {
+    const run = await runProbeChat({
+      summarizer: { ask: gist, model: 'm', numCtx: 2048 },
+      numCtx: 2048,
+      compaction: DEFAULT_CONFIG.compaction,
+      rounds: 6,
+    });
+    const inHistory = PROBES.filter((p) => p.recallQuery !== undefined);
+    expect(inHistory).toHaveLength(PROBES.length - 2);
+    for (const probe of inHistory) expect(recallReaches(probe, run.transcript)).toBe(true);
+    for (const probe of PROBES) expect(recallReaches(probe, [])).toBe(false);
   });
 });
