@@ -18,7 +18,7 @@ import {
   probeInView,
   scoreByKind,
 } from '../eval/probe-chat.js';
-import { askProbes, runProbeChat, viewText } from '../eval/probe-run.js';
+import { askProbes, recallReaches, runProbeChat, viewText } from '../eval/probe-run.js';
 import { InvalidHostError } from '../platform/host.js';
 import { describeError } from '../text/describe-error.js';
 import { createBackend } from './create-backend.js';
@@ -30,7 +30,8 @@ Runs a scripted chat with 22 planted probes (two each of: plain fact, path, numb
 identifier, decision, constraint, updated fact, fact in a paste, fact in a tool output, pinned
 note) through ${PROBE_ROUNDS} compactions with your summarizer model, then scores what is left:
 "in view" = the probe's value, verbatim, in what the model would be sent after the last
-compaction; "answered" = the chat model, asked each probe's question then, answers with it.
+compaction; "answered" = the chat model, asked each probe's question then, answers with it;
+"recall" = the recall tool, asked for it then, returns it verbatim from the history.
 Prints a table by kind and the time each compaction took. Your config's compaction settings apply.
 
 Options:
@@ -154,6 +155,7 @@ export async function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<n
         summarizer: `${summarizer.model} (num_ctx ${summarizer.numCtx})`,
         inView: (p) => probeInView(p, text),
         answered: (p) => answered.has(p.id),
+        recalled: (p) => recallReaches(p, run.transcript),
         compactions: run.compactions,
       }),
     );
@@ -175,14 +177,19 @@ export interface EvalTableInput {
   summarizer: string;
   inView: (probe: Probe) => boolean;
   answered: (probe: Probe) => boolean;
+  /** The `recall` tool, asked the probe's query after the last compaction, returns its value. */
+  recalled: (probe: Probe) => boolean;
   compactions: readonly { round: number; ms: number; report: string }[];
 }
 
 /** The eval's result as the user reads it: retention by kind, the totals, then each compaction's time. */
 export function formatEvalTable(input: EvalTableInput): string {
   const row = (label: string, probes: readonly Probe[]) => {
-    const count = (passed: (p: Probe) => boolean) => `${probes.filter(passed).length}/${probes.length}`;
-    return `${label.padEnd(28)}${count(input.inView).padStart(8)}${count(input.answered).padStart(10)}`;
+    const count = (passed: (p: Probe) => boolean, of = probes) =>
+      of.length ? `${of.filter(passed).length}/${of.length}` : '—';
+    // Pins are in every request, not in the history: recall has nothing to find of them.
+    const inHistory = probes.filter((p) => p.recallQuery !== undefined);
+    return `${label.padEnd(28)}${count(input.inView).padStart(8)}${count(input.answered).padStart(10)}${count(input.recalled, inHistory).padStart(8)}`;
   };
   const kinds = scoreByKind(PROBES, () => true).map((k) =>
     row(
@@ -195,7 +202,7 @@ export function formatEvalTable(input: EvalTableInput): string {
   return [
     `Compaction eval: chat model ${input.chat}, summarizer ${input.summarizer}`,
     '',
-    `${'kind'.padEnd(28)}${'in view'.padStart(8)}${'answered'.padStart(10)}`,
+    `${'kind'.padEnd(28)}${'in view'.padStart(8)}${'answered'.padStart(10)}${'recall'.padStart(8)}`,
     ...kinds,
     row('all probes', PROBES),
     row(

@@ -23,12 +23,12 @@ afterEach(async () => {
   openai = undefined;
 });
 
-/** The table's row for `label`: its in-view and answered counts. */
-function tableRow(stdout: string, label: string): { inView: string; answered: string } {
+/** The table's row for `label`: its in-view, answered and recall counts. */
+function tableRow(stdout: string, label: string): { inView: string; answered: string; recall: string } {
   const line = stdout.split('\n').find((l) => l.startsWith(`${label}  `));
   if (!line) throw new Error(`no row "${label}" in:\n${stdout}`);
-  const [inView, answered] = line.slice(label.length).trim().split(/\s+/);
-  return { inView, answered };
+  const [inView, answered, recall] = line.slice(label.length).trim().split(/\s+/);
+  return { inView, answered, recall };
 }
 
 describe('ochat eval compaction', () => {
@@ -57,8 +57,10 @@ describe('ochat eval compaction', () => {
       expect(row.answered).toBe(row.inView);
     }
     // Pinned notes are in every request, whatever the summary keeps.
-    expect(tableRow(stdout, 'pinned note')).toEqual({ inView: '2/2', answered: '2/2' });
+    expect(tableRow(stdout, 'pinned note')).toEqual({ inView: '2/2', answered: '2/2', recall: '—' });
     expect(tableRow(stdout, 'all probes').inView).toMatch(/^\d+\/22$/);
+    // Whatever the summary lost, the recall tool finds in the history.
+    expect(tableRow(stdout, 'all probes').recall).toBe('20/20');
     expect(tableRow(stdout, 'exact details and pins').inView).toMatch(/^\d+\/12$/);
     const times = /^compaction time: (.+)$/m.exec(stdout)?.[1].split(', ') ?? [];
     expect(times).toHaveLength(PROBE_ROUNDS);
@@ -126,7 +128,7 @@ describe('ochat eval compaction', () => {
     expect(result.stderr).not.toContain('ochat:');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('chat model Qwen/Qwen3-8B (num_ctx 4096)');
-    expect(tableRow(result.stdout, 'pinned note')).toEqual({ inView: '2/2', answered: '2/2' });
+    expect(tableRow(result.stdout, 'pinned note')).toEqual({ inView: '2/2', answered: '2/2', recall: '—' });
     expect(openai.chats.every((c) => c.error === undefined)).toBe(true);
   }, 90_000);
 
