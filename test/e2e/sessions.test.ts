@@ -478,10 +478,10 @@ describe('the view of a resumed session', () => {
       readyText: 'Resumed session',
     });
     runs.push(second);
+    await second.pty.waitFor('✻ ochat');
     const screen = second.pty.screen();
-    const banner = screen.indexOf('✻ ochat');
-    expect(banner).toBeGreaterThanOrEqual(0);
-    expect(banner).toBeLessThan(screen.indexOf('Question 1, FACT-q1?'));
+    // Before: the replayed messages, then the banner under them.
+    expect(screen.indexOf('✻ ochat')).toBeLessThan(screen.indexOf('Question 1, FACT-q1?'));
     // In the order they happened, each compaction with the window it was of.
     expect(screen).toMatch(
       /Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 4k\)[\s\S]*num_ctx = 8192[\s\S]*Question 4, FACT-q4\?[\s\S]*Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 8k\)[\s\S]*Switched to other[\s\S]*Question 7, FACT-q7\?/,
