@@ -283,6 +283,7 @@ export class CompactionRunner implements CompactionCommands {
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
         fit: plan.fit,
+        shortened: requests.sentShortened,
         fixedTokens: plan.toolTokens,
         usedBefore: requests.used(plan),
         continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
