@@ -47,6 +47,8 @@ export interface ConversationCommands {
   clear(): void;
   /** `/retry`: regenerates the reply to the last message; the old one is kept, marked replaced. */
   retryReply(): Promise<void>;
+  /** `/recall TEXT`: the best passages of the whole history for a query, as `recall` gives the model. */
+  recall(query: string): string;
 }
 
 /** The instruction files in force (AGENTS.md), as `/instructions` shows them. */
