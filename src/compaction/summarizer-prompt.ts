@@ -63,11 +63,12 @@ export function buildSummarizerRequest(input: {
   return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
 }
 
-/** What ends every summarizing request: the exact details to keep, the one-run focus, the cut-off notice, the size limit. */
+/** What ends every summarizing request: the exact details to keep, the one-run focus, the cut-off notice or the follow-up's, the size limit. */
 function closingParts(input: {
   details?: readonly string[];
   focus?: string;
   wasCutOff?: boolean;
+  followUp?: SummaryFollowUp;
   maxChars: number;
 }): string[] {
   const parts: string[] = [];
@@ -76,6 +77,7 @@ function closingParts(input: {
   if (input.wasCutOff) {
     parts.push(`${CUT_OFF_NOTICE} Keep every fact, but shorten the wording: stay within the limit.`);
   }
+  if (input.followUp) parts.push(followUpNotice(input.followUp));
   parts.push(
     `Write the complete updated summary now, at most ${input.maxChars} characters. Output only the summary.`,
   );
@@ -95,6 +97,8 @@ export const CONTINUATION_OPENING =
  */
 export function buildContinuationPrompt(input: {
   rules?: string;
+  /** A follow-up on the summary this request gave before (over its limit, details missing): said before the limit. */
+  followUp?: SummaryFollowUp;
   /** The system message above carries a summary section, to be folded in. */
   hasSummary: boolean;
   /** `[i] role: text` lines of messages above given again: sent shortened (whole here) or long (condensed). */
@@ -118,6 +122,27 @@ export function buildContinuationPrompt(input: {
   }
   parts.push(...closingParts(input));
   return parts.join('\n\n');
+}
+
+/**
+ * A follow-up on a summary the continued request gave: it came back over the limit (or must make
+ * room), or it left out exact details. Asked by the same request again with this said, so the
+ * server has all of it but the ask's end in its KV cache; the summary itself is not repeated.
+ */
+export type SummaryFollowUp =
+  | { kind: 'over-limit'; chars: number }
+  | { kind: 'missing-details'; missing: readonly string[] };
+
+/** Opens the notice that the summary this request gave was over its limit (test doubles find it by it). */
+export const OVER_LIMIT_NOTICE = 'The summary you wrote for this request was too long:';
+
+/** Opens the notice that the summary this request gave left out exact details (test doubles find it by it). */
+export const MISSING_DETAILS_NOTICE = 'The summary you wrote for this request left out exact details it must keep:';
+
+function followUpNotice(followUp: SummaryFollowUp): string {
+  if (followUp.kind === 'over-limit')
+    return `${OVER_LIMIT_NOTICE} ${followUp.chars} characters. Write it again, shorter: keep every fact (names, numbers, paths, ids exactly as written), shorten the wording and drop repetition first.`;
+  return `${MISSING_DETAILS_NOTICE}\n${followUp.missing.map((d) => `- ${d}`).join('\n')}\nWrite it again so that it contains each of them exactly as written, and every fact it kept.`;
 }
 
 /**
