@@ -137,7 +137,8 @@ export type SummaryFollowUp =
 export const OVER_LIMIT_NOTICE = 'The summary you wrote for this request was too long:';
 
 /** Opens the notice that the summary this request gave left out exact details (test doubles find it by it). */
-export const MISSING_DETAILS_NOTICE = 'The summary you wrote for this request left out exact details it must keep:';
+export const MISSING_DETAILS_NOTICE =
+  'The summary you wrote for this request left out exact details it must keep:';
 
 function followUpNotice(followUp: SummaryFollowUp): string {
   if (followUp.kind === 'over-limit')

@@ -157,8 +157,7 @@ export function keepWhatItIsShown(req: Pick<ChatRequestRecord, 'body'>): Scripte
  * none; for a continuation, the narrative of the summary section in the chat's system message.
  */
 export function previousSummary(req: Pick<ChatRequestRecord, 'body'>): string {
-  if (!continuesChat(req))
-    return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
+  if (!continuesChat(req)) return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
   const system = req.body.messages[0]?.role === 'system' ? String(req.body.messages[0].content) : '';
   const start = system.indexOf(`${SUMMARY_HEADER}\n`);
   if (start < 0) return '';
