@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { BenchRow, BenchSuite } from './bench-row.js';
 import { bigTextBench } from './big-text.bench.js';
 import { compactionBench } from './compaction.bench.js';
+import { compactionProbesBench } from './compaction-probes.bench.js';
 import { llamaServerBench } from './llama-server.bench.js';
 import { mcpBench } from './mcp.bench.js';
 import { sessionsBench } from './sessions.bench.js';
@@ -12,6 +13,7 @@ const SUITES: Record<string, BenchSuite> = {
   startup: startupBench,
   streaming: streamingBench,
   compaction: compactionBench,
+  'compaction probes': compactionProbesBench,
   sessions: sessionsBench,
   'big-text': bigTextBench,
   mcp: mcpBench,

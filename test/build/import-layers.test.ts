@@ -14,6 +14,7 @@ const src = join(root, 'src');
 /** The folders of src/ (chat/'s rooms as folders of their own), top first: each may import only from those after it. */
 const LAYERS = [
   'modes',
+  'eval',
   'cli',
   'ui',
   'chat',

@@ -252,6 +252,22 @@ process.stdout.write = (...args) => {
   });
 });
 
+describe('ochat -p /command', () => {
+  test('a command that says an error exits 1, whichever part said it; one that does its work exits 0', async () => {
+    // Each of these says its error through a different part: the model connector, /save's own
+    // check, the session room; none throws out of its command.
+    for (const line of ['/model nosuch', '/save /tmp/not-markdown.txt', '/load /nonexistent.jsonl']) {
+      const result = await runOchat(['-m', 'llama3.2', '-p', line], { env });
+      expect({ line, code: result.code }).toEqual({ line, code: 1 });
+      expect(result.stderr).toMatch(/^ochat: /m);
+    }
+    const shown = await runOchat(['-m', 'llama3.2', '-p', '/show'], { env });
+    expect(shown.code).toBe(0);
+    expect(shown.stderr).toContain('Model llama3.2');
+    expect(emu.chats).toHaveLength(0);
+  });
+});
+
 describe('informational flags', () => {
   test('--help mentions every flag and exits 0', async () => {
     const result = await runOchat(['--help']);

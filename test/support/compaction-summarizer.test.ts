@@ -4,7 +4,12 @@ import {
   buildSummarizerRequest,
 } from '../../src/compaction/summarizer-prompt.js';
 import { ELEVEN } from '../compaction/eleven-details.js';
-import { gistOnly, isMissingDetailsRequest, isSummarizerRequest } from './compaction-summarizer.js';
+import {
+  gistOnly,
+  isMissingDetailsRequest,
+  isSummarizerRequest,
+  keepEverything,
+} from './compaction-summarizer.js';
 import type { ChatRequestRecord } from './emulator.js';
 
 /** A summarizer request as the emulator records it. */
@@ -45,5 +50,33 @@ describe('gistOnly', () => {
     const { content } = gistOnly(request);
     for (const detail of details) expect(content).not.toContain(detail);
     expect(content?.length).toBeLessThanOrEqual(15);
+  });
+});
+
+describe('keepEverything', () => {
+  const details = ELEVEN.map(([, , d]) => d);
+  const lines = ELEVEN.map(([, sentence], i) => `[${i}] user: ${sentence}`);
+
+  it('keeps the previous summary and every detail it is shown, when they fit the limit', () => {
+    const request = recorded(
+      buildSummarizerRequest({
+        lines,
+        maxChars: 4000,
+        details,
+        previousNarrative: 'Earlier talk about deploys.',
+      }),
+    );
+    const { content } = keepEverything(request);
+    expect(content).toMatch(/^Earlier talk about deploys\./);
+    for (const detail of details) expect(content).toContain(detail);
+    expect(content).not.toContain('[0] user:');
+  });
+
+  it('drops the oldest words first to stay within the stated limit', () => {
+    const request = recorded(buildSummarizerRequest({ lines, maxChars: 120, details }));
+    const { content } = keepEverything(request);
+    expect(content?.length).toBeLessThanOrEqual(120);
+    expect(content).toContain(ELEVEN.at(-1)?.[2]);
+    expect(content).not.toContain(ELEVEN[0][2]);
   });
 });

@@ -195,6 +195,22 @@ export function gistOnly(req: ChatRequestRecord): ScriptedReply {
   return { content: words.join(' ') || 'Nothing of note.' };
 }
 
+/**
+ * A summarizer that keeps everything it is shown, as a diligent model does: the previous summary
+ * and every new line whole (role prefixes left out), the oldest words dropped only when that is
+ * over the stated limit.
+ */
+export function keepEverything(req: ChatRequestRecord): ScriptedReply {
+  const words = [
+    ...previousSummary(req).split(/\s+/),
+    ...sliceLines(req).flatMap((line) => line.replace(/^(?:\[\d+\] )?\w+:/, '').split(/\s+/)),
+  ].filter(Boolean);
+  const limit = statedLimit(req);
+  let length = words.join(' ').length;
+  while (words.length > 1 && length > limit) length -= (words.shift()?.length ?? 0) + 1;
+  return { content: words.join(' ') || 'Nothing of note.' };
+}
+
 /** Summarizer requests the emulator has seen, in order. */
 export function summarizerChats(emu: Emulator): ChatRequestRecord[] {
   return emu.chats.filter(isSummarizerRequest);

@@ -93,11 +93,14 @@ export class InputRouter {
     return true;
   }
 
-  private runCommand(line: string): Promise<boolean> {
+  /** Runs a command line; false when it failed, or said an error on its way (one-shot exits 1 then). */
+  private async runCommand(line: string): Promise<boolean> {
     const { screen, commands, host } = this.deps;
     // Echoed like a message, so the output below it says what asked for it.
     screen.push({ kind: 'user', id: screen.itemId(), text: line });
-    return dispatchCommand(commands, host, line);
+    const errorsBefore = screen.errorsSaid;
+    const ran = await dispatchCommand(commands, host, line);
+    return ran && screen.errorsSaid === errorsBefore;
   }
 
   /** Whether a command line names a command that may run at once, even while a reply streams. */

@@ -6,6 +6,7 @@ import type { ChatViewState } from './view-state.js';
 /** Appends to the finished conversation on screen: items, notices, and the ids they need. */
 export class ScreenLog {
   private nextItemId = 1;
+  private errors = 0;
 
   constructor(
     /** The screen state the items are written to. */
@@ -19,7 +20,13 @@ export class ScreenLog {
 
   /** Appends a notice (`hang`: continuation rows indented that much more, as `/history` lists). */
   notice(level: NoticeLevel, text: string, hang?: number): void {
+    if (level === 'error') this.errors++;
     this.push({ kind: 'notice', id: this.itemId(), level, text, ...(hang && { hang }) });
+  }
+
+  /** How many error notices were said so far: a command that said one failed, whatever path said it. */
+  get errorsSaid(): number {
+    return this.errors;
   }
 
   /** A fresh id for a display item. */
