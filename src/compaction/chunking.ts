@@ -147,7 +147,7 @@ export interface FollowUps {
 }
 
 /** The follow-ups as requests of their own: the summary in the prompt, the rules as system message. */
-function standaloneFollowUps(input: SummarizerCall): FollowUps {
+export function standaloneFollowUps(input: SummarizerCall): FollowUps {
   const fitting = (request: SummarizerAsk) => (fitsWindow(input, request) ? request : undefined);
   return {
     condense: (summary, maxChars) => fitting(buildCondenseRequest({ rules: input.rules, summary, maxChars })),

@@ -11,6 +11,7 @@ import {
   type SummarizerAsk,
   type SummarizerCall,
   type SummaryCut,
+  standaloneFollowUps,
   summaryMaxChars,
 } from './chunking.js';
 import { buildContinuationPrompt, type SummaryFollowUp } from './summarizer-prompt.js';
@@ -82,14 +83,19 @@ export async function continueChat(
     });
   if (!continuationFits(input, input.estimate(prompt({ wasCutOff: true })))) return undefined;
   const asking = (text: string): SummarizerAsk => ({ system: '', prompt: text, continues: messages });
-  // The follow-ups continue it too: the same request again, the ask saying what to rework.
+  // The follow-ups continue it too: the same request again, the ask saying what to rework; one
+  // that would not fit (its notice is longer than the fold's) is asked on its own, as before.
   const followUp = (followUp: SummaryFollowUp, limit: number) => {
     const text = prompt({ followUp, maxChars: limit });
     return continuationFits(input, input.estimate(text)) ? asking(text) : undefined;
   };
+  const standalone = standaloneFollowUps(input);
   const followUps: FollowUps = {
-    condense: (summary, limit) => followUp({ kind: 'over-limit', chars: summary.length }, limit),
-    missingDetails: (_summary, missing, limit) => followUp({ kind: 'missing-details', missing }, limit),
+    condense: (summary, limit) =>
+      followUp({ kind: 'over-limit', chars: summary.length }, limit) ?? standalone.condense(summary, limit),
+    missingDetails: (summary, missing, limit) =>
+      followUp({ kind: 'missing-details', missing }, limit) ??
+      standalone.missingDetails(summary, missing, limit),
   };
   const call = { ...input, followUps };
   const step = await foldStep(call, maxChars, (wasCutOff) => asking(prompt({ wasCutOff })));

@@ -3,20 +3,15 @@ import { capText, collapseWhitespace } from '../text/shorten.js';
 import { toolEntryLine } from './tool-entries.js';
 
 /** The default summarizer instructions; `compaction.prompt` in the config replaces them wholesale. */
-export const DEFAULT_SUMMARIZER_RULES = `You maintain the running summary of a conversation between a user and an AI assistant. The summary replaces the older messages, so anything it leaves out is forgotten for good.
+export const DEFAULT_SUMMARIZER_RULES = `You keep the running summary of a conversation between a user and an AI assistant. It replaces the older messages: what it leaves out is lost.
 
-Preserve, exactly as written:
-- every fact the user stated: names, numbers, quantities, file paths, URLs, commands, dates, versions, preferences and constraints;
-- every commitment the assistant made and every task still in progress;
-- decisions taken, and the reasons given for them;
-- open questions and unresolved problems.
+Keep, exactly as written:
+- every fact the user stated: names, numbers, file paths, URLs, commands, dates, versions, preferences, constraints;
+- the assistant's commitments and the tasks in progress;
+- decisions and their reasons; open questions and unresolved problems;
+- the facts in tool outputs (values, paths, errors).
 
-Rules:
-- Fold the existing summary (if any) into the new one: its facts must survive.
-- Do not invent anything, do not add advice, opinions or commentary, do not answer questions.
-- Write in the language of the conversation itself.
-- Use plain prose or short bullet points, in chronological order, with no preamble.
-- Tool results appear as a one-line description followed by the start of their output: keep the facts found in that output (values, names, paths, errors) the way you keep facts the user stated.`;
+Fold the existing summary (if any) in: its facts must survive. Do not invent anything; add no advice or commentary; answer no questions. Write in the conversation's language, in plain prose or short bullets, in order, with no preamble.`;
 
 /** A request to the summarizer model. */
 export interface SummarizerRequest {
@@ -112,7 +107,7 @@ export function buildContinuationPrompt(input: {
   const parts = [`${CONTINUATION_OPENING}\n<rules>\n${systemOf(input.rules)}\n</rules>`];
   parts.push(
     input.hasSummary
-      ? 'Fold the summary in the system message above (its narrative: its tool-call log is kept apart) and every message after it into one new summary: the facts of both must survive.'
+      ? 'Fold the summary in the system message above (not its tool-call log, kept apart) and every message after it into one new summary.'
       : 'Summarize every message above, after the system message.',
   );
   if (input.againLines.length) {

@@ -144,6 +144,20 @@ describe('a summarizer that is the chat model', () => {
     expect(planted.filter((fact) => !system.includes(fact)).length).toBeLessThanOrEqual(folded);
   });
 
+  it('at num_ctx 2048 too, where the ask is a large part of the prompt, each request evaluates at most 25% anew', async () => {
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n}.` }) }));
+    // Turns under compaction.max_message_chars: none is condensed on its own (a standalone request).
+    const h = await startChat(emu, { model: 'chat', numCtx: 2048 });
+    chat = h;
+    for (let i = 1; i <= 16; i++) await h.say(`Turn ${i}: FACT-t${i} ${filler(150)}`);
+    const asks = summarizerChats(emu);
+    expect(h.records().length).toBeGreaterThanOrEqual(3);
+    for (const ask of asks) {
+      expect(isContinuation(ask)).toBe(true);
+      expect(evaluatedShare(ask)).toBeLessThanOrEqual(0.25);
+    }
+  });
+
   it('a reply with tool calls counts as a failed attempt: the standalone prompt summarizes, and no tool runs', async () => {
     const calling: ScriptedReply = { toolCalls: [{ name: 'get_time', arguments: {} }] };
     emu.respondWith(
