@@ -11,6 +11,15 @@ const BUILT = [
 /** Builds the real llama.cpp server once per machine (or says why its tests skip) before any test runs. */
 const LLAMA_SERVER = 'test/support/llama-server/global-setup.ts';
 
+// `npm run test:properties` asks for a fresh seed: drawn here, once a run, and handed to every
+// test file's worker through the environment, so the one seed printed replays the whole run.
+if (process.env.OCHAT_FC_SEED === 'fresh') {
+  process.env.OCHAT_FC_SEED = String(Math.floor(Math.random() * 2 ** 31));
+  console.log(
+    `fast-check seed ${process.env.OCHAT_FC_SEED} for every property of this run (OCHAT_FC_SEED=${process.env.OCHAT_FC_SEED} replays it)`,
+  );
+}
+
 export default defineConfig({
   test: {
     // End-to-end tests drive the built CLI in a PTY; give them room on a 2-core machine.

@@ -2,7 +2,7 @@ import { resolveSummarizer } from '../src/chat/compaction/summarizer.js';
 import { connectModel } from '../src/chat/request/model-selection.js';
 import { DEFAULT_CONFIG } from '../src/config/defaults.js';
 import { PROBES, type Probe, probeInView, retention, scoreByKind } from '../src/eval/probe-chat.js';
-import { runProbeChat, viewText } from '../src/eval/probe-run.js';
+import { recallReaches, runProbeChat, viewText } from '../src/eval/probe-run.js';
 import { OllamaClient } from '../src/ollama/client.js';
 import { compactionResponder, gistOnly, keepEverything } from '../test/support/compaction-summarizer.js';
 import { type ChatRequestRecord, type ScriptedReply, startEmulator } from '../test/support/emulator.js';
@@ -31,6 +31,8 @@ async function probeRun(
     const text = viewText(run.view);
     const inView = (p: Probe) => probeInView(p, text);
     const exact = PROBES.filter((p) => p.exact);
+    const inHistory = PROBES.filter((p) => p.recallQuery !== undefined);
+    const recallShare = retention(inHistory, (p) => recallReaches(p, run.transcript));
     const at = `${summarizer.label}, num_ctx ${numCtx}`;
     const kinds = scoreByKind(PROBES, inView)
       .map((k) => `${k.label} ${k.passed}/${k.total}`)
@@ -61,6 +63,13 @@ async function probeRun(
         unit: '%',
         target: '100%',
         pass: exactShare === 100,
+      },
+      {
+        name: `${at}: probes the recall tool returns verbatim (${inHistory.length} in the history; the pins are in every request)`,
+        value: round(recallShare),
+        unit: '%',
+        target: '100%',
+        pass: recallShare === 100,
       },
       {
         name: `${at}: time per compaction, summarizer answering at once (median of ${run.compactions.length})`,

@@ -12,6 +12,34 @@ export function serverName(backend: Pick<ChatBackend, 'server'>): string {
   return backend.server?.name ?? 'Ollama';
 }
 
+/** How each OpenAI-compatible server gets a model to serve, by its name in messages. */
+const SERVE_A_MODEL: Record<string, string> = {
+  'llama-server': 'start llama-server with a model file (-m model.gguf)',
+  vLLM: 'start vLLM with a model (vllm serve <model>)',
+  SGLang: 'start SGLang with a model (--model-path <model>)',
+  'LM Studio': 'load one in LM Studio (lms load <model>)',
+  LiteLLM: "add one to the proxy's model_list",
+};
+
+/**
+ * What to do when the server has no model, in words for its kind: `ollama pull` on Ollama; on an
+ * OpenAI-compatible server, which pulls nothing, how that server is given one. No final stop.
+ */
+export function noModelsAdvice(server: ServerIdentity | undefined): string {
+  if (server?.api !== 'openai') return 'No models are installed. Install one with `ollama pull llama3.2`';
+  // An empty list names no engine: the ways of the common ones.
+  const how =
+    SERVE_A_MODEL[server.name] ??
+    'load or serve one there (llama-server -m model.gguf, vllm serve <model>, lms load <model>)';
+  const name = server.name.charAt(0).toUpperCase() + server.name.slice(1);
+  return `${name} serves no model (its /v1/models list is empty): ${how}`;
+}
+
+/** A reply cut at its length limit, named as the server's protocol names it. */
+export function replyLimitName(server: ServerIdentity | undefined): string {
+  return server?.api === 'openai' ? 'max_tokens' : 'num_predict';
+}
+
 /** Per-call hooks of `chat`. */
 export interface ChatHandlers {
   /** Cancels the request at any point, including while waiting for the first byte. */

@@ -105,6 +105,8 @@ export interface ChatReply {
 export interface ServerWindow {
   tokens: number;
   source: string;
+  /** `source` in a word or two for the status line, e.g. `/props`, `max_model_len`. */
+  label: string;
   /** The server publishes no window: `tokens` is a cautious guess, until a refusal tells the real one. */
   guessed?: true;
 }

@@ -67,9 +67,13 @@ Examples:
   OLLAMA_HOST=gpu-box:11434 ochat   use another server
   ochat --host http://gpu:8000/v1   an OpenAI-compatible server (vLLM, llama-server, …);
                                     its API key from $OCHAT_API_KEY or $OPENAI_API_KEY
+  ochat eval compaction -m llama3.2 --summarizer-model qwen2.5:0.5b
+                                    score what compaction keeps with your models
+                                    (ochat eval --help)
 
 In the chat, /help lists the slash commands; !command runs a shell command and its output
-goes with your next message.`,
+goes with your next message; /recall TEXT searches the whole conversation, compacted
+messages included (a model with tools gets the same search as the recall tool).`,
     )
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });

@@ -11,6 +11,7 @@ import { mcpCommand } from './builtin/mcp.js';
 import { modelCommand } from './builtin/model.js';
 import { pinCommand, pinsCommand, unpinCommand } from './builtin/pin.js';
 import { quitCommand } from './builtin/quit.js';
+import { recallCommand } from './builtin/recall.js';
 import { retryCommand } from './builtin/retry.js';
 import {
   deleteCommand,
@@ -42,6 +43,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   pinCommand,
   pinsCommand,
   unpinCommand,
+  recallCommand,
   instructionsCommand,
   setCommand,
   thinkCommand,

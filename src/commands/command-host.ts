@@ -47,6 +47,8 @@ export interface ConversationCommands {
   clear(): void;
   /** `/retry`: regenerates the reply to the last message; the old one is kept, marked replaced. */
   retryReply(): Promise<void>;
+  /** `/recall TEXT`: the best passages of the whole history for a query, as `recall` gives the model. */
+  recall(query: string): string;
 }
 
 /** The instruction files in force (AGENTS.md), as `/instructions` shows them. */
@@ -128,6 +130,8 @@ export interface McpServerView {
   tools: { name: string; description: string }[];
   /** The last lines it wrote to stderr. */
   stderr: string[];
+  /** How much of its stderr was dropped, in words, when any was. */
+  stderrNote?: string;
   /** Where it is configured: config.yml or the directory's .mcp.json. */
   origin: 'config' | '.mcp.json';
 }

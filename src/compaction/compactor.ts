@@ -120,7 +120,7 @@ export interface DetailsOutcome {
   bySummary: number;
   /** Kept verbatim in the details list beside it. */
   inList: number;
-  /** Folded out of the list by this compaction to fit its share (the history keeps them). */
+  /** Folded out of the list by this compaction to fit its share (recall still finds them). */
   folded: number;
   /** Folded over all compactions so far. */
   foldedTotal: number;

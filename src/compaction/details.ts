@@ -186,5 +186,5 @@ export function detailBullet(detail: ExactDetail): string {
 
 /** The line that stands for folded details in the list: never a silent drop. */
 export function foldedDetailsLine(folded: number): string {
-  return `\n- (${folded} older exact detail${folded === 1 ? '' : 's'} folded to fit; the history keeps them)`;
+  return `\n- (${folded} older exact detail${folded === 1 ? '' : 's'} folded to fit; recall finds them)`;
 }

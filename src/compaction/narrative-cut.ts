@@ -30,62 +30,62 @@ export function cutNarrative(
   if (estimate(text) <= maxTokens) return { kept: text, removed: '' };
   // Split with a capture group: words at even indices ('' at an end that is whitespace), breaks at odd.
   const parts = text.split(/(\s+)/);
-  const words = parts.flatMap((part, i) => (i % 2 === 0 && part ? [i] : []));
-  const dropped = new Set<number>();
+  const plain: number[] = [];
+  const exact: number[] = [];
+  for (let i = 0; i < parts.length; i += 2) if (parts[i]) (isExactWord(parts[i]) ? exact : plain).push(i);
+  const order = plain.concat(exact);
+  // A flag per part, not a Set: every render reads one per word, and a cut renders 15–20 times.
+  const dropped = new Uint8Array(parts.length);
   const render = () => renderKept(parts, dropped);
-  const order = [
-    ...words.filter((i) => !isExactWord(parts[i])),
-    ...words.filter((i) => isExactWord(parts[i])),
-  ];
   // Drop in batches sized by the excess, then one by one: exact, and far fewer renders than words.
   let next = 0;
   while (next < order.length) {
     const excess = estimate(render()) - maxTokens;
     if (excess <= 0) break;
     const batch = Math.max(1, Math.floor(excess / 4));
-    for (let k = 0; k < batch && next < order.length; k++) dropped.add(order[next++]);
+    for (let k = 0; k < batch && next < order.length; k++) dropped[order[next++]] = 1;
   }
   // The batches may overshoot: put back the last words dropped while the text still fits.
   while (next > 0) {
     const last = order[next - 1];
-    dropped.delete(last);
+    dropped[last] = 0;
     if (estimate(render()) > maxTokens) {
-      dropped.add(last);
+      dropped[last] = 1;
       break;
     }
     next--;
   }
   // What is left fits (or every word is gone): a lone marker is not a summary, so then nothing is kept.
-  return { kept: dropped.size < words.length ? render() : '', removed: renderRemoved(parts, dropped) };
+  return { kept: next < order.length ? render() : '', removed: renderRemoved(parts, dropped) };
 }
 
 /** The text without the dropped words, each run of them replaced by one marker. */
-function renderKept(parts: readonly string[], dropped: ReadonlySet<number>): string {
-  const out: string[] = [];
+function renderKept(parts: readonly string[], dropped: Uint8Array): string {
+  let out = '';
   let inRun = false;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
     if (i % 2) {
-      if (!inRun) out.push(part);
-    } else if (dropped.has(i)) {
-      if (!inRun) out.push(CUT_MARKER);
+      if (!inRun) out += part;
+    } else if (dropped[i]) {
+      if (!inRun) out += CUT_MARKER;
       inRun = true;
     } else if (part) {
       // After a cut run, the break that stood before this word (a line break stays one).
-      if (inRun) out.push(parts[i - 1]);
+      if (inRun) out += parts[i - 1];
       inRun = false;
-      out.push(part);
+      out += part;
     }
   }
-  return out.join('').trim();
+  return out.trim();
 }
 
 /** The dropped words in order, runs joined by ` … `. */
-function renderRemoved(parts: readonly string[], dropped: ReadonlySet<number>): string {
+function renderRemoved(parts: readonly string[], dropped: Uint8Array): string {
   const runs: string[][] = [];
   let run: string[] | undefined;
   for (let i = 0; i < parts.length; i += 2) {
-    if (!dropped.has(i)) {
+    if (!dropped[i]) {
       if (parts[i]) run = undefined;
       continue;
     }

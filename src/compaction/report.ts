@@ -44,7 +44,7 @@ function detailsKept({ details }: Pick<CompactionResult, 'details'>): string {
   if (!kept && !folded) return '';
   const plural = (n: number) => `${n} exact detail${n === 1 ? '' : 's'}`;
   const how = kept ? ` (${bySummary} by the summary, ${inList} in the details list)` : '';
-  const lost = folded ? `; ${plural(folded)} folded to fit the summary budget (the history keeps them)` : '';
+  const lost = folded ? `; ${plural(folded)} folded to fit the summary budget (recall still finds them)` : '';
   return `; ${plural(kept)} kept${how}${lost}`;
 }
 

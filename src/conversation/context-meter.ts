@@ -126,7 +126,13 @@ export class ContextMeter {
     // that includes images would put that guess into the ratio every text estimate divides by.
     const carriesImages = counts.view.some((message) => message.images?.length);
     if (!truncated && !carriesImages && counts.promptEvalCount > 0 && counts.promptEvalCount <= numCtx) {
-      const sample = calibrationSampleFor(counts.view, counts.promptEvalCount, counts.tools);
+      // The tool definitions are in the sample only where the template renders them: a count without
+      // them over chars with them taught llama-server's chatml ~7 chars a token, every estimate short.
+      const sample = calibrationSampleFor(
+        counts.view,
+        counts.promptEvalCount,
+        this.toolsRendered ? counts.tools : [],
+      );
       this.charsPerToken = calibrateCharsPerToken(this.charsPerToken, sample);
     }
     if (counts.estimateNext) this.anchor.estimated = counts.estimateNext();

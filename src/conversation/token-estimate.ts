@@ -25,7 +25,12 @@ export function weightedLength(text: string): number {
 /** Estimated tokens of a text: weighted chars over chars-per-token, rounded up. */
 export function estimateTokens(text: string, charsPerToken: number = DEFAULT_CHARS_PER_TOKEN): number {
   if (text.length === 0) return 0;
-  return Math.ceil(weightedLength(text) / usableCharsPerToken(charsPerToken));
+  return tokensOfLength(weightedLength(text), charsPerToken);
+}
+
+/** Estimated tokens of `length` weighted chars. */
+export function tokensOfLength(length: number, charsPerToken: number = DEFAULT_CHARS_PER_TOKEN): number {
+  return Math.ceil(length / usableCharsPerToken(charsPerToken));
 }
 
 /** Weighted chars of everything a message puts into the prompt besides images and overhead. */
@@ -77,7 +82,7 @@ export function estimateToolDefinitionsTokens(
   tools: readonly unknown[],
   charsPerToken: number = DEFAULT_CHARS_PER_TOKEN,
 ): number {
-  return Math.ceil(toolDefinitionsLength(tools) / usableCharsPerToken(charsPerToken));
+  return tokensOfLength(toolDefinitionsLength(tools), charsPerToken);
 }
 
 /** A corrupt ratio (0, negative, NaN from a bad settings file) must not yield Infinity tokens. */

@@ -15,6 +15,7 @@ import { formatCompactionReport } from '../compaction/report.js';
 import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message, WireMessage } from '../conversation/message.js';
+import { formatRecall, searchHistory } from '../conversation/recall-search.js';
 import { DEFAULT_CHARS_PER_TOKEN } from '../conversation/token-estimate.js';
 import {
   appendScriptedTurn,
@@ -24,6 +25,7 @@ import {
   plantedProbes,
   probeInView,
   probeRoundTurns,
+  recallFindsProbe,
 } from './probe-chat.js';
 
 /** The system prompt of the probe chat. */
@@ -138,7 +140,8 @@ export interface ProbeAnswer {
  */
 export async function askProbes(
   backend: ChatBackend,
-  chat: { model: string; numCtx: number },
+  /** `think: false` for a thinking model: the answer is what is scored, and thinking only costs time. */
+  chat: { model: string; numCtx: number; think?: false },
   view: readonly WireMessage[],
   probes: readonly Probe[],
   onAnswer?: (answer: ProbeAnswer) => void,
@@ -151,6 +154,7 @@ export async function askProbes(
         model: chat.model,
         messages: [...view, { role: 'user', content: `${probe.question} Answer with the value alone.` }],
         options: { num_ctx: chat.numCtx },
+        ...(chat.think === false ? { think: false } : {}),
         truncate: false,
       },
       { signal },
@@ -160,4 +164,17 @@ export async function askProbes(
     onAnswer?.(answer);
   }
   return answers;
+}
+
+/**
+ * Whether the `recall` tool, called with the probe's query over the whole history, returns its
+ * value verbatim (what the model reads of it, bounded as the tool bounds it); false for a probe
+ * with no query (a pin: in every request, not in the history).
+ */
+export function recallReaches(probe: Probe, transcript: readonly Message[]): boolean {
+  if (probe.recallQuery === undefined) return false;
+  return recallFindsProbe(
+    probe,
+    formatRecall(probe.recallQuery, searchHistory(transcript, probe.recallQuery)),
+  );
 }

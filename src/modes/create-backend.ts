@@ -25,7 +25,13 @@ export async function createBackend(
   const headers = expandEnvReferences(config.headers, env).values;
   let api = flags.api ?? config.api ?? appState.serverApi(host);
   const fromOllamaVariable = !flags.host && Boolean(env.OLLAMA_HOST?.trim());
-  if (!api && host !== DEFAULT_HOST && !fromOllamaVariable) {
+  const mayProbe = host !== DEFAULT_HOST && !fromOllamaVariable;
+  if (!api && mayProbe) {
+    // A one-shot with -m has not opened the state yet: reading it costs less than a probe of the host.
+    await appState.open();
+    api = appState.serverApi(host);
+  }
+  if (!api && mayProbe) {
     api = await (await loadOpenAiRuntime()).detectApi(host, { headers });
     if (api) appState.setServerApi(host, api);
   }

@@ -20,6 +20,13 @@ async function main(): Promise<void> {
   // stderr carries only text: error messages may echo config keys, hosts, model names, tool lines.
   guardTerminalOutput(process.stderr, 'text');
   exitQuietlyWhenOutputCloses();
+  if (process.argv[2] === 'eval') {
+    // `ochat eval compaction`: plain text out, its module loaded only for it.
+    guardTerminalOutput(process.stdout, 'text');
+    const { runEval } = await import('./eval-compaction.js');
+    process.exitCode = await runEval(process.argv.slice(3), process.env);
+    return;
+  }
   let settings: RunSettings;
   try {
     settings = await resolveSettings(process.argv, process.env);

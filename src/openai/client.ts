@@ -238,7 +238,11 @@ export class OpenAiClient implements ChatBackend {
   ): Promise<ServerWindow> {
     const maxModelLen = entry?.max_model_len;
     if (typeof maxModelLen === 'number' && maxModelLen > 0)
-      return { tokens: maxModelLen, source: `${this.server.name} /v1/models max_model_len` };
+      return {
+        tokens: maxModelLen,
+        source: `${this.server.name} /v1/models max_model_len`,
+        label: 'max_model_len',
+      };
     const probes: [Engine, () => Promise<number | undefined>][] = [
       ['llama-server', () => this.llamaServerWindow(signal)],
       ['lm-studio', () => this.lmStudioWindow(model, signal)],
@@ -249,14 +253,15 @@ export class OpenAiClient implements ChatBackend {
       const tokens = await probe().catch(() => undefined);
       if (tokens === undefined) continue;
       this.engine = engine;
-      return { tokens, source: WINDOW_SOURCES[engine] };
+      return { tokens, ...WINDOW_SOURCES[engine] };
     }
     const metaCtx = isRecord(entry?.meta) ? entry.meta.n_ctx : undefined;
     if (typeof metaCtx === 'number' && metaCtx > 0)
-      return { tokens: metaCtx, source: `${this.server.name} /v1/models meta.n_ctx` };
+      return { tokens: metaCtx, source: `${this.server.name} /v1/models meta.n_ctx`, label: 'meta.n_ctx' };
     return {
       tokens: UNKNOWN_WINDOW,
       source: 'a cautious guess: the server publishes no window',
+      label: 'guessed',
       guessed: true,
     };
   }
@@ -371,14 +376,15 @@ export class OpenAiClient implements ChatBackend {
   }
 }
 
-const WINDOW_SOURCES: Record<Engine, string> = {
-  'llama-server': 'llama-server /props n_ctx',
-  'lm-studio': 'LM Studio loaded_context_length',
-  litellm: 'LiteLLM /model/info max_input_tokens',
-  vllm: 'vLLM max_model_len',
-  sglang: 'SGLang max_model_len',
-  'ollama-v1': "Ollama's /v1",
-  unknown: 'the server',
+/** Where each engine publishes its window: in words, and in a word for the status line. */
+const WINDOW_SOURCES: Record<Engine, { source: string; label: string }> = {
+  'llama-server': { source: 'llama-server /props n_ctx', label: '/props' },
+  'lm-studio': { source: 'LM Studio loaded_context_length', label: 'loaded_context_length' },
+  litellm: { source: 'LiteLLM /model/info max_input_tokens', label: '/model/info' },
+  vllm: { source: 'vLLM max_model_len', label: 'max_model_len' },
+  sglang: { source: 'SGLang max_model_len', label: 'max_model_len' },
+  'ollama-v1': { source: "Ollama's /v1", label: '/v1' },
+  unknown: { source: 'the server', label: 'server' },
 };
 
 function parseJson(text: string): unknown {

@@ -31,6 +31,12 @@ export interface ToolRegistry {
    */
   setFinder(tool: Tool): void;
   readonly finder: Tool | undefined;
+  /**
+   * The tool that searches the conversation (`recall`): callable, never listed, its schema sent
+   * only once part of the conversation is compacted.
+   */
+  setRecall(tool: Tool): void;
+  readonly recall: Tool | undefined;
   /** The enabled tools as Ollama's `tools` field wants them. */
   schemas(): ToolSchema[];
   /** Names in the `enabled` option that match no tool (for a config warning). */
@@ -56,13 +62,19 @@ export function createToolRegistry(tools: Tool[], options: { enabled: string[] }
   }
   let mcp = new Map<string, Tool>();
   let finder: Tool | undefined;
+  let recall: Tool | undefined;
   const enabled = new Set(options.enabled.filter((name) => builtin.has(name)));
   /** MCP tool names the user turned off: they stay off when their server lists them again. */
   const mcpOff = new Set<string>();
   const get = (name: string) =>
-    builtin.get(name) ?? mcp.get(name) ?? (finder?.name === name ? finder : undefined);
+    builtin.get(name) ??
+    mcp.get(name) ??
+    (finder?.name === name ? finder : recall?.name === name ? recall : undefined);
   const isEnabled = (name: string) =>
-    enabled.has(name) || (mcp.has(name) && !mcpOff.has(name)) || finder?.name === name;
+    enabled.has(name) ||
+    (mcp.has(name) && !mcpOff.has(name)) ||
+    finder?.name === name ||
+    recall?.name === name;
   const all = () => [...builtin.values(), ...mcp.values()];
   let version = 0;
   return {
@@ -97,6 +109,12 @@ export function createToolRegistry(tools: Tool[], options: { enabled: string[] }
     },
     get finder() {
       return finder;
+    },
+    setRecall(tool) {
+      recall = tool;
+    },
+    get recall() {
+      return recall;
     },
     schemas: () =>
       all()

@@ -1,4 +1,5 @@
 import type { JSONSchemaObject } from '../backend/interfaces.js';
+import type { Message } from '../conversation/message.js';
 
 /** What a tool may touch and how long it may take; injected so tools stay testable. */
 export interface ToolContext {
@@ -12,6 +13,8 @@ export interface ToolContext {
   commandTimeoutMs: number;
   /** The clock, injected so `get_time` is deterministic in tests. */
   now: () => Date;
+  /** The conversation's whole transcript, compacted messages included (`recall` searches it). */
+  history?: () => readonly Message[];
   /** Told how far a long call has got (an MCP server's progress notifications), for the status line. */
   onProgress?: (text: string) => void;
 }

@@ -214,6 +214,7 @@ export function ChatApp({ model, commands, completePath, history, now, eraseOwnO
           : {
               model: state.model ?? NO_MODEL_LABEL,
               numCtx: state.numCtx,
+              windowSource: state.windowSource,
               used: state.used,
               autoCompactPaused: state.autoCompactPaused,
               spill: state.spill,

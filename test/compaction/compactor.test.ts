@@ -644,7 +644,7 @@ describe('the exact details check', () => {
     expect(prompts).toHaveLength(2);
     expect(prompts[0]).toContain(`${DETAILS_OPENING}\n- /etc/payments/db.conf\n- 5433\n`);
     expect(prompts[1]).toContain('- MAX_RETRIES=17');
-    expect(outcome.result.details).toEqual({ bySummary: 3, inList: 8, folded: 0, foldedTotal: 0 });
+    expect(outcome.result.details).toMatchObject({ bySummary: 3, inList: 8, folded: 0, foldedTotal: 0 });
     expect(outcome.record.keptDetails?.map((d) => d.text)).toEqual(ELEVEN.slice(0, 3).map(([, , d]) => d));
     expect(formatCompactionReport(outcome.result)).toContain(
       '; 11 exact details kept (3 by the summary, 8 in the details list)',
@@ -664,10 +664,10 @@ describe('the exact details check', () => {
     const { details } = outcome.result;
     expect(details?.folded).toBeGreaterThan(0);
     expect(formatCompactionReport(outcome.result)).toContain(
-      `; ${details?.folded} exact details folded to fit the summary budget (the history keeps them)`,
+      `; ${details?.folded} exact details folded to fit the summary budget (recall still finds them)`,
     );
     expect(renderSummarySection(outcome.record)).toContain(
-      `(${details?.folded} older exact details folded to fit; the history keeps them)`,
+      `(${details?.folded} older exact details folded to fit; recall finds them)`,
     );
     // The newest are the ones kept, the oldest folded.
     const kept = outcome.record.details?.map((d) => d.text) ?? [];

@@ -137,9 +137,7 @@ describe('fitDetailsList', () => {
     expect(fitted.details).toEqual(details.slice(30 - fitted.details.length));
     expect(fitted.foldedTotal).toBe(2 + 30 - fitted.details.length);
     const list = renderDetailsList({ details: fitted.details, detailsFolded: fitted.foldedTotal });
-    expect(list).toContain(
-      `(${fitted.foldedTotal} older exact details folded to fit; the history keeps them)`,
-    );
+    expect(list).toContain(`(${fitted.foldedTotal} older exact details folded to fit; recall finds them)`);
     expect(list.endsWith(detailBullet(details[29]))).toBe(true);
   });
 

@@ -106,16 +106,17 @@ describe('buildModelView', () => {
   });
 });
 
-describe('a reply cut short by a failure and retried', () => {
-  const message = (id: number, role: Message['role'], content: string, interrupted?: boolean): Message => ({
-    id,
-    turn: 1,
-    role,
-    content,
-    at: 'x',
-    ...(interrupted ? { interrupted } : {}),
-  });
+/** A transcript message of turn 1; `interrupted` marks a reply cut short. */
+const message = (id: number, role: Message['role'], content: string, interrupted?: boolean): Message => ({
+  id,
+  turn: 1,
+  role,
+  content,
+  at: 'x',
+  ...(interrupted ? { interrupted } : {}),
+});
 
+describe('a reply cut short by a failure and retried', () => {
   it('is left out while it is the last message (the retry asks again) and once its retry follows', () => {
     const failed = [message(1, 'user', 'hi'), message(2, 'assistant', 'Hal', true)];
     expect(buildModelView({ transcript: failed })).toEqual([{ role: 'user', content: 'hi' }]);
@@ -130,15 +131,6 @@ describe('a reply cut short by a failure and retried', () => {
 });
 
 describe('the chat request as far as a boundary (end), as the summarizer continues it', () => {
-  const message = (id: number, role: Message['role'], content: string, interrupted?: boolean): Message => ({
-    id,
-    turn: 1,
-    role,
-    content,
-    at: 'x',
-    ...(interrupted ? { interrupted } : {}),
-  });
-
   it('is the start of the whole view: a reply cut short stays in when the user went on after the boundary', () => {
     const cut = [message(1, 'user', 'hi'), message(2, 'assistant', 'Hal', true), message(3, 'user', 'go on')];
     const whole = buildModelView({ system: 'S', transcript: cut });

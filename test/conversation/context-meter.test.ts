@@ -168,6 +168,19 @@ describe('ContextMeter with tool definitions', () => {
     meter.recordReply({ ...counts(view, exact), tools }, NUM_CTX);
     expect(meter.charsPerToken).toBeCloseTo(4, 1);
   });
+
+  it('on a server whose template renders no tool definitions, calibrates on the messages alone', () => {
+    // llama-server's chatml: 3000 chars of messages at 3 chars a token counted, the tools not at all.
+    const view = [user('a'.repeat(3000))];
+    const big = [{ type: 'function', function: { name: 'read_file', description: 'x'.repeat(4000) } }];
+    const meter = new ContextMeter(4);
+    meter.recordReply(
+      { ...counts(view, 1000 + MESSAGE_OVERHEAD_TOKENS, { wholePrompt: true }), tools: big },
+      NUM_CTX,
+    );
+    // With the definitions' 4000 chars in the sample it learnt 7 chars a token (4.9 smoothed): every later estimate ~40% short.
+    expect(meter.charsPerToken).toBeCloseTo(4 + (3 - 4) * CALIBRATION_SMOOTHING, 10);
+  });
 });
 
 describe('ContextMeter.used', () => {

@@ -33,7 +33,7 @@ describe.skipIf(!llama.files)(
       chat = await startLlamaChat(llama.files!);
       const { pty, proxy } = chat;
       await pty.waitFor('num_ctx 2048 (2k) from llama-server /props n_ctx');
-      expect(pty.screen()).toMatch(/ochat-tiny/);
+      await pty.waitFor(/ochat-tiny · \d+\/2k \(\d+%\) \/props/);
 
       await sendAndSettle(chat, 'Hello there, tiny model.');
       const [request] = proxy.completions;
@@ -45,11 +45,12 @@ describe.skipIf(!llama.files)(
       // The meter is what the server counted: the prompt and the reply.
       const used = request.usage!.prompt_tokens + request.usage!.completion_tokens;
       await pty.waitFor(new RegExp(`${used}/2k`));
+      // The server stops every reply at -n 48: the cut is named as an OpenAI server names its limit.
+      await pty.waitFor('The reply hit its length limit (max_tokens) and was cut.');
+      expect(pty.screen()).not.toContain('num_predict');
     }, 120_000);
 
-    // Skipped at the round's end: on the final main a turn of this chat (the 5th or 6th) does not
-    // settle within 120 s, with and without the meter's whole-prompt fix. Not diagnosed yet.
-    test.skip('a long chat compacts at 2048 several times and no request is refused', async () => {
+    test('a long chat compacts at 2048 several times and no request is refused', async () => {
       chat = await startLlamaChat(llama.files!);
       const { proxy } = chat;
       for (let n = 1; n <= 14 && compactionReports(chat!) < 3; n++) await sendAndSettle(chat, noteText(n));

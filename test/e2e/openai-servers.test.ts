@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { isSummarizerRequest, keepWhatItIsShown } from '../support/compaction-summarizer.js';
 import { PROMPT_PLACEHOLDER, placeForRuns, removePlaces } from '../support/e2e-chat.js';
+import { runOchat } from '../support/e2e-process.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
 import {
   type OpenAiChatRecord,
@@ -58,6 +59,8 @@ describe('OpenAI-compatible servers', () => {
     );
     // The only model is taken; the banner says where the window came from.
     await pty.waitFor('num_ctx 16384 (16k) from vLLM /v1/models max_model_len');
+    // The status line too, after the meter, in a word.
+    await pty.waitFor(/Qwen\/Qwen3-8B · \d+\/16k \(\d+%\) max_model_len/);
     expect(emu.requests.slice(0, 2).map((r) => r.path)).toEqual(['/api/version', '/v1/models']);
 
     const thinking = 'The user wants the notes; I will read the file.';
@@ -128,6 +131,7 @@ describe('OpenAI-compatible servers', () => {
       ['--num-ctx', '8192'],
     );
     await pty.waitFor('num_ctx 8192');
+    await pty.waitFor(/tiny · \d+\/8k \(\d+%\) --num-ctx/);
     emu.respondWith((record) =>
       isSummarizerRequest(record)
         ? { content: keepWhatItIsShown(record).content }
@@ -141,6 +145,7 @@ describe('OpenAI-compatible servers', () => {
       });
     }
     await pty.waitFor("llama-server's window is 2k, not 8k");
+    await pty.waitFor(/tiny · \S+\/2k \(\d+%\) learnt from refusal/);
     const refused = emu.chats.filter((chat) => chat.error);
     expect(refused).toHaveLength(1);
     expect(refused[0].error?.message).toMatch(/exceeds the available context size \(2048 tokens\)/);
@@ -224,6 +229,16 @@ describe('OpenAI-compatible servers', () => {
     await pty.waitFor(/LM Studio truncated the prompt: about \S+ tokens were sent, the model saw \S+/);
   });
 
+  test('a server with no model loaded says how to serve one on such servers, not ollama pull', async () => {
+    // LM Studio with nothing loaded: an empty list names no engine.
+    emu = await startOpenAiEmulator({ engine: 'lm-studio', models: [] });
+    pty = spawnOchat(['--host', emu.url], { cols: 200 });
+    await pty.waitFor(
+      'The server serves no model (its /v1/models list is empty): load or serve one there (llama-server -m model.gguf, vllm serve <model>, lms load <model>), then run ochat again.',
+    );
+    expect(pty.screen()).not.toContain('ollama pull');
+  });
+
   test('without a key, a server that wants one is said in words naming the variable', async () => {
     const { pty } = await startServerAndChat({ engine: 'vllm', apiKey: 'sk-x' }, ['--api', 'openai']);
     await pty.waitFor(/wants an API key \(HTTP 401: Unauthorized\)\. Set OCHAT_API_KEY/);
@@ -243,6 +258,9 @@ describe('detection at --host', () => {
     pty = spawnOchat(['--host', ollama.url, '-m', 'llama3.2'], { home });
     await pty.waitFor(PROMPT_PLACEHOLDER);
     await pty.waitFor('num_ctx 8192');
+    // On Ollama the window is the one ochat sends: the status line names no source.
+    await pty.waitFor(/llama3\.2 · \d+\/8k \(\d+%\)/);
+    expect(pty.screen()).not.toMatch(/\/8k \(\d+%\) [^·\s]/);
     expect(ollama.requests[0].path).toBe('/api/version');
     expect(ollama.requests.some((r) => r.path.startsWith('/v1/'))).toBe(false);
     await pty.dispose();
@@ -250,5 +268,19 @@ describe('detection at --host', () => {
     pty = spawnOchat(['--host', ollama.url, '-m', 'llama3.2'], { home });
     await pty.waitFor('num_ctx 8192');
     expect(ollama.requests.slice(seen).map((r) => r.path)).not.toContain('/api/version');
+  });
+
+  test('a one-shot with -m remembers what answered at the host too: the next one asks nothing', async () => {
+    emu = await startOpenAiEmulator({ engine: 'vllm', models: [{ id: 'Qwen/Qwen3-8B', window: 16384 }] });
+    const { home } = placeForRuns('ochat-detect-once-');
+    const env = { XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config') };
+    const args = ['--host', emu.url, '-m', 'Qwen/Qwen3-8B', '-p', 'hello'];
+    const first = await runOchat(args, { env });
+    expect(first).toMatchObject({ code: 0, stdout: 'Echo: hello\n' });
+    expect(emu.requests[0].path).toBe('/api/version');
+    const seen = emu.requests.length;
+    const second = await runOchat(args, { env });
+    expect(second).toMatchObject({ code: 0, stdout: 'Echo: hello\n' });
+    expect(emu.requests.slice(seen).map((r) => r.path)).not.toContain('/api/version');
   });
 });

@@ -60,6 +60,15 @@ describe('createBackend', () => {
     expect(emulator.requests.filter((r) => r.path === '/api/version')).toHaveLength(probes);
   });
 
+  it('a state not opened yet (a one-shot with -m) is opened to read what answered before, not probed again', async () => {
+    emulator = await startOpenAiEmulator({ engine: 'vllm' });
+    const earlier = await state();
+    earlier.setServerApi(emulator.url, 'openai');
+    const unopened = new AppState({ cwd: dirs.at(-1) });
+    expect(await createBackend(settings(emulator.url), unopened, {})).toBeInstanceOf(OpenAiClient);
+    expect(emulator.requests).toEqual([]);
+  });
+
   it('a host from $OLLAMA_HOST is taken as Ollama without asking; the same host given by --host is asked', async () => {
     emulator = await startOpenAiEmulator({ engine: 'vllm' });
     const appState = await state();

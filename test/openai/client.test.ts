@@ -14,22 +14,22 @@ async function start(engine: OpenAiEngine, extra: Partial<Parameters<typeof star
   return { emulator, client: new OpenAiClient({ host: emulator.url, retryDelaysMs: [10, 10] }) };
 }
 
-const WINDOW_SOURCES: [OpenAiEngine, string, string][] = [
-  ['vllm', 'vLLM', 'vLLM /v1/models max_model_len'],
-  ['sglang', 'SGLang', 'SGLang /v1/models max_model_len'],
-  ['llama-server', 'llama-server', 'llama-server /props n_ctx'],
-  ['lm-studio', 'LM Studio', 'LM Studio loaded_context_length'],
-  ['litellm', 'LiteLLM', 'LiteLLM /model/info max_input_tokens'],
+const WINDOW_SOURCES: [OpenAiEngine, string, string, string][] = [
+  ['vllm', 'vLLM', 'vLLM /v1/models max_model_len', 'max_model_len'],
+  ['sglang', 'SGLang', 'SGLang /v1/models max_model_len', 'max_model_len'],
+  ['llama-server', 'llama-server', 'llama-server /props n_ctx', '/props'],
+  ['lm-studio', 'LM Studio', 'LM Studio loaded_context_length', 'loaded_context_length'],
+  ['litellm', 'LiteLLM', 'LiteLLM /model/info max_input_tokens', '/model/info'],
 ];
 
 describe('OpenAiClient against each engine', () => {
   it.each(WINDOW_SOURCES)(
     '%s: names the engine and reads its window where it publishes it',
-    async (engine, name, source) => {
+    async (engine, name, source, label) => {
       const { client } = await start(engine);
       expect(await client.listModels()).toEqual([{ name: 'm1' }]);
       const info = await client.showModel('m1');
-      expect(info.serverWindow).toEqual({ tokens: 2048, source });
+      expect(info.serverWindow).toEqual({ tokens: 2048, source, label });
       expect(client.server).toEqual({ api: 'openai', name });
     },
   );

@@ -90,4 +90,4 @@ export async function startChat(emu: Emulator, options: ChatHarnessOptions): Pro
  * when a summary had to be cut, the tokens dropped (what became of the exact details not captured).
  */
 export const REPORT_LINE =
-  /^Compacted (\d+) messages?: (\S+) → (\S+) tokens \((\d+)% → (\d+)% of (\S+)\)(?:; \d+ exact details? kept(?: \(\d+ by the summary, \d+ in the details list\))?(?:; \d+ exact details? folded to fit the summary budget \(the history keeps them\))?)?(?:; summary cut: (?:(?:the summarizer's reply ran past its length limit and lost its end|\d+ summarizer replies ran past their length limit and lost their ends)(?:; |$))?(?:(\d+) tokens dropped \(\/summary shows them\))?)?$/;
+  /^Compacted (\d+) messages?: (\S+) → (\S+) tokens \((\d+)% → (\d+)% of (\S+)\)(?:; \d+ exact details? kept(?: \(\d+ by the summary, \d+ in the details list\))?(?:; \d+ exact details? folded to fit the summary budget \(recall still finds them\))?)?(?:; summary cut: (?:(?:the summarizer's reply ran past its length limit and lost its end|\d+ summarizer replies ran past their length limit and lost their ends)(?:; |$))?(?:(\d+) tokens dropped \(\/summary shows them\))?)?$/;

@@ -71,6 +71,7 @@ export class FakeHost implements CommandHost {
     retryReply: async () => {
       this.retryCalls += 1;
     },
+    recall: (query) => `recalled ${query}`,
   };
 
   /** What `pin` answers (undefined: it pins). */

@@ -64,6 +64,11 @@ export class CompactionRunner implements CompactionCommands {
    */
   private unfixableTurn: number | undefined;
   private scaledBudgetsTold = false;
+  /**
+   * What the gate last found not due: the plan, and the runner's own state then. The turn's first
+   * request passes the gate right after the sender's; the same plan is not weighed twice.
+   */
+  private passed: { plan: object; auto: boolean; paused: boolean; unfixable: number | undefined } | undefined;
 
   constructor(private readonly deps: CompactionRunnerDeps) {}
 
@@ -114,7 +119,26 @@ export class CompactionRunner implements CompactionCommands {
    * `saysCancel: false`: the caller, holding its request back, says so itself (one line, below its message).
    */
   async makeRoom(options: { saysCancel?: boolean } = {}): Promise<GateResult> {
-    if (!this.due()) return 'ready';
+    const now = {
+      plan: this.deps.requests.plan(),
+      auto: this.deps.config.auto,
+      paused: this.autoPaused,
+      unfixable: this.unfixableTurn,
+    };
+    const { passed } = this;
+    if (
+      now.plan &&
+      passed?.plan === now.plan &&
+      passed.auto === now.auto &&
+      passed.paused === now.paused &&
+      passed.unfixable === now.unfixable
+    )
+      return 'ready';
+    if (!this.due()) {
+      this.passed = now.plan && { ...now, plan: now.plan };
+      return 'ready';
+    }
+    this.passed = undefined;
     const end = await this.attempt('auto', undefined, options.saysCancel ?? true);
     if (end === 'cancelled') return 'cancelled';
     return end === 'failed' || end === 'unfixable' || end === 'until-next-turn' ? 'failed' : 'ready';
@@ -253,6 +277,7 @@ export class CompactionRunner implements CompactionCommands {
       screen.notice('error', 'Not connected to a model yet.');
       return 'nothing';
     }
+    const recallToCome = requests.recallTokensToCome(plan);
     const abort = this.deps.abort.begin();
     screen.store.update({ busy: trigger === 'auto' ? 'compacting (context nearly full)…' : 'compacting…' });
     try {
@@ -282,8 +307,9 @@ export class CompactionRunner implements CompactionCommands {
         focus,
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
-        fit: plan.fit,
-        fixedTokens: plan.toolTokens,
+        // Room for recall's definition, which the requests after the first compaction carry.
+        fit: { ...plan.fit, numCtx: plan.fit.numCtx - recallToCome },
+        fixedTokens: plan.toolTokens + recallToCome,
         usedBefore: requests.used(plan),
         continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
         now: this.deps.now,

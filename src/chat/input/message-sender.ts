@@ -4,6 +4,7 @@ import type { Config } from '../../config/schema.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import type { WireMessage } from '../../conversation/message.js';
+import { formatRecall, searchHistory } from '../../conversation/recall-search.js';
 import { estimateMessageTokens } from '../../conversation/token-estimate.js';
 import type { CompactionRunner } from '../compaction/compaction-runner.js';
 import type { ModelConnector } from '../model/model-connector.js';
@@ -101,6 +102,10 @@ export class MessageSender implements ConversationCommands {
   clear(): void {
     this.deps.startNewConversation();
     this.deps.screen.notice('success', 'New conversation.');
+  }
+
+  recall(query: string): string {
+    return formatRecall(query, searchHistory(this.deps.conversation.transcript, query));
   }
 
   async retryReply(): Promise<void> {

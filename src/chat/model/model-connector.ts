@@ -3,6 +3,7 @@ import { type ChatBackend, type ServerIdentity, serverName } from '../../backend
 import { BackendError } from '../../backend/errors.js';
 import type { InstalledModel, ModelInfo, ThinkSetting } from '../../backend/interfaces.js';
 import type { InstructionsView, ModelCommands } from '../../commands/command-host.js';
+import { numCtxSourceLabel } from '../../commands/num-ctx-source.js';
 import type { AppState } from '../../config/app-state.js';
 import type { Config } from '../../config/schema.js';
 import type { MeterState } from '../../conversation/context-meter.js';
@@ -94,6 +95,7 @@ export class ModelConnector implements ModelCommands {
           ),
         },
         () => backend.listModels(signal),
+        backend.server,
       ).catch((error: unknown) => this.pickInstalled(error));
       if (name === undefined) return undefined;
       const connected = await this.openOrPull(name, signal);
@@ -222,9 +224,17 @@ export class ModelConnector implements ModelCommands {
     else requests.resetMeter(appState.calibration(name) ?? DEFAULT_CHARS_PER_TOKEN);
     appState.lastModel = name;
     const inForce = settings.connected ?? connected;
-    screen.store.update({ model: name, numCtx: inForce.numCtx });
+    screen.store.update({ model: name, ...this.window(inForce) });
     requests.refreshUsed();
     return inForce;
+  }
+
+  /** The window for the status line, with where its figure came from on a server that sets its own. */
+  private window(connected: ConnectedModel): { numCtx: number; windowSource: string | undefined } {
+    const server = this.deps.backend.server;
+    const windowSource =
+      server?.api === 'openai' ? numCtxSourceLabel(connected.numCtxSource, connected.info) : undefined;
+    return { numCtx: connected.numCtx, windowSource };
   }
 
   /** Why `numCtx` is too small for ochat with the model connected, or undefined when it is not. */
@@ -317,7 +327,7 @@ export class ModelConnector implements ModelCommands {
     const resized = { ...kept, numCtx, numCtxSource: source };
     settings.connect(resized);
     this.deps.compaction.numCtxChanged();
-    screen.store.update({ numCtx });
+    screen.store.update(this.window(resized));
     requests.refreshUsed();
     // The server loads the new window at once, and says what it costs (spill warning).
     if (numCtx !== connected.numCtx) this.deps.local.resized(resized);

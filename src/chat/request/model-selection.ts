@@ -1,4 +1,4 @@
-import type { ChatBackend } from '../../backend/chat-backend.js';
+import { type ChatBackend, noModelsAdvice, type ServerIdentity } from '../../backend/chat-backend.js';
 import type { InstalledModel, ModelInfo } from '../../backend/interfaces.js';
 import { resolveNumCtx } from './num-ctx.js';
 
@@ -17,20 +17,19 @@ export class NoModelChosenError extends Error {
 
 /**
  * The model to chat with: `-m` > config `model` > the last model used > the only installed one.
- * Asks the server only when the first three are empty.
+ * Asks the server only when the first three are empty; `server` words what to do when it has none.
  */
 export async function chooseModel(
   sources: { flag?: string; config?: string; lastUsed?: string },
   listInstalled: () => Promise<InstalledModel[]>,
+  server?: ServerIdentity,
 ): Promise<string> {
   const named = sources.flag ?? sources.config ?? sources.lastUsed;
   if (named) return named;
   const installed = await listInstalled();
   if (installed.length === 1) return installed[0].name;
   if (installed.length === 0) {
-    throw new NoModelChosenError(
-      'No models are installed. Install one with `ollama pull llama3.2`, then run ochat again.',
-    );
+    throw new NoModelChosenError(`${noModelsAdvice(server)}, then run ochat again.`);
   }
   const names = installed.map((m) => `  ${m.name}`).join('\n');
   throw new NoModelChosenError(

@@ -15,6 +15,7 @@ import {
   estimateToolDefinitionsTokens,
 } from '../../conversation/token-estimate.js';
 import { ToolRecency } from '../../conversation/tool-recency.js';
+import { recallTool } from '../../tools/builtin/recall.js';
 import { capToolOutput } from '../../tools/cap-output.js';
 import {
   type DeferralFigures,
@@ -84,6 +85,7 @@ export class RequestBuilder {
       this.resetMeter();
       this.refreshUsed();
     });
+    tools.setRecall(recallTool);
     tools.setFinder(
       createFindTools({
         deferred: () => this.frame()?.definitions.deferred ?? [],
@@ -182,6 +184,7 @@ export class RequestBuilder {
       model,
       charsPerToken: this.meter.charsPerToken,
       definitions,
+      recall: this.recallDefinition(model),
       budgetSpecs: { reserve, keep_recent, summary },
       sections: this.settings.systemSections(),
       record: this.conversation.latestRecord,
@@ -196,6 +199,20 @@ export class RequestBuilder {
     const definitions = this.planDefinitions(model);
     this.#definitions = { key, value: definitions };
     return definitions;
+  }
+
+  /**
+   * The tokens recall's definition adds to every request once a compaction has run, while none
+   * has yet: a compaction makes room for it, or the request after the first one would overflow.
+   */
+  recallTokensToCome(frame: RequestFrame): number {
+    return this.conversation.latestRecord ? 0 : frame.recallTokens;
+  }
+
+  /** `recall`'s definition for `model`: the frame sends it, counted like any other, once part of the chat is compacted. */
+  private recallDefinition(model: ConnectedModel): ToolSchema | undefined {
+    const recall = this.tools.recall;
+    return recall && supportsTools(model.info) ? toolSchema(recall) : undefined;
   }
 
   /**

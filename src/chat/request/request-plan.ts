@@ -1,6 +1,6 @@
 import { withoutImages } from '../../attachments/without-images.js';
 import { supportsThinking, supportsVision } from '../../backend/capabilities.js';
-import type { ChatRequest, ThinkSetting } from '../../backend/interfaces.js';
+import type { ChatRequest, ThinkSetting, ToolSchema } from '../../backend/interfaces.js';
 import type { LoadRequest } from '../../backend/model-lifecycle.js';
 import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../compaction/budgets.js';
 import {
@@ -14,7 +14,12 @@ import {
 import type { KeepAlive } from '../../config/keep-alive.js';
 import type { CompactionRecord } from '../../conversation/compaction-record.js';
 import type { Message, WireMessage } from '../../conversation/message.js';
-import { estimateMessagesTokens, estimateToolDefinitionsTokens } from '../../conversation/token-estimate.js';
+import {
+  estimateMessagesTokens,
+  estimateToolDefinitionsTokens,
+  tokensOfLength,
+  toolDefinitionsLength,
+} from '../../conversation/token-estimate.js';
 import type { DefinitionPlan } from '../../tools/definition-budget.js';
 import type { ConnectedModel } from './model-selection.js';
 
@@ -31,6 +36,11 @@ export interface RequestFrame {
   definitions: DefinitionPlan;
   /** Estimated tokens of the resident tool definitions. */
   toolTokens: number;
+  /**
+   * Estimated tokens of `recall`'s definition: in `toolTokens` once part of the conversation is
+   * compacted, still to come before (0: the model takes no tools).
+   */
+  recallTokens: number;
   /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */
   instructionTokens: number;
   /** The compaction budgets for the model's window, room left for the tool definitions, instruction files and pins. */
@@ -67,6 +77,11 @@ export interface RequestInput {
   model: ConnectedModel;
   charsPerToken: number;
   definitions: DefinitionPlan;
+  /**
+   * `recall`'s definition, when the model takes tools: sent with the others once a record is in
+   * force (before that it would find nothing the model cannot see).
+   */
+  recall: ToolSchema | undefined;
   budgetSpecs: BudgetSpecs;
   /**
    * The system message's own parts (model-settings.ts `systemSections`: the system prompt in
@@ -87,24 +102,37 @@ export interface RequestInput {
 export function frameRequest(
   input: Pick<
     RequestInput,
-    'model' | 'charsPerToken' | 'definitions' | 'budgetSpecs' | 'sections' | 'record'
+    'model' | 'charsPerToken' | 'definitions' | 'recall' | 'budgetSpecs' | 'sections' | 'record'
   >,
 ): RequestFrame {
-  const { model, charsPerToken, definitions, sections } = input;
+  const { model, charsPerToken, sections, recall } = input;
+  const recallSent = recall !== undefined && input.record !== undefined;
+  const definitions = recallSent
+    ? { ...input.definitions, resident: [...input.definitions.resident, recall] }
+    : input.definitions;
   const toolTokens = estimateToolDefinitionsTokens(definitions.resident, charsPerToken);
+  // Not a second estimate of the definitions: one small schema's length.
+  const recallTokens = recall ? tokensOfLength(toolDefinitionsLength([recall]), charsPerToken) : 0;
   const systemMessage = systemHead(sections);
   const instructionTokens =
     sections.instructions || sections.pins
       ? estimateMessagesTokens(systemMessage, charsPerToken) -
         estimateMessagesTokens(systemHead({ system: sections.system }), charsPerToken)
       : 0;
-  // Every request carries the tool definitions, the instruction files and the pins whole.
-  const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, toolTokens + instructionTokens);
+  // Every request carries the tool definitions, the instruction files and the pins whole; recall's
+  // is paid for by the verbatim tail, before and after the first compaction alike (budgets.ts).
+  const budgets = resolveBudgets(
+    model.numCtx,
+    input.budgetSpecs,
+    toolTokens - (recallSent ? recallTokens : 0) + instructionTokens,
+    recallTokens,
+  );
   return {
     model,
     charsPerToken,
     definitions,
     toolTokens,
+    recallTokens,
     instructionTokens,
     budgets,
     fit: { numCtx: budgets.numCtx - toolTokens, reserve: budgets.reserve, charsPerToken },

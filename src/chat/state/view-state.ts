@@ -59,6 +59,11 @@ export interface ChatViewState {
   live: LiveReply | undefined;
   model: string | undefined;
   numCtx: number | undefined;
+  /**
+   * Where an OpenAI-compatible server's window figure came from, e.g. `/props`, `--num-ctx`,
+   * `learnt from refusal` (shown after the meter; none on Ollama, which takes the window ochat sends).
+   */
+  windowSource: string | undefined;
   /** Tokens the next request is expected to take (server counts plus an estimate). */
   used: number | undefined;
   /** What ochat is doing, e.g. "waiting for llama3.2…" or "compacting…"; undefined when idle. */
@@ -88,6 +93,7 @@ export function initialViewState(model: string | undefined): ChatViewState {
     live: undefined,
     model,
     numCtx: undefined,
+    windowSource: undefined,
     used: undefined,
     busy: undefined,
     lastStats: undefined,

@@ -121,6 +121,7 @@ export class ToolRunner implements ToolCommands {
         signal,
         commandTimeoutMs: config.command_timeout * 1000,
         now: this.deps.now,
+        history: () => this.deps.conversation.transcript,
         // An MCP server's progress notifications, e.g. `running everything__slow… 3/10`.
         onProgress: (progress) => screen.store.update({ busy: `${busy} ${progress}` }),
       },

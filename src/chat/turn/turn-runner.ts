@@ -1,4 +1,4 @@
-import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
+import { type ChatBackend, replyLimitName, serverName } from '../../backend/chat-backend.js';
 import { BackendError } from '../../backend/errors.js';
 import type { ChatDelta, ChatReply } from '../../backend/interfaces.js';
 import type { AppState } from '../../config/app-state.js';
@@ -335,7 +335,8 @@ export class TurnRunner {
       );
     }
     if (reply.doneReason === 'length') {
-      screen.notice('warning', 'The reply hit its length limit (num_predict) and was cut.');
+      const limit = replyLimitName(this.deps.backend.server);
+      screen.notice('warning', `The reply hit its length limit (${limit}) and was cut.`);
     }
     const seconds = m.evalDurationNs / 1e9;
     const rate = seconds > 0 ? `${(m.evalCount / seconds).toFixed(1)} tok/s` : '';

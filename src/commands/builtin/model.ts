@@ -1,3 +1,4 @@
+import { noModelsAdvice } from '../../backend/chat-backend.js';
 import { findInstalledModel, sameModel } from '../../backend/model-name.js';
 import { type CompletionContext, type CompletionEntry, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost } from '../command-host.js';
@@ -32,7 +33,7 @@ export const modelCommand: SlashCommand = {
     }
     const models = await host.model.list();
     if (models.length === 0) {
-      host.screen.show('No models are installed. Install one with `ollama pull llama3.2`.');
+      host.screen.show(`${noModelsAdvice(host.model.server)}.`);
       return;
     }
     const lines = models.map((m) => {

@@ -9,6 +9,8 @@ export interface StatusLineProps {
   model: string;
   /** The context window in tokens; the meter is hidden until it is known. */
   numCtx?: number;
+  /** Where the window's figure came from, e.g. `/props` or `learnt from refusal`: dimmed after the meter. */
+  windowSource?: string;
   /** Best estimate of the tokens the next request will use. */
   used?: number;
   /** What ochat is busy with, e.g. `compacting…` or `waiting for model…`; shows a spinner. */
@@ -44,10 +46,11 @@ export function contextMeterText(used: number, numCtx: number): string {
   return `${formatTokens(used)}/${formatTokens(numCtx)} (${percent}%)`;
 }
 
-/** The bottom line: model · context meter · auto-compact paused · busy spinner (or what it waits for) · hint. */
+/** The bottom line: model · context meter (and where the window came from) · auto-compact paused · busy spinner (or what it waits for) · hint. */
 export function StatusLine({
   model,
   numCtx,
+  windowSource,
   used,
   busy,
   waiting,
@@ -63,6 +66,7 @@ export function StatusLine({
         <>
           <Text dimColor> · </Text>
           <Text color={contextMeterColor(used ?? 0, numCtx)}>{contextMeterText(used ?? 0, numCtx)}</Text>
+          {windowSource && <Text dimColor> {sanitizeTerminalText(windowSource)}</Text>}
         </>
       )}
       {autoCompactPaused && (

@@ -27,6 +27,18 @@ describe('chooseModel', () => {
     await expect(failure).rejects.toThrow(/ollama pull/);
   });
 
+  it('on an OpenAI-compatible server with no model, says how that server is given one, never ollama pull', async () => {
+    const lmStudio = chooseModel({}, async () => [], { api: 'openai', name: 'LM Studio' });
+    await expect(lmStudio).rejects.toThrow(
+      'LM Studio serves no model (its /v1/models list is empty): load one in LM Studio (lms load <model>), then run ochat again.',
+    );
+    const other = chooseModel({}, async () => [], { api: 'openai', name: 'the server' });
+    await expect(other).rejects.toThrow(
+      /^The server serves no model .*: load or serve one there \(llama-server -m model\.gguf, vllm serve <model>, lms load <model>\), then run ochat again\.$/,
+    );
+    await expect(other).rejects.not.toThrow(/ollama/);
+  });
+
   it('lists the installed models when it cannot choose', async () => {
     const failure = chooseModel({}, async () => [{ name: 'qwen3:latest' }, { name: 'llama3.2:latest' }]);
     await expect(failure).rejects.toThrow(/-m <name>[\s\S]*qwen3:latest\n {2}llama3\.2:latest$/);

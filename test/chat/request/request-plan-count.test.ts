@@ -11,6 +11,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { ChatController } from '../../../src/chat/chat-controller.js';
 import * as budgets from '../../../src/compaction/budgets.js';
 import * as modelView from '../../../src/compaction/model-view.js';
+import * as trigger from '../../../src/compaction/trigger.js';
 import * as tokenEstimate from '../../../src/conversation/token-estimate.js';
 import { testControllerDeps } from '../../support/controller-deps.js';
 import { FakeBackend } from '../../support/fake-backend.js';
@@ -22,6 +23,10 @@ vi.mock('../../../src/compaction/model-view.js', async (original) => {
 vi.mock('../../../src/compaction/budgets.js', async (original) => {
   const actual = await original<typeof import('../../../src/compaction/budgets.js')>();
   return { ...actual, resolveBudgets: vi.fn(actual.resolveBudgets) };
+});
+vi.mock('../../../src/compaction/trigger.js', async (original) => {
+  const actual = await original<typeof import('../../../src/compaction/trigger.js')>();
+  return { ...actual, isCompactionDue: vi.fn(actual.isCompactionDue) };
 });
 vi.mock('../../../src/conversation/token-estimate.js', async (original) => {
   const actual = await original<typeof import('../../../src/conversation/token-estimate.js')>();
@@ -44,6 +49,7 @@ it('builds the view and the tool definition plan once for one plain message', as
     definitionPlan: vi.spyOn(deps.tools, 'schemas'),
     toolDefinitionTokens: vi.mocked(tokenEstimate.estimateToolDefinitionsTokens),
     resolveBudgets: vi.mocked(budgets.resolveBudgets),
+    budgetGateWeighed: vi.mocked(trigger.isCompactionDue),
   };
   for (const spy of Object.values(counted)) spy.mockClear();
   const count = () =>
@@ -63,6 +69,7 @@ it('builds the view and the tool definition plan once for one plain message', as
     definitionPlan: 1,
     toolDefinitionTokens: 1,
     resolveBudgets: 1,
+    budgetGateWeighed: 0,
   });
 
   backend.enqueue({ content: 'Hi!', promptEvalCount: 30, evalCount: 3 });
@@ -73,11 +80,14 @@ it('builds the view and the tool definition plan once for one plain message', as
   expect(backend.requests[0].tools?.length).toBeGreaterThan(0);
   // The message's plan: its view built once; the definitions, their estimate and the budgets
   // (the frame) are those planned at connecting, which the message leaves as they are.
-  // Before the one plan, between Enter and the request: 4, 12, 11 and 5.
+  // Before the one plan, between Enter and the request: 4, 12, 11 and 5. The gate weighs that
+  // plan once: the turn's first request passes with the plan the sender's gate let through
+  // (it was weighed twice before).
   expect(atSend).toEqual({
     buildModelView: 2,
     definitionPlan: 1,
     toolDefinitionTokens: 1,
     resolveBudgets: 1,
+    budgetGateWeighed: 1,
   });
 });

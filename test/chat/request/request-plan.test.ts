@@ -41,8 +41,10 @@ function expectCurrent(chat: FakeChat): void {
     .list()
     .filter((tool) => tool.enabled)
     .map((tool) => tool.name);
+  // recall joins the tools once part of the conversation is compacted.
+  const offered = conversation.latestRecord ? [...enabled, 'recall'] : enabled;
   expect(request.tools?.map((tool) => tool.function.name) ?? []).toEqual(
-    connected?.info.capabilities.includes('tools') ? enabled : [],
+    connected?.info.capabilities.includes('tools') ? offered : [],
   );
   expect(request.truncate).toBe(conversation.lastUserMessage()?.oversized === true);
 }

@@ -71,6 +71,7 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     const isCompletion = req.method === 'POST' && req.url?.startsWith('/v1/chat/completions');
     if (isCompletion) inFlight++;
     let counted = isCompletion;
+    let raw = '';
     const done = () => {
       if (counted) inFlight--;
       counted = false;
@@ -89,10 +90,9 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         const streamed = String(answer.headers['content-type']).startsWith('text/event-stream');
-        let raw = '';
         answer.on('data', (chunk: Buffer) => {
           if (isCompletion) raw += chunk.toString('utf8');
-          res.write(chunk);
+          if (!res.destroyed) res.write(chunk);
         });
         answer.on('end', () => {
           if (isCompletion) {
@@ -114,9 +114,11 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`proxy: ${String(error)}`);
     });
-    // A client that goes away (a cancelled turn) cancels the upstream request too.
+    // A client that goes away (a cancelled turn) cancels the upstream request too — but not one
+    // that has read the whole reply: ochat closes the connection at `data: [DONE]`, often before
+    // the server's end of the body reaches the proxy, and that answer is still recorded on its end.
     res.on('close', () => {
-      if (res.writableFinished) return;
+      if (res.writableFinished || raw.includes('data: [DONE]')) return;
       done();
       forward.destroy();
     });

@@ -17,6 +17,23 @@ describe('StatusLine', () => {
     unmount();
   });
 
+  it("says after the meter where a server's window came from, its control characters made harmless", () => {
+    const { lastFrame, unmount } = render(
+      <StatusLine
+        model="tiny"
+        numCtx={2048}
+        used={1126}
+        windowSource="learnt from refusal"
+        busy="compacting…"
+      />,
+    );
+    expect(lastFrame()).toMatch(/^tiny · 1\.1k\/2k \(55%\) learnt from refusal · \S compacting…$/);
+    unmount();
+    const hostile = render(<StatusLine model="tiny" numCtx={2048} used={0} windowSource={'/props\x1b[2J'} />);
+    expect(hostile.lastFrame()).not.toContain('\x1b[2J');
+    hostile.unmount();
+  });
+
   it('colours the meter green, then yellow from 60%, red from 85%', () => {
     expect(contextMeterColor(0, 8192)).toBe('green');
     expect(contextMeterColor(4914, 8192)).toBe('green'); // 59.99%
