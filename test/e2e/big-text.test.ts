@@ -4,6 +4,7 @@
  */
 
 import { afterEach, describe, expect, test } from 'vitest';
+import { SEEN_WORK_MS } from '../../src/chat/state/abort-slot.js';
 import { MAX_REPLY_CHARS } from '../../src/ollama/reply-accumulator.js';
 import { type ChatRun, startChat, waitForChats } from '../support/e2e-chat.js';
 import { deliberatePause } from '../support/wait-until.js';
@@ -101,29 +102,52 @@ describe('a huge reply', () => {
     expect(sent.content).toBe(reply.slice(0, MAX_REPLY_CHARS));
   }, 120_000);
 
-  // On Node 22 (CI, fresh clone) the freeze after the cut outlasted the 1 s late-cancel window once:
-  // the presses then counted toward quitting. Run on Node 20 only until the freeze itself is fixed
-  // (issue 36, item 7).
-  test.skipIf(Number(process.versions.node.split('.')[0]) >= 22)(
-    'Ctrl+C pressed as a runaway reply is cut never counts toward quitting: two presses leave ochat running',
-    async () => {
-      run = await startChat({
-        models: [{ name: 'llama3.2:latest', trainedContext: 4_194_304 }],
-        args: ['-m', 'llama3.2', '--num-ctx', '4194304'],
-      });
-      const { emu, pty } = run;
-      emu.enqueue({ content: hugeParagraph(10_000_000), pieceChars: 65_536 });
-      pty.write('huge\r');
-      // Pressed while the cut reply ends: handled once the app has caught up, as cancelling it.
-      await pty.waitFor('The reply grew past 4 M characters', 60_000, { settle: false });
-      pty.write('\x03');
-      pty.write('\x03');
-      pty.write('after\r');
-      await pty.waitFor('Echo: after', 15_000);
-      expect(pty.screen()).not.toContain('Press Ctrl+C again to quit');
-    },
-    120_000,
-  );
+  test('Ctrl+C pressed as a runaway reply is cut never counts toward quitting: two presses leave ochat running', async () => {
+    run = await startChat({
+      models: [{ name: 'llama3.2:latest', trainedContext: 4_194_304 }],
+      args: ['-m', 'llama3.2', '--num-ctx', '4194304'],
+    });
+    const { emu, pty } = run;
+    // The pieces up to the cap, ending in a marker; the next piece is held until the keys are due.
+    const pieceChars = 65_536;
+    const marker = ' LAST-KEPT-PIECE';
+    const reply = hugeParagraph(10_000_000);
+    const content = `${reply.slice(0, MAX_REPLY_CHARS - marker.length)}${marker}${reply.slice(MAX_REPLY_CHARS)}`;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    emu.enqueue({
+      content,
+      pieceChars,
+      fault: { kind: 'pause', afterChunks: MAX_REPLY_CHARS / pieceChars, until: released },
+    });
+    pty.write('huge\r');
+    await pty.waitFor('LAST-KEPT-PIECE', 60_000);
+    // A runaway reply streams for minutes before the cut; work shorter than a second was not seen
+    // running, and a Ctrl+C after it means what it says (AbortSlot's SEEN_WORK_MS).
+    await deliberatePause(
+      SEEN_WORK_MS,
+      'the reply has streamed a while, as a runaway one has, when it is cut',
+    );
+    const releasedAt = Date.now();
+    release();
+    // Pressed while the cut is processed (the screen still says streaming…): read only after it,
+    // they count as cancelling the reply however long that took.
+    await deliberatePause(100, 'the piece past the cap is read, and the cut begun, before the keys come');
+    pty.write('\x03');
+    pty.write('\x03');
+    await pty.waitFor('The reply grew past 4 M characters', 30_000, { settle: false });
+    const cutMs = Date.now() - releasedAt;
+    console.log(`runaway reply: the cut was on screen ${cutMs} ms after the piece past the cap`);
+    // Ink wrapped the two 64 kB ends shown at ~11 µs a character: the app froze 3.5 s here.
+    expect(cutMs).toBeLessThan(2000);
+    pty.write('after\r');
+    await pty.waitFor('Echo: after', 15_000);
+    expect(pty.screen()).not.toContain('Press Ctrl+C again to quit');
+    // The keys came after the cut, not in the middle of the stream.
+    expect(pty.screen()).not.toContain('Reply interrupted');
+  }, 120_000);
 
   test('Ctrl+C stops a huge reply while it streams, and the next message is answered', async () => {
     run = await startChat({ args: ['-m', 'llama3.2', '--num-ctx', '131072'] });

@@ -36,6 +36,29 @@ const replies = (_req: unknown, n: number) => ({
 const compactions = (run: ChatRun | ToolRun) =>
   summarizerChats(run.emu).filter((r) => sliceLines(r).length > 0).length;
 
+/**
+ * Filler turns (the reply to message `n` was the last) until `count` compactions ran; returns the
+ * number of the last reply.
+ */
+async function fillUntilCompactions(run: ChatRun | ToolRun, count: number, n: number): Promise<number> {
+  while (compactions(run) < count && n < 80) {
+    n += 1;
+    run.pty.write(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}\r`);
+    await run.pty.waitFor(`Reply ${n} done.`);
+  }
+  expect(compactions(run)).toBeGreaterThanOrEqual(count);
+  return n;
+}
+
+/** Sends `intro` with `lines` pasted after it as the first message, and waits for its reply. */
+async function pasteFirst(run: ChatRun | ToolRun, intro: string, lines: readonly string[]): Promise<void> {
+  run.pty.write(intro);
+  await run.pty.writeInPieces(`\x1b[200~${lines.join('\r')}\x1b[201~`);
+  await run.pty.waitFor(`[pasted ${lines.length} lines]`);
+  run.pty.write('\r');
+  await run.pty.waitFor('Reply 1 done.');
+}
+
 /** Whether a request offered the model `recall`. */
 const offersRecall = (req: ChatRequestRecord) =>
   (req.body.tools ?? []).some((t: { function: { name: string } }) => t.function.name === 'recall');
@@ -59,12 +82,7 @@ describe('exact details with a gist-only summarizer', () => {
         pty.write(`${sentence}\r`);
         await pty.waitFor(`Reply ${n} done.`);
       }
-      while (compactions(run) < 3 && n < 80) {
-        n += 1;
-        pty.write(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}\r`);
-        await pty.waitFor(`Reply ${n} done.`);
-      }
-      expect(compactions(run)).toBeGreaterThanOrEqual(3);
+      n = await fillUntilCompactions(run, 3, n);
       n += 1;
       pty.write('What do you remember?\r');
       await pty.waitFor(`Reply ${n} done.`);
@@ -111,9 +129,7 @@ describe('/pin', () => {
     await say(NOTE);
     run.pty.write('/pin\r');
     await run.pty.waitFor('Pinned as #1');
-    while (compactions(run) < 3 && n < 80)
-      await say(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}`);
-    expect(compactions(run)).toBeGreaterThanOrEqual(3);
+    n = await fillUntilCompactions(run, 3, n);
     await say('Where do we deploy from?');
     const last = conversationChats(run.emu).at(-1)!;
     expect(last.truncated).toBe(false);
@@ -173,19 +189,9 @@ describe('recall', () => {
         },
       }),
     );
-    pty.write('Here is the crash: ');
-    await pty.writeInPieces(`\x1b[200~${['TypeError: boom', ...trace].join('\r')}\x1b[201~`);
-    await pty.waitFor('[pasted 61 lines]');
-    pty.write('\r');
-    await pty.waitFor('Reply 1 done.');
+    await pasteFirst(tools, 'Here is the crash: ', ['TypeError: boom', ...trace]);
     expect(offersRecall(conversationChats(emu)[0])).toBe(false);
-    let n = 1;
-    while (compactions(tools) < 2 && n < 60) {
-      n += 1;
-      pty.write(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}\r`);
-      await pty.waitFor(`Reply ${n} done.`);
-    }
-    expect(compactions(tools)).toBeGreaterThanOrEqual(2);
+    const n = await fillUntilCompactions(tools, 2, 1);
     pty.write('Where exactly did the charge fail?\r');
     await pty.waitFor(`Reply ${n + 2} done.`);
     // The request the model called recall in had lost the line: the gist and the details list
@@ -211,18 +217,8 @@ describe('recall', () => {
     emu.respondWith(compactionResponder({ summarize: gistOnly, chat: replies }));
     const log = Array.from({ length: 150 }, (_, i) => `retry ${i}: upstream timed out after 30 s`);
     log[77] = 'retry 77: upstream answered 418 from edge-node-b7';
-    pty.write('The retry log: ');
-    await pty.writeInPieces(`\x1b[200~${log.join('\r')}\x1b[201~`);
-    await pty.waitFor('[pasted 150 lines]');
-    pty.write('\r');
-    await pty.waitFor('Reply 1 done.');
-    let n = 1;
-    while (compactions(run) < 2 && n < 60) {
-      n += 1;
-      pty.write(`Filler ${n}: ${'lorem ipsum dolor sit amet '.repeat(25).trim()}\r`);
-      await pty.waitFor(`Reply ${n} done.`);
-    }
-    expect(compactions(run)).toBeGreaterThanOrEqual(2);
+    await pasteFirst(run, 'The retry log: ', log);
+    await fillUntilCompactions(run, 2, 1);
     const seen = conversationChats(emu)
       .at(-1)!
       .keptMessages.map((m) => String(m.content));

@@ -4,6 +4,9 @@
  * stream, and not one escape sequence (no cursor movement, no erasing, no colour).
  */
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { exitCode, waitForChats } from '../support/e2e-chat.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
@@ -23,10 +26,17 @@ afterEach(async () => {
 const PROMPT = '>>> ';
 
 async function startDumb(
-  options: { models?: { name: string; family?: string; capabilities?: string[] }[]; args?: string[] } = {},
+  options: {
+    models?: { name: string; family?: string; capabilities?: string[] }[];
+    args?: string[];
+    cwd?: string;
+  } = {},
 ) {
   emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY, models: options.models });
-  pty = spawnOchat(options.args ?? ['-m', 'llama3.2'], { env: { OLLAMA_HOST: emu.url, TERM: 'dumb' } });
+  pty = spawnOchat(options.args ?? ['-m', 'llama3.2'], {
+    env: { OLLAMA_HOST: emu.url, TERM: 'dumb' },
+    ...(options.cwd && { cwd: options.cwd }),
+  });
   await pty.waitFor('num_ctx');
   await pty.waitFor(PROMPT);
   return { emu, pty };
@@ -115,5 +125,55 @@ describe('TERM=dumb', () => {
     await waitForChats(emu, 2);
     expect(JSON.stringify(emu.chats[1].body.messages)).toContain('dumb-ok');
     expect(pty.raw()).not.toMatch(ESCAPE);
+  });
+
+  test('the write_file question shows what will be written, as the README says: a diff, the first lines of a new file, once', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-dumb-write-'));
+    try {
+      writeFileSync(join(cwd, 'notes.md'), 'alpha\nbeta\ngamma\n');
+      const fresh = Array.from({ length: 25 }, (_, i) => `row ${i + 1}`);
+      const { emu, pty } = await startDumb({
+        models: [{ name: 'llama3.2:latest', capabilities: ['completion', 'tools'] }],
+        cwd,
+      });
+      emu.enqueue(
+        {
+          toolCalls: [
+            { name: 'write_file', arguments: { path: 'notes.md', content: 'alpha\nBETA \x1b[31m\ngamma\n' } },
+          ],
+        },
+        { content: 'Changed it.' },
+        {
+          toolCalls: [
+            { name: 'write_file', arguments: { path: 'fresh.md', content: `${fresh.join('\n')}\n` } },
+          ],
+        },
+        { content: 'Not created.' },
+      );
+      pty.write('change it\r');
+      await pty.waitFor(/\? Allow write_file notes\.md\?.*\)\s*$/);
+      expect(pty.screen()).toMatch(
+        /changes 1 line added, 1 line removed.*\n {2}@@ -1,3 \+1,3 @@\n {3}alpha\n {2}-beta\n {2}\+BETA ␛\[31m\n {3}gamma\n\? Allow write_file notes\.md\?/,
+      );
+      // A line that answers nothing asks again, without the preview a second time.
+      pty.write('hmm\r');
+      await pty.waitFor(/(\? Allow write_file notes\.md\?[\s\S]*){2}/);
+      expect(pty.screen().split('-beta').length - 1).toBe(1);
+      pty.write('y\r');
+      await pty.waitFor('Changed it.');
+
+      pty.write('make one\r');
+      await pty.waitFor(/\? Allow write_file fresh\.md\?.*\)\s*$/);
+      const screen = pty.screen();
+      expect(screen).toContain('  new file, 25 lines');
+      expect(screen).toContain('  +row 1\n  +row 2\n');
+      expect(screen).toContain('  +row 20\n  … 5 more lines\n? Allow write_file fresh.md?');
+      expect(screen).not.toContain('row 21');
+      pty.write('n\r');
+      await pty.waitFor('Not created.');
+      expect(pty.raw()).not.toMatch(ESCAPE);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

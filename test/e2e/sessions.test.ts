@@ -293,6 +293,16 @@ describe('session commands in the terminal', () => {
     expect(markdown).toContain('> **Compaction**');
     run.pty.write('/save chat.md\r');
     await run.pty.waitFor('Not saved: chat.md exists; choose another name.');
+    // A system call's failure in words, with the path: not `ENOENT: no such file or directory, open …`.
+    run.pty.write('/save missing/chat.md\r');
+    await run.pty.waitFor(
+      wrapped(`Not saved: no such file or folder (${join(where.cwd, 'missing', 'chat.md')})`),
+    );
+    run.pty.write('/save chat.md/x.md\r');
+    await run.pty.waitFor(
+      wrapped(`Not saved: a part of its path is not a folder (${join(where.cwd, 'chat.md', 'x.md')})`),
+    );
+    expect(run.pty.screen()).not.toMatch(/ENOENT|ENOTDIR/);
     run.pty.write('/save chat.json\r');
     await run.pty.waitFor(/Saved to .*chat\.json/);
     const [original] = sessionFiles(where.sessions);

@@ -66,6 +66,10 @@ export async function streamReply(job: StreamJob): Promise<void> {
     case 'endless-line':
       await writeEndlessLine(job, fault.bytes);
       return;
+    case 'pause':
+      await Promise.race([fault.until, waitForClose(res)]);
+      if (!(await writeChunks(job, faultAt, total))) return;
+      break;
     case 'malformed-line':
       res.write(`${MALFORMED_LINE}\n`);
       if (!(await writeChunks(job, faultAt, total))) return;

@@ -81,6 +81,11 @@ export type ReplyFault =
   /** Headers and `afterChunks` chunks, then silence with the socket kept open (abort tests). */
   | { kind: 'hang'; afterChunks: number }
   /**
+   * `afterChunks` chunks, then nothing until `until` resolves, then the rest as scripted: the test
+   * decides when the next chunk arrives (what the app does as it comes).
+   */
+  | { kind: 'pause'; afterChunks: number; until: Promise<unknown> }
+  /**
    * After `afterChunks` chunks, one chunk line that never ends: `bytes` more characters of content
    * and no newline, then the end of the body (a broken server or proxy; not something Ollama sends).
    */

@@ -1,5 +1,13 @@
-/** How long after work ends a Ctrl+C still counts as cancelling it. */
-export const LATE_CANCEL_MS = 1000;
+import { whenLoopFree } from '../../async/when-loop-free.js';
+
+/**
+ * How long after the screen could show that work ended a Ctrl+C still counts as cancelling it: no
+ * one reacts to a frame faster, so the key was meant for the work the screen still showed.
+ */
+export const LATE_CANCEL_MS = 500;
+
+/** Work shorter than this (connecting as the chat opens) was not seen running: a Ctrl+C after it means what it says. */
+export const SEEN_WORK_MS = 1000;
 
 /**
  * The cancellable work in progress (a reply, a tool run or a compaction), for Ctrl+C and /exit.
@@ -7,12 +15,19 @@ export const LATE_CANCEL_MS = 1000;
  */
 export class AbortSlot {
   private readonly running: AbortController[] = [];
-  /** When the last work ended (all of it), for a Ctrl+C that comes just after. */
-  private endedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * When the loop was free again after the last work ended (all of it), for a Ctrl+C that comes
+   * just after; +Infinity until then (the work's last steps and the frame showing its end run).
+   */
+  private freeAt = Number.NEGATIVE_INFINITY;
   /** When the outermost work in progress began. */
   private startedAt = Number.NEGATIVE_INFINITY;
+  private stopWaiting: (() => void) | undefined;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly loopFree: (then: () => void) => () => void = whenLoopFree,
+  ) {}
 
   /** Starts cancellable work: Ctrl+C now aborts the returned controller. */
   begin(): AbortController {
@@ -25,19 +40,24 @@ export class AbortSlot {
   /** The innermost work has ended; the work around it (if any) can still be cancelled. */
   end(): void {
     this.running.pop();
-    // Only work that ran a while can have held a key back: a quick step (connecting as the chat
-    // opens) leaves the next Ctrl+C to mean what it says.
-    if (!this.running.length && this.now() - this.startedAt >= LATE_CANCEL_MS) this.endedAt = this.now();
+    if (this.running.length || this.now() - this.startedAt < SEEN_WORK_MS) return;
+    // Keys pressed while the last steps run (the end of a 4 M-character reply, its frame) are read
+    // only after them: the window starts when the loop is free, not when the work returned.
+    this.freeAt = Number.POSITIVE_INFINITY;
+    this.stopWaiting?.();
+    this.stopWaiting = this.loopFree(() => {
+      this.stopWaiting = undefined;
+      this.freeAt = this.now();
+    });
   }
 
   /**
    * Aborts the work in progress, the innermost and what runs it; false when there is none. A
-   * Ctrl+C handled within LATE_CANCEL_MS of the work's end was pressed while it ran (a long
-   * synchronous step, like the end of a 4 M-character reply, holds keys back): it counts as a
-   * cancel, never toward quitting.
+   * Ctrl+C read before the loop was free after the work ended, or within LATE_CANCEL_MS of that,
+   * was pressed while the screen showed the work: it counts as a cancel, never toward quitting.
    */
   cancel(): boolean {
-    if (!this.running.length) return this.now() - this.endedAt < LATE_CANCEL_MS;
+    if (!this.running.length) return this.now() - this.freeAt < LATE_CANCEL_MS;
     for (const controller of this.running) controller.abort();
     return true;
   }

@@ -43,9 +43,11 @@ function Prefixed({ marker, color, children }: { marker: string; color?: string;
 
 /**
  * A block longer than twice this is shown by its two ends (plain): laying out and printing
- * megabytes took Ink minutes, and no terminal's scrollback keeps that much anyway.
+ * megabytes took Ink minutes, and no terminal's scrollback keeps that much anyway. Ink's frame
+ * costs ~2 µs a character shown: 16 k (~200 rows at 80 columns each) keeps a runaway reply's
+ * cut under 0.1 s of drawing (64 k took ~0.4 s).
  */
-const SHOWN_END_CHARS = 64 * 1024;
+const SHOWN_END_CHARS = 16 * 1024;
 
 function AssistantBlock({
   markdown,
@@ -66,12 +68,19 @@ function AssistantBlock({
     <Box flexDirection="column">
       {ends ? (
         <>
-          <Text>{clean(ends.head)}</Text>
-          <Text dimColor>
-            … {ends.omitted.toLocaleString('en-US')} characters not shown here; the conversation keeps the
-            whole reply (/save exports it) …
-          </Text>
-          <Text>{clean(ends.tail)}</Text>
+          {/* Wrapped by ochat's own linear wrapper: Ink's (wrap-ansi) took ~11 µs a character,
+              3 s for these two ends after a runaway reply's cut. */}
+          <WrappedText parts={[{ text: clean(ends.head) }]} width={width} keepIndent />
+          <WrappedText
+            parts={[
+              {
+                text: `… ${ends.omitted.toLocaleString('en-US')} characters not shown here; the conversation keeps the whole reply (/save exports it) …`,
+                dimColor: true,
+              },
+            ]}
+            width={width}
+          />
+          <WrappedText parts={[{ text: clean(ends.tail) }]} width={width} keepIndent />
         </>
       ) : (
         rendered !== '' && <Text>{rendered}</Text>

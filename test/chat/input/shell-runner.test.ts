@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outputForModel, ShellRunner } from '../../../src/chat/input/shell-runner.js';
-import { AbortSlot, LATE_CANCEL_MS } from '../../../src/chat/state/abort-slot.js';
+import { AbortSlot, LATE_CANCEL_MS, SEEN_WORK_MS } from '../../../src/chat/state/abort-slot.js';
 import { ScreenLog } from '../../../src/chat/state/screen-log.js';
 import { createStore } from '../../../src/chat/state/store.js';
 import { initialViewState } from '../../../src/chat/state/view-state.js';
@@ -16,7 +16,14 @@ function setup(maxOutputChars = 20_000) {
   const store = createStore(initialViewState('m'));
   const screen = new ScreenLog(store);
   const conversation = new Conversation(() => new Date('2026-01-01T00:00:00Z'));
-  const abort = new AbortSlot(() => clock.now);
+  // The loop is free at once: the late-cancel window starts when the run ends.
+  const abort = new AbortSlot(
+    () => clock.now,
+    (then) => {
+      then();
+      return () => {};
+    },
+  );
   let appended = 0;
   const runner = new ShellRunner({
     conversation,
@@ -69,7 +76,7 @@ describe('ShellRunner', () => {
     const { store, conversation, abort, runner } = setup();
     store.subscribe(() => {
       if (!store.get().live?.text.includes('started')) return;
-      clock.now += LATE_CANCEL_MS; // the command ran a while before Ctrl+C
+      clock.now += SEEN_WORK_MS; // the command ran a while before Ctrl+C
       abort.cancel();
     });
     await runner.run('echo started; sleep 30');

@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { AbortSlot, LATE_CANCEL_MS } from '../../../src/chat/state/abort-slot.js';
+import { AbortSlot, LATE_CANCEL_MS, SEEN_WORK_MS } from '../../../src/chat/state/abort-slot.js';
+
+/** A slot on a clock moved by hand, whose "the loop is free" comes when the test says so. */
+function slotOnClock() {
+  const clock = { now: 0 };
+  let free: (() => void) | undefined;
+  const slot = new AbortSlot(
+    () => clock.now,
+    (then) => {
+      free = then;
+      return () => {
+        free = undefined;
+      };
+    },
+  );
+  return { clock, slot, loopFree: () => free?.() };
+}
 
 describe('AbortSlot', () => {
   it('cancels the work in progress, inner and outer', () => {
@@ -10,25 +26,43 @@ describe('AbortSlot', () => {
     expect([outer.signal.aborted, inner.signal.aborted]).toEqual([true, true]);
   });
 
-  it('takes a Ctrl+C just after long work ended as its cancel (a long step held the key back), not later', () => {
-    let now = 0;
-    const slot = new AbortSlot(() => now);
+  it('takes a Ctrl+C read before the loop is free after long work ended as its cancel, however long that takes', () => {
+    const { clock, slot, loopFree } = slotOnClock();
     slot.begin();
-    now += 3000;
+    clock.now += 3000;
     slot.end();
-    now += LATE_CANCEL_MS - 1;
+    // The end's last steps and its frame run 5 s (a slow machine): keys pressed meanwhile wait.
+    clock.now += 5000;
     expect(slot.cancel()).toBe(true);
-    now += 1;
+    loopFree();
+    clock.now += LATE_CANCEL_MS - 1;
+    expect(slot.cancel()).toBe(true);
+    clock.now += 1;
     expect(slot.cancel()).toBe(false);
   });
 
   it('leaves a Ctrl+C just after quick work (connecting as the chat opens) to mean what it says', () => {
-    let now = 0;
-    const slot = new AbortSlot(() => now);
+    const { clock, slot, loopFree } = slotOnClock();
     slot.begin();
-    now += 50;
+    clock.now += SEEN_WORK_MS - 1;
     slot.end();
-    now += 10;
+    loopFree();
+    clock.now += 10;
+    expect(slot.cancel()).toBe(false);
+  });
+
+  it('counts nested work from the outermost begin, and waits for the outermost end', () => {
+    const { clock, slot, loopFree } = slotOnClock();
+    slot.begin();
+    clock.now += SEEN_WORK_MS;
+    slot.begin();
+    slot.end();
+    loopFree();
+    const outerStillRuns = slot.cancel();
+    expect(outerStillRuns).toBe(true);
+    slot.end();
+    loopFree();
+    clock.now += LATE_CANCEL_MS;
     expect(slot.cancel()).toBe(false);
   });
 });

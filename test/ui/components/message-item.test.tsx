@@ -61,6 +61,19 @@ describe('MessageItem', () => {
     );
   });
 
+  it('assistant: a runaway reply shows its two ends in rows laid out by ochat, not by Ink', () => {
+    // Ink's wrapping took ~11 µs a character (3 s for the two 64 kB ends after a 4 M cut) and
+    // started each continuation row with the space it broke at.
+    const words = 'lorem ipsum dolor sit amet '.repeat(6000);
+    const frame = frameOf({ kind: 'assistant', id: 'a', markdown: `HEAD ${words}TAIL` }, 40);
+    const rows = frame.split('\n').slice(1);
+    expect(rows[0]).toMatch(/^HEAD lorem/);
+    expect(rows.at(-1)).toMatch(/TAIL$/);
+    expect(frame).toContain('characters not shown here');
+    expect(rows.filter((row) => row.startsWith(' '))).toEqual([]);
+    expect(Math.max(...rows.map((row) => row.length))).toBeLessThanOrEqual(40);
+  });
+
   it('thinking: one line when collapsed, the text when expanded; the hint says what Ctrl+T does now', () => {
     const text = 'x'.repeat(312);
     expect(frameOf({ kind: 'thinking', id: 't', text })).toBe('\n✻ Thought for 312 chars (ctrl+t to show)');
