@@ -130,6 +130,8 @@ export interface McpServerView {
   tools: { name: string; description: string }[];
   /** The last lines it wrote to stderr. */
   stderr: string[];
+  /** How much of its stderr was dropped, in words, when any was. */
+  stderrNote?: string;
   /** Where it is configured: config.yml or the directory's .mcp.json. */
   origin: 'config' | '.mcp.json';
 }

@@ -214,6 +214,7 @@ export class McpConnections implements McpCommands {
         : {}),
       tools: server.tools.map((t) => ({ name: t.name, description: t.description })),
       stderr: server.stderr,
+      ...(server.stderrNote && { stderrNote: server.stderrNote }),
       origin: this.#origins.get(server.name) ?? 'config',
     }));
   }

@@ -27,6 +27,7 @@ function serverLines(server: McpServerView, columns: number): string[] {
       columns,
     ),
   );
+  if (server.stderrNote) lines.push(`    ${server.stderrNote}`);
   if (server.state === 'failed' && server.stderr.length > 0) {
     lines.push('    last lines of its stderr:', ...server.stderr.map((line) => `      ${line}`));
   }
