@@ -34,6 +34,7 @@ export const MAY_DUPLICATE = [
   'src/config/ollama-option-table.ts',
   'src/config/ollama-options.ts',
   'src/config/preprocess.ts',
+  'src/text/dotted-key.ts',
   'src/text/suggest.ts',
 ];
 

@@ -2,6 +2,7 @@ import { looksBinary } from '../files/binary-content.js';
 import { readRegularFile, readRegularFileHead } from '../files/regular-file.js';
 import { resolveSandboxedPath, type SandboxScope } from '../files/sandbox.js';
 import { errnoCode } from '../platform/errno.js';
+import { describeError } from '../text/describe-error.js';
 import { formatBytes } from '../text/format-bytes.js';
 import { detectImageFormat, type ImageFormat, namedLikeImage } from './image-type.js';
 
@@ -67,7 +68,7 @@ export async function readAttachment(
   } catch (error) {
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', path };
-    return { kind: 'refused', path, reason: `Cannot read ${path}: ${(error as Error).message}` };
+    return { kind: 'refused', path, reason: `Cannot read ${path}: ${describeError(error)}` };
   }
 }
 

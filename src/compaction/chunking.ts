@@ -132,6 +132,28 @@ export interface SummarizerCall {
   summarizerNumCtx: number;
   estimate: (text: string) => number;
   signal?: AbortSignal;
+  /** How a follow-up on a summary is asked (absent: on its own, `standaloneFollowUps`). */
+  followUps?: FollowUps;
+}
+
+/**
+ * How the summarizer is asked to rework a summary it gave: condense it to `maxChars`, or write in
+ * the exact details it left out. Each gives the request, or undefined when it would not fit the
+ * summarizer's window with the reply's room (the step is then skipped).
+ */
+export interface FollowUps {
+  condense(summary: string, maxChars: number): SummarizerAsk | undefined;
+  missingDetails(summary: string, missing: readonly string[], maxChars: number): SummarizerAsk | undefined;
+}
+
+/** The follow-ups as requests of their own: the summary in the prompt, the rules as system message. */
+export function standaloneFollowUps(input: SummarizerCall): FollowUps {
+  const fitting = (request: SummarizerAsk) => (fitsWindow(input, request) ? request : undefined);
+  return {
+    condense: (summary, maxChars) => fitting(buildCondenseRequest({ rules: input.rules, summary, maxChars })),
+    missingDetails: (summary, missing, maxChars) =>
+      fitting(buildMissingDetailsRequest({ rules: input.rules, summary, missing, maxChars })),
+  };
 }
 
 /** Most characters of exact details one summarizer request lists: the rest are still checked, and kept out-of-band. */
@@ -257,9 +279,12 @@ export async function foldStep(
     return { narrative: '', removed: '', removedTokens: 0, endLost: false, calledTools: true };
   if (!reply.text) throw new Error('the summarizer returned an empty summary');
   let text = reply.text;
-  // A condense request carries the whole reply: sent only when it fits the summarizer's window too.
-  const condense = buildCondenseRequest({ rules: input.rules, summary: text, maxChars });
-  if ((reply.cutOff || estimate(text) > input.targetTokens) && fitsWindow(input, condense)) {
+  // Sent only when it fits the summarizer's window too (a standalone one carries the whole reply).
+  const condense =
+    reply.cutOff || estimate(text) > input.targetTokens
+      ? (input.followUps ?? standaloneFollowUps(input)).condense(text, maxChars)
+      : undefined;
+  if (condense) {
     const condensed = await askOnce(input, condense);
     // A condensed reply the server cut off is missing its end: cutting the whole one loses less, and says so.
     if (
@@ -305,14 +330,13 @@ export async function keepDetails(
 ): Promise<string> {
   const { estimate } = input;
   let narrative = summary;
+  const followUps = input.followUps ?? standaloneFollowUps(input);
   const missing = details.filter((d) => !narrative.includes(d));
-  const retry = buildMissingDetailsRequest({
-    rules: input.rules,
-    summary: narrative,
-    missing: listedDetails(missing),
-    maxChars: at.maxChars,
-  });
-  if (missing.length && narrative && fitsWindow(input, retry)) {
+  const retry =
+    missing.length && narrative
+      ? followUps.missingDetails(narrative, listedDetails(missing), at.maxChars)
+      : undefined;
+  if (retry) {
     const reply = await askOnce(input, retry);
     const stillMissing = reply.text ? missing.filter((d) => !reply.text.includes(d)).length : missing.length;
     if (
@@ -327,13 +351,12 @@ export async function keepDetails(
   if (room === undefined || estimate(narrative) <= room) return narrative;
   const held = findDetails(narrative).map((d) => d.text);
   const holdsAll = (text: string) => held.every((d) => text.includes(d));
-  const condense = buildCondenseRequest({
-    rules: input.rules,
-    summary: narrative,
-    maxChars: summaryCharLimit(Math.max(1, room), input.charsPerToken / bytesPerChar(at.texts)),
-  });
+  const condense = followUps.condense(
+    narrative,
+    summaryCharLimit(Math.max(1, room), input.charsPerToken / bytesPerChar(at.texts)),
+  );
   let text = narrative;
-  if (fitsWindow(input, condense)) {
+  if (condense) {
     const condensed = await askOnce(input, condense);
     if (
       condensed.text &&

@@ -2,16 +2,19 @@ import type { Message, WireMessage } from '../conversation/message.js';
 import { estimateMessagesTokens, MESSAGE_OVERHEAD_TOKENS } from '../conversation/token-estimate.js';
 import {
   CutTally,
+  type FollowUps,
   foldStep,
   keepDetails,
   listedDetails,
   type RoomForDetails,
   SUMMARIZER_WINDOW_MARGIN,
+  type SummarizerAsk,
   type SummarizerCall,
   type SummaryCut,
+  standaloneFollowUps,
   summaryMaxChars,
 } from './chunking.js';
-import { buildContinuationPrompt } from './summarizer-prompt.js';
+import { buildContinuationPrompt, type SummaryFollowUp } from './summarizer-prompt.js';
 
 /**
  * The chat's own request as far as the slice to summarize: what a summarizer that is the chat
@@ -44,7 +47,9 @@ export function continuationFits(
 /**
  * Summarizes the slice by continuing the chat's own request with one user message (the rules,
  * what to fold, the messages given again, the limit): one request, whose prompt the server
- * has all but that message of. Undefined when that cannot be done — the request would not fit
+ * has all but that message of. Its follow-ups (a summary over the limit, exact details left out)
+ * are that request again with the ask saying so: the server has all but the ask's end of those
+ * (a standalone one would carry the summary, all of it evaluated anew). Undefined when that cannot be done — the request would not fit
  * the window with the reply's room (the standalone prompt then summarizes in chunks), or the
  * model called a tool instead of writing (nothing stops it on Ollama): the caller then uses
  * the standalone prompt.
@@ -66,7 +71,7 @@ export async function continueChat(
   const { messages } = input.continuation;
   const texts = messages.map((message) => message.content);
   const maxChars = summaryMaxChars(input, texts);
-  const prompt = (wasCutOff: boolean) =>
+  const prompt = (options: { wasCutOff?: boolean; followUp?: SummaryFollowUp; maxChars?: number }) =>
     buildContinuationPrompt({
       rules: input.rules,
       hasSummary: input.hasSummary,
@@ -74,16 +79,28 @@ export async function continueChat(
       details: listedDetails(input.details),
       focus: input.focus,
       maxChars,
-      wasCutOff,
+      ...options,
     });
-  if (!continuationFits(input, input.estimate(prompt(true)))) return undefined;
-  const step = await foldStep(input, maxChars, (wasCutOff) => ({
-    system: '',
-    prompt: prompt(wasCutOff),
-    continues: messages,
-  }));
+  if (!continuationFits(input, input.estimate(prompt({ wasCutOff: true })))) return undefined;
+  const asking = (text: string): SummarizerAsk => ({ system: '', prompt: text, continues: messages });
+  // The follow-ups continue it too: the same request again, the ask saying what to rework; one
+  // that would not fit (its notice is longer than the fold's) is asked on its own, as before.
+  const followUp = (followUp: SummaryFollowUp, limit: number) => {
+    const text = prompt({ followUp, maxChars: limit });
+    return continuationFits(input, input.estimate(text)) ? asking(text) : undefined;
+  };
+  const standalone = standaloneFollowUps(input);
+  const followUps: FollowUps = {
+    condense: (summary, limit) =>
+      followUp({ kind: 'over-limit', chars: summary.length }, limit) ?? standalone.condense(summary, limit),
+    missingDetails: (summary, missing, limit) =>
+      followUp({ kind: 'missing-details', missing }, limit) ??
+      standalone.missingDetails(summary, missing, limit),
+  };
+  const call = { ...input, followUps };
+  const step = await foldStep(call, maxChars, (wasCutOff) => asking(prompt({ wasCutOff })));
   if (step.calledTools) return undefined;
   const cuts = new CutTally();
-  const narrative = await keepDetails(input, cuts.add(step), input.details, { maxChars, texts, cuts });
+  const narrative = await keepDetails(call, cuts.add(step), input.details, { maxChars, texts, cuts });
   return { narrative, cut: cuts.total() };
 }

@@ -3,20 +3,15 @@ import { capText, collapseWhitespace } from '../text/shorten.js';
 import { toolEntryLine } from './tool-entries.js';
 
 /** The default summarizer instructions; `compaction.prompt` in the config replaces them wholesale. */
-export const DEFAULT_SUMMARIZER_RULES = `You maintain the running summary of a conversation between a user and an AI assistant. The summary replaces the older messages, so anything it leaves out is forgotten for good.
+export const DEFAULT_SUMMARIZER_RULES = `You keep the running summary of a conversation between a user and an AI assistant. It replaces the older messages: what it leaves out is lost.
 
-Preserve, exactly as written:
-- every fact the user stated: names, numbers, quantities, file paths, URLs, commands, dates, versions, preferences and constraints;
-- every commitment the assistant made and every task still in progress;
-- decisions taken, and the reasons given for them;
-- open questions and unresolved problems.
+Keep, exactly as written:
+- every fact the user stated: names, numbers, file paths, URLs, commands, dates, versions, preferences, constraints;
+- the assistant's commitments and the tasks in progress;
+- decisions and their reasons; open questions and unresolved problems;
+- the facts in tool outputs (values, paths, errors).
 
-Rules:
-- Fold the existing summary (if any) into the new one: its facts must survive.
-- Do not invent anything, do not add advice, opinions or commentary, do not answer questions.
-- Write in the language of the conversation itself.
-- Use plain prose or short bullet points, in chronological order, with no preamble.
-- Tool results appear as a one-line description followed by the start of their output: keep the facts found in that output (values, names, paths, errors) the way you keep facts the user stated.`;
+Fold the existing summary (if any) in: its facts must survive. Do not invent anything; add no advice or commentary; answer no questions. Write in the conversation's language, in plain prose or short bullets, in order, with no preamble.`;
 
 /** A request to the summarizer model. */
 export interface SummarizerRequest {
@@ -63,11 +58,12 @@ export function buildSummarizerRequest(input: {
   return { system: systemOf(input.rules), prompt: parts.join('\n\n') };
 }
 
-/** What ends every summarizing request: the exact details to keep, the one-run focus, the cut-off notice, the size limit. */
+/** What ends every summarizing request: the exact details to keep, the one-run focus, the cut-off notice or the follow-up's, the size limit. */
 function closingParts(input: {
   details?: readonly string[];
   focus?: string;
   wasCutOff?: boolean;
+  followUp?: SummaryFollowUp;
   maxChars: number;
 }): string[] {
   const parts: string[] = [];
@@ -76,6 +72,7 @@ function closingParts(input: {
   if (input.wasCutOff) {
     parts.push(`${CUT_OFF_NOTICE} Keep every fact, but shorten the wording: stay within the limit.`);
   }
+  if (input.followUp) parts.push(followUpNotice(input.followUp));
   parts.push(
     `Write the complete updated summary now, at most ${input.maxChars} characters. Output only the summary.`,
   );
@@ -95,6 +92,8 @@ export const CONTINUATION_OPENING =
  */
 export function buildContinuationPrompt(input: {
   rules?: string;
+  /** A follow-up on the summary this request gave before (over its limit, details missing): said before the limit. */
+  followUp?: SummaryFollowUp;
   /** The system message above carries a summary section, to be folded in. */
   hasSummary: boolean;
   /** `[i] role: text` lines of messages above given again: sent shortened (whole here) or long (condensed). */
@@ -108,7 +107,7 @@ export function buildContinuationPrompt(input: {
   const parts = [`${CONTINUATION_OPENING}\n<rules>\n${systemOf(input.rules)}\n</rules>`];
   parts.push(
     input.hasSummary
-      ? 'Fold the summary in the system message above (its narrative: its tool-call log is kept apart) and every message after it into one new summary: the facts of both must survive.'
+      ? 'Fold the summary in the system message above (not its tool-call log, kept apart) and every message after it into one new summary.'
       : 'Summarize every message above, after the system message.',
   );
   if (input.againLines.length) {
@@ -118,6 +117,28 @@ export function buildContinuationPrompt(input: {
   }
   parts.push(...closingParts(input));
   return parts.join('\n\n');
+}
+
+/**
+ * A follow-up on a summary the continued request gave: it came back over the limit (or must make
+ * room), or it left out exact details. Asked by the same request again with this said, so the
+ * server has all of it but the ask's end in its KV cache; the summary itself is not repeated.
+ */
+export type SummaryFollowUp =
+  | { kind: 'over-limit'; chars: number }
+  | { kind: 'missing-details'; missing: readonly string[] };
+
+/** Opens the notice that the summary this request gave was over its limit (test doubles find it by it). */
+export const OVER_LIMIT_NOTICE = 'The summary you wrote for this request was too long:';
+
+/** Opens the notice that the summary this request gave left out exact details (test doubles find it by it). */
+export const MISSING_DETAILS_NOTICE =
+  'The summary you wrote for this request left out exact details it must keep:';
+
+function followUpNotice(followUp: SummaryFollowUp): string {
+  if (followUp.kind === 'over-limit')
+    return `${OVER_LIMIT_NOTICE} ${followUp.chars} characters. Write it again, shorter: keep every fact (names, numbers, paths, ids exactly as written), shorten the wording and drop repetition first.`;
+  return `${MISSING_DETAILS_NOTICE}\n${followUp.missing.map((d) => `- ${d}`).join('\n')}\nWrite it again so that it contains each of them exactly as written, and every fact it kept.`;
 }
 
 /**

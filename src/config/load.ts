@@ -1,17 +1,21 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { errnoCode } from '../platform/errno.js';
+import { errnoCode, fileErrorReason } from '../platform/errno.js';
 import { displayPath } from '../platform/xdg-paths.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 import { type ConfigCache, cachedConfig, keepConfig } from './parsed-config-cache.js';
 import type { Config } from './schema.js';
 
+const NOT_REGULAR = 'is not a regular file (a FIFO, socket or device)';
+
 /** Why a config file could not be read, in the user's terms. */
 function readFailure(error: unknown): string {
   const code = errnoCode(error);
   if (code === 'EISDIR') return 'is a directory, not a config file';
   if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
-  return `cannot be read (${error instanceof Error ? error.message : String(error)})`;
+  // A socket cannot even be opened: refused as a FIFO or a device is, once opened.
+  if (code === 'ENXIO') return NOT_REGULAR;
+  return `cannot be read (${fileErrorReason(error)})`;
 }
 
 /** A config file is a few kB; anything near this is not one (and reading it whole would cost). */
@@ -27,7 +31,7 @@ function readRegularFile(path: string, shown: string): string {
     const stats = fstatSync(fd);
     if (stats.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
     if (!stats.isFile()) {
-      throw new ConfigError(shown, [{ message: 'is not a regular file (a FIFO, socket or device)' }]);
+      throw new ConfigError(shown, [{ message: NOT_REGULAR }]);
     }
     if (stats.size > MAX_CONFIG_BYTES) {
       const size = (stats.size / (1024 * 1024)).toFixed(1);

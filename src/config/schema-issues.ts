@@ -1,18 +1,10 @@
 import type { Document, LineCounter } from 'yaml';
 import type * as z from 'zod/mini';
+import { dottedKey } from '../text/dotted-key.js';
 import { suggest } from '../text/suggest.js';
 import { type ConfigIssue, MAX_SHOWN_ISSUES } from './config-error.js';
 import { knownKeysAt } from './known-keys.js';
 import { keyPositions, type SourcePosition, valuePosition } from './yaml-position.js';
-
-/** `compaction.reserve.ratio`, `tools.enabled[1]`: the path as a user would write it. */
-export function dottedKey(path: readonly PropertyKey[]): string {
-  return path
-    .map((segment, index) =>
-      typeof segment === 'number' ? `[${segment}]` : `${index ? '.' : ''}${String(segment)}`,
-    )
-    .join('');
-}
 
 function located(position: SourcePosition | undefined, key: string, message: string): ConfigIssue {
   return { line: position?.line, column: position?.column, key: key || undefined, message };

@@ -1,5 +1,8 @@
 import type { Message } from './message.js';
 
+/** The tool's name, the model's way to this search. */
+export const RECALL_TOOL_NAME = 'recall';
+
 /** Most characters of passages one search returns: a few thousand, so a recall never floods the window. */
 export const RECALL_MAX_CHARS = 3000;
 
@@ -35,7 +38,8 @@ function terms(query: string): string[] {
 }
 
 /**
- * Searches every message (compacted or not, tool outputs and pastes whole, thinking left out) for
+ * Searches every message (compacted or not, tool outputs and pastes whole, thinking left out, and
+ * earlier `recall` results too: copies, which would crowd out the lines they copied) for
  * the query: each line scores the distinct query words it holds, the whole query as written
  * counting most; the best lines come back as passages, verbatim, best first, ties oldest first,
  * within `maxChars`, with how many more matched. Deterministic; reads nothing but the messages.
@@ -50,7 +54,7 @@ export function searchHistory(
   if (!words.length) return { passages: [], more: 0 };
   const hits: { score: number; index: number; line: number; lines: string[] }[] = [];
   transcript.forEach((message, index) => {
-    if (!message.content) return;
+    if (!message.content || message.tool_name === RECALL_TOOL_NAME) return;
     const lines = message.content.split('\n');
     lines.forEach((line, at) => {
       const lower = line.toLowerCase();

@@ -140,7 +140,8 @@ export interface ProbeAnswer {
  */
 export async function askProbes(
   backend: ChatBackend,
-  chat: { model: string; numCtx: number },
+  /** `think: false` for a thinking model: the answer is what is scored, and thinking only costs time. */
+  chat: { model: string; numCtx: number; think?: false },
   view: readonly WireMessage[],
   probes: readonly Probe[],
   onAnswer?: (answer: ProbeAnswer) => void,
@@ -153,6 +154,7 @@ export async function askProbes(
         model: chat.model,
         messages: [...view, { role: 'user', content: `${probe.question} Answer with the value alone.` }],
         options: { num_ctx: chat.numCtx },
+        ...(chat.think === false ? { think: false } : {}),
         truncate: false,
       },
       { signal },

@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { errnoCode } from '../platform/errno.js';
+import { errnoCode, fileErrorReason } from '../platform/errno.js';
 
 /** Where files may be used: the working directory and the configured `allowed_paths`. */
 export interface SandboxScope {
@@ -132,7 +132,7 @@ function realPathOf(target: string): SandboxedPath {
     } catch (error) {
       const code = errnoCode(error);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        return { ok: false, error: (error as Error).message };
+        return { ok: false, error: `${current}: ${fileErrorReason(error)}` };
       }
       if (isSymlink(current)) {
         return { ok: false, error: `${current} is a symbolic link whose target does not exist.` };

@@ -15,6 +15,8 @@ export interface McpServerStatus {
   tools: { name: string; tool: string; description: string }[];
   /** The last lines it wrote to stderr. */
   stderr: string[];
+  /** How much of its stderr was dropped, in words, when any was. */
+  stderrNote?: string;
 }
 
 /** What the servers need and whom they tell. */
@@ -93,6 +95,7 @@ export class McpServers {
         .filter((t) => t.mcp?.server === c.name)
         .map((t) => ({ name: t.name, tool: t.mcp?.tool ?? t.name, description: t.description })),
       stderr: c.stderr.lines(),
+      stderrNote: c.stderr.droppedNote(),
     }));
   }
 

@@ -1,6 +1,7 @@
 import { oneLine } from '../text/shorten.js';
 import { failureReason } from '../tools/failure-line.js';
 import type { Tool, ToolOutcome } from '../tools/tool.js';
+import { mcpErrorText } from './mcp-error-text.js';
 import type { ServerConnection } from './server-connection.js';
 import type { ListedTool } from './server-state.js';
 import { toolResultText } from './tool-result-text.js';
@@ -96,7 +97,7 @@ export function mcpTool(connection: ServerConnection, listed: ListedTool, name: 
             details: { skipped: 'cancelled' },
           };
         }
-        const message = error instanceof Error ? error.message : String(error);
+        const message = mcpErrorText(error);
         return {
           ok: false,
           output: `Error: ${name} failed: ${message}`,

@@ -1,10 +1,12 @@
+import type { Readable } from 'node:stream';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../config/mcp-servers-schema.js';
-import { describeError } from '../text/describe-error.js';
+import { boundReadBuffer } from './bounded-read-buffer.js';
 import { expandEnvReferences } from './expand-env.js';
-import type { CallOptions, ListedTool, ServerState } from './server-state.js';
-import { StderrTail } from './stderr-tail.js';
+import { mcpErrorText } from './mcp-error-text.js';
+import { type CallOptions, type ListedTool, MAX_TOOLS_PER_SERVER, type ServerState } from './server-state.js';
+import { followStderr, StderrTail } from './stderr-tail.js';
 
 /** How long `initialize` and the first `tools/list` may take before the server is reported failed. */
 export const CONNECT_TIMEOUT_MS = 30_000;
@@ -167,7 +169,9 @@ export class ServerConnection {
         // "inherit" would write over Ink's screen; the last lines are kept for /mcp.
         stderr: 'pipe',
       });
-      transport.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString('utf8')));
+      boundReadBuffer(transport);
+      // A PassThrough (stderr: 'pipe'), typed as any Stream by the SDK.
+      if (transport.stderr) followStderr(transport.stderr as Readable, this.stderr);
       this.#transport = transport;
       if (env.missing.length)
         this.stderr.push(`ochat: unset in the environment: ${env.missing.join(', ')}\n`);
@@ -204,11 +208,14 @@ export class ServerConnection {
   #setTools(tools: readonly ListedTool[]): void {
     const only = this.config.tools && new Set(this.config.tools);
     const excluded = new Set(this.config.exclude_tools);
-    this.#tools = tools
+    const usable = tools
       .filter((tool) => typeof tool.name === 'string' && tool.name !== '')
-      .filter((tool) => (!only || only.has(tool.name)) && !excluded.has(tool.name))
+      .filter((tool) => (!only || only.has(tool.name)) && !excluded.has(tool.name));
+    this.#tools = usable
+      .slice(0, MAX_TOOLS_PER_SERVER)
       .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
-    this.#set({ kind: 'ready', tools: this.#tools.length });
+    const listed = usable.length > this.#tools.length ? { listed: usable.length } : {};
+    this.#set({ kind: 'ready', tools: this.#tools.length, ...listed });
   }
 
   #lost(generation: number, reason: string): void {
@@ -224,7 +231,7 @@ export class ServerConnection {
   }
 
   #failureReason(error: unknown, timeout: number): string {
-    const text = describeError(error);
+    const text = mcpErrorText(error);
     if (/timed? ?out|REQUEST_TIMEOUT/i.test(text) || (error as { code?: unknown })?.code === -32001)
       return `no answer to initialize within ${Math.round(timeout / 1000)} s`;
     return text;

@@ -4,6 +4,7 @@
  * so a summarizer model and budgets can be chosen from data. Loaded only when asked for.
  */
 import { parseArgs } from 'node:util';
+import { supportsThinking } from '../backend/capabilities.js';
 import { resolveSummarizer } from '../chat/compaction/summarizer.js';
 import { chooseModel, connectModel } from '../chat/request/model-selection.js';
 import { CommandLineExit } from '../cli/flags.js';
@@ -144,7 +145,9 @@ export async function runEval(args: string[], env: NodeJS.ProcessEnv): Promise<n
       onCompaction: (c) => say(`  compaction ${c.round}/${PROBE_ROUNDS}: ${seconds(c.ms)}. ${c.report}`),
     });
     say(`  asking the ${PROBES.length} questions…`);
-    const answers = await askProbes(backend, { model: chat.name, numCtx: chat.numCtx }, run.view, PROBES);
+    const thinks = supportsThinking(chat.info);
+    const asked = { model: chat.name, numCtx: chat.numCtx, ...(thinks ? { think: false as const } : {}) };
+    const answers = await askProbes(backend, asked, run.view, PROBES);
     const text = viewText(run.view);
     const answered = new Set(
       answers.filter((a) => answerGivesProbe(a.probe, a.answer)).map((a) => a.probe.id),

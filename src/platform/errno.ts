@@ -14,32 +14,53 @@ export class ShortWriteError extends Error {
   }
 }
 
+/** What each errno code means, in words a user reads. */
+const REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EIO: 'the disk reported an input/output error',
+  EFBIG: 'the file is larger than the file system allows',
+  ENOENT: 'no such file or folder',
+  ENOTDIR: 'a part of its path is not a folder',
+  EISDIR: 'it is a folder',
+  EMFILE: 'too many files are open',
+  ENFILE: 'too many files are open',
+  ENXIO:
+    'it is no file that can be opened: a socket, a named pipe nobody reads, or a device that is not there',
+  ENODEV: 'no such device',
+  EEXIST: 'it already exists',
+  ENOTEMPTY: 'the folder is not empty',
+  ELOOP: 'too many symbolic links in its path',
+  ENAMETOOLONG: 'its name is too long',
+  EBUSY: 'it is in use by the system',
+  ETXTBSY: 'it is a program that is running',
+  EXDEV: 'it is on another file system',
+  EAGAIN: 'it would have to wait (nothing to read or no room to write yet)',
+  ENOTSUP: 'the file system does not support this',
+  EOPNOTSUPP: 'the file system does not support this',
+  ESPIPE: 'it is a pipe, not a file one can seek in',
+};
+
 /** Why a file operation failed, in words a user reads (`the disk is full`), not an errno code. */
 export function fileErrorReason(error: unknown): string {
-  switch (errnoCode(error)) {
-    case 'ENOSPC':
-      return 'the disk is full';
-    case 'EDQUOT':
-      return 'the disk quota is used up';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EIO':
-      return 'the disk reported an input/output error';
-    case 'EFBIG':
-      return 'the file is larger than the file system allows';
-    case 'ENOENT':
-      return 'no such file or folder';
-    case 'ENOTDIR':
-      return 'a part of its path is not a folder';
-    case 'EISDIR':
-      return 'it is a folder';
-    case 'EMFILE':
-    case 'ENFILE':
-      return 'too many files are open';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
+  const code = errnoCode(error);
+  if (code !== undefined && code in REASONS) return REASONS[code];
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A failed system call in words, with the file it was about: `the file system is read-only
+ * (/home/me/.local/share/ochat/sessions/x.lock)` for Node's `EROFS: read-only file system, open
+ * '…'`; undefined when `error` is no system call's error with a known code.
+ */
+export function describeErrno(error: unknown): string | undefined {
+  const code = errnoCode(error);
+  if (code === undefined || !(code in REASONS)) return undefined;
+  const { path, dest } = error as { path?: unknown; dest?: unknown };
+  const where =
+    typeof path === 'string' ? (typeof dest === 'string' ? `${path} → ${dest}` : path) : undefined;
+  return where ? `${REASONS[code]} (${where})` : REASONS[code];
 }

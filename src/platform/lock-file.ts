@@ -89,6 +89,21 @@ function createExclusive(path: string, pid: number): boolean {
   return true;
 }
 
+/**
+ * Locks this process holds: released as it exits however it exits (SIGHUP from a closed terminal,
+ * SIGTERM, a closed pipe), so none is left behind to be taken over by the next start.
+ */
+const heldLocks = new Set<LockFile>();
+let exitHookInstalled = false;
+function holdUntilExit(lock: LockFile): void {
+  heldLocks.add(lock);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const held of heldLocks) held.release();
+  });
+}
+
 /** A takeover guard older than this was left by a process that died while taking over. */
 const STALE_GUARD_MS = 10_000;
 
@@ -116,7 +131,7 @@ export class LockFile {
     let setAsideNow: { what: string; keptAs: string } | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
       if (createExclusive(this.path, this.pid)) {
-        this.held = true;
+        this.#hold();
         return setAsideNow ? { ok: true, setAside: setAsideNow } : { ok: true };
       }
       const read = readHolder(this.path);
@@ -129,7 +144,7 @@ export class LockFile {
       const holder = read;
       const pid = holder?.pid;
       if (pid === this.pid) {
-        this.held = true;
+        this.#hold();
         return { ok: true };
       }
       // A half-written lock (pid not there yet) belongs to a live process that is writing it.
@@ -141,6 +156,12 @@ export class LockFile {
     }
     const pid = readPid(this.path) ?? 0;
     return { ok: false, holder: { pid } };
+  }
+
+  #hold(): void {
+    this.held = true;
+    // Only a lock of this process is released at its exit (tests hold locks for other pids).
+    if (this.pid === process.pid) holdUntilExit(this);
   }
 
   /** The lock's process is alive: its pid is, and (where known) it is the same process, not a reuse. */
@@ -201,6 +222,7 @@ export class LockFile {
   release(): void {
     if (!this.held) return;
     this.held = false;
+    heldLocks.delete(this);
     if (readPid(this.path) === this.pid) this.unlinkQuietly(this.path);
   }
 }

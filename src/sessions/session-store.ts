@@ -89,7 +89,8 @@ export class SessionStore {
       writer = new SessionWriter(path, listener);
     } catch (error) {
       lock.release();
-      throw new SessionSaveError(fileErrorReason(error), path, { cause: error });
+      // Neither the lock nor the file was made: name the folder, not a file that does not exist.
+      throw new SessionSaveError(fileErrorReason(error), this.dir, { cause: error });
     }
     writer.append(full);
     for (const entry of entries) writer.append(entry);

@@ -3,9 +3,11 @@ import type { ChatDelta } from '../backend/interfaces.js';
 import type { DisplayItem } from '../chat/state/display-items.js';
 import type { ChatViewState, Dialog } from '../chat/state/view-state.js';
 import { createStreamSanitizer, sanitizeTerminalText, showControlCharacters } from '../text/sanitize.js';
+import type { ToolPreview } from '../tools/tool.js';
 import { NOTICE_STYLE } from './notice-style.js';
 import { PlainPullPacer } from './pull-layout.js';
 import { toolLine } from './tool-line.js';
+import { PREVIEW_MAX_LINES, previewText } from './tool-preview-lines.js';
 
 /** The prompt of the line-mode chat, as `ollama run` shows it. */
 export const LINE_PROMPT = '>>> ';
@@ -29,6 +31,8 @@ export class LinePrinter {
   private promptTimer: NodeJS.Timeout | undefined;
   private typed: string[] = [];
   private dialog: Dialog | undefined;
+  /** The preview printed last: asking again does not print it again. */
+  private previewShown: ToolPreview | undefined;
   private promptShown = false;
   /** Consecutive newlines at the end of what was written (2: a blank line). */
   private newlines = 2;
@@ -70,6 +74,8 @@ export class LinePrinter {
 
   /** The screen state changed: print what is new in it. */
   update(state: ChatViewState): void {
+    // A line printed after the prompt (an MCP server up late) buries it: it is printed again.
+    if (state.items.length > this.shownItems) this.promptShown = false;
     for (const item of state.items.slice(this.shownItems)) this.item(item);
     this.shownItems = state.items.length;
     if (state.dialog !== this.dialog) {
@@ -80,6 +86,8 @@ export class LinePrinter {
         // Esc does not reach a line-mode program: an empty line declines an instruction.
         const choices =
           state.dialog.kind === 'tool-instruction' ? 'an empty line declines' : state.dialog.choices;
+        // What a write will do, above its question, as the chat shows it under its own.
+        if (state.dialog.preview) this.preview(state.dialog.preview);
         this.out(`? ${showControlCharacters(state.dialog.question)} (${choices}) `);
         this.promptShown = false;
         this.newlines = 0;
@@ -125,10 +133,22 @@ export class LinePrinter {
     this.lineStart();
   }
 
-  /** Prints the open question again (the line typed did not answer it). */
+  /** Prints the open question again (the line typed did not answer it); its preview is not printed twice. */
   askAgain(state: ChatViewState): void {
     this.dialog = undefined;
+    this.previewShown = state.dialog?.preview;
     this.update(state);
+  }
+
+  /** A tool call's preview (a write's first lines or diff): its title, marked lines, what was left out. */
+  private preview(preview: ToolPreview): void {
+    if (this.previewShown === preview) return;
+    this.previewShown = preview;
+    const text = previewText(preview, PREVIEW_MAX_LINES);
+    this.lineStart();
+    this.out(
+      `${[text.title, ...text.lines.map((line) => line.text), ...(text.more ? [text.more] : [])].map((line) => `  ${line}`).join('\n')}\n`,
+    );
   }
 
   /** The prompt of a line inside a `"""` block. */

@@ -9,12 +9,18 @@ import type { Config } from '../../src/config/schema.js';
 import { type ChatHarness, startChat } from '../support/compaction-harness.js';
 import {
   compactionResponder,
+  continuesChat,
   conversationChats,
   factsIn,
+  gistOnly,
+  isCondenseRequest,
   isContinuation,
+  isFollowUpRequest,
+  isMissingDetailsRequest,
   keepWhatItIsShown,
   sliceLines,
   summarizerChats,
+  writingToLimit,
 } from '../support/compaction-summarizer.js';
 import type { ChatRequestRecord, Emulator, ScriptedReply } from '../support/emulator.js';
 import { startEmulator } from '../support/emulator.js';
@@ -105,6 +111,51 @@ describe('a summarizer that is the chat model', () => {
     expect(standalone.length).toBeGreaterThanOrEqual(2);
     expect(summarizerChats(emu).some(isContinuation)).toBe(false);
     for (const ask of standalone) expect(evaluatedShare(ask)).toBeGreaterThan(0.9);
+  });
+
+  it('its follow-ups on a summary (over the limit, exact details left out) continue the request too: each evaluates at most 10% anew', async () => {
+    // The fold's ask gets a reply 2× over the limit (condensed); the condensed one is a gist that drops the details (asked for again).
+    emu.respondWith(
+      compactionResponder({
+        chat: (_req, n) => ({ content: `Reply ${n}.` }),
+        summarize: (req) => (isFollowUpRequest(req) ? gistOnly(req) : writingToLimit(2)(req)),
+      }),
+    );
+    const h = await longChat(40, undefined, 8192);
+    expect(h.records().length).toBeGreaterThanOrEqual(2);
+    const asks = summarizerChats(emu);
+    const condense = asks.filter(isCondenseRequest);
+    const missing = asks.filter(isMissingDetailsRequest);
+    expect(condense.length).toBeGreaterThanOrEqual(h.records().length);
+    expect(missing.length).toBeGreaterThanOrEqual(h.records().length);
+    for (const ask of [...condense, ...missing]) {
+      expect(continuesChat(ask)).toBe(true);
+      expect(evaluatedShare(ask)).toBeLessThanOrEqual(0.1);
+      // The fold's ask it follows up: the same messages, only the ask's end differs.
+      const fold = asks.slice(0, asks.indexOf(ask)).findLast(isContinuation)!;
+      expect(ask.body.messages.slice(0, -1)).toEqual(fold.body.messages.slice(0, -1));
+      expect(ask.body.tools).toEqual(fold.body.tools);
+    }
+    // The gist dropped every fact; the details list kept them for the model.
+    const system = String(conversationChats(emu).at(-1)!.body.messages[0].content);
+    const folded = h.records().at(-1)!.detailsFolded ?? 0;
+    const upto = h.records().at(-1)!.upto;
+    const planted = Array.from({ length: upto / 2 }, (_, i) => `FACT-t${i + 1}`);
+    expect(planted.filter((fact) => !system.includes(fact)).length).toBeLessThanOrEqual(folded);
+  });
+
+  it('at num_ctx 2048 too, where the ask is a large part of the prompt, each request evaluates at most 25% anew', async () => {
+    emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n}.` }) }));
+    // Turns under compaction.max_message_chars: none is condensed on its own (a standalone request).
+    const h = await startChat(emu, { model: 'chat', numCtx: 2048 });
+    chat = h;
+    for (let i = 1; i <= 16; i++) await h.say(`Turn ${i}: FACT-t${i} ${filler(150)}`);
+    const asks = summarizerChats(emu);
+    expect(h.records().length).toBeGreaterThanOrEqual(3);
+    for (const ask of asks) {
+      expect(isContinuation(ask)).toBe(true);
+      expect(evaluatedShare(ask)).toBeLessThanOrEqual(0.25);
+    }
   });
 
   it('a reply with tool calls counts as a failed attempt: the standalone prompt summarizes, and no tool runs', async () => {

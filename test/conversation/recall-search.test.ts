@@ -47,6 +47,14 @@ describe('searchHistory', () => {
     );
   });
 
+  it('leaves out what earlier recalls returned: copies of the lines they found', () => {
+    const first = formatRecall('PaymentsClient', searchHistory(transcript, 'PaymentsClient'));
+    const result: Message = { ...message(4, 'tool', first), tool_name: 'recall' };
+    const again = searchHistory([...transcript, result], 'PaymentsClient');
+    expect(again.passages.map((p) => p.number)).toEqual([2]);
+    expect(again.more).toBe(0);
+  });
+
   it('says when nothing matches', () => {
     expect(formatRecall('zebra', searchHistory(transcript, 'zebra'))).toBe(
       'Nothing in this conversation matches "zebra".',

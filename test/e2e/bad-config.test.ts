@@ -5,13 +5,18 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runOchat } from '../support/e2e-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ochat-bad-config-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const sockets: Server[] = [];
+afterAll(() => {
+  for (const server of sockets) server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -39,6 +44,16 @@ describe('a config that is not a config file', () => {
         const fifo = join(dir, 'fifo.yml');
         execFileSync('mkfifo', [fifo]);
         return fifo;
+      },
+    ],
+    [
+      'a socket',
+      () => {
+        const socket = join(dir, 'socket.yml');
+        // A listening socket's file, left behind by a server that ended (the test's own).
+        const server = createServer().listen(socket);
+        sockets.push(server);
+        return socket;
       },
     ],
     ['/dev/zero', () => '/dev/zero'],

@@ -4,7 +4,7 @@
  * mode ochat set. The built CLI, end to end.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn } from '@lydell/node-pty';
@@ -118,4 +118,25 @@ describe('signals', () => {
     // The cursor is shown again.
     expect(raw.lastIndexOf('\x1b[?25h')).toBeGreaterThan(raw.lastIndexOf('\x1b[?25l'));
   });
+
+  test.each([
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    'after %s the session is kept and its lock released: the next ochat is not told it is open elsewhere',
+    async (signal, code) => {
+      const home = tempHome();
+      run = await startChat({ pty: { home, cwd: home } });
+      const { pty, emu } = run;
+      emu.enqueue({ content: 'Kept.' });
+      pty.write('remember this\r');
+      await pty.waitFor('Kept.');
+      const sessions = join(home, 'data', 'ochat', 'sessions');
+      expect(readdirSync(sessions).filter((f) => f.endsWith('.lock'))).toHaveLength(1);
+      process.kill(pty.pid, signal);
+      expect(await exitCode(pty)).toBe(code);
+      expect(readdirSync(sessions).filter((f) => f.endsWith('.jsonl'))).toHaveLength(1);
+      expect(readdirSync(sessions).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    },
+  );
 });

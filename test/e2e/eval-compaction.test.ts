@@ -85,10 +85,10 @@ describe('ochat eval compaction', () => {
     }
   }, 90_000);
 
-  test('a summarizer model of its own is used for every summary, the chat model only for the questions', async () => {
+  test('a summarizer model of its own is used for every summary, the chat model only for the questions, asked not to think', async () => {
     emu = await startEmulator({
       tokensPerSecond: Number.POSITIVE_INFINITY,
-      models: [{ name: 'llama3.2:latest' }, { name: 'qwen2.5:0.5b' }],
+      models: [{ name: 'qwen3:latest', capabilities: ['completion', 'thinking'] }, { name: 'qwen2.5:0.5b' }],
     });
     emu.respondWith(compactionResponder({ summarize: gistOnly, chat: probeReader }));
     const result = await runOchat(
@@ -96,7 +96,7 @@ describe('ochat eval compaction', () => {
         'eval',
         'compaction',
         '-m',
-        'llama3.2',
+        'qwen3',
         '--summarizer-model',
         'qwen2.5:0.5b',
         '--num-ctx',
@@ -112,9 +112,9 @@ describe('ochat eval compaction', () => {
     expect(new Set(chats.filter(isSummarizerRequest).map((c) => c.body.model))).toEqual(
       new Set(['qwen2.5:0.5b']),
     );
-    expect(new Set(chats.filter((c) => !isSummarizerRequest(c)).map((c) => c.body.model))).toEqual(
-      new Set(['llama3.2']),
-    );
+    const questions = chats.filter((c) => !isSummarizerRequest(c));
+    expect(new Set(questions.map((c) => c.body.model))).toEqual(new Set(['qwen3']));
+    expect(questions.map((c) => c.body.think)).toEqual(PROBES.map(() => false));
   }, 90_000);
 
   test('works against an OpenAI-compatible server (vLLM)', async () => {

@@ -8,13 +8,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { STDERR_BYTES_PER_WINDOW, STDERR_WINDOW_MS } from '../../src/mcp/stderr-tail.js';
 import { runOchat } from '../support/e2e-process.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { startEmulator } from '../support/emulator.js';
 import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER, mcpConfig } from '../support/mcp-servers.js';
+import { peakRssMb } from '../support/process-memory.js';
 import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
-import { waitUntil } from '../support/wait-until.js';
+import { deliberatePause, waitUntil } from '../support/wait-until.js';
 
 const everything = EVERYTHING_SERVER;
 const fault = FAULT_SERVER;
@@ -198,6 +200,79 @@ describe('MCP servers in the chat', () => {
     expect(count('MCP server frail stopped')).toBe(2);
     expect(count('Restart MCP server frail?')).toBeLessThanOrEqual(2);
   }, 40_000);
+
+  test('a 50 MB result: said to be over the limit, and the server is kept (no "stopped", no restart offer); its next call is answered', async () => {
+    run = await startToolRun({
+      config: mcpConfig({ big: [fault, 'big'] }).replace('    args:', '    confirm: false\n    args:'),
+    });
+    const { emu, pty } = run;
+    await waitForMcp(run, 'big — ready, 2 tools');
+    emu.enqueue(
+      { toolCalls: [{ name: 'big__big', arguments: {} }] },
+      { content: 'It was too big.' },
+      { toolCalls: [{ name: 'big__echo', arguments: { text: 'still-here' } }] },
+      { content: 'It echoed.' },
+    );
+    pty.write('get the big one\r');
+    await pty.waitFor('It was too big.', 30_000);
+    const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    expect(flat()).toContain('error: big__big failed: the result was 52 MB, over the 10 MB limit');
+    expect(String(toolMessagesOf(emu.chats[1])[0]?.content)).toMatch(
+      /^Error: big__big failed: .*the result was 52 MB, over the 10 MB limit of one MCP message: it was dropped, and the server keeps running/,
+    );
+    expect(flat()).not.toMatch(/stopped|closed the connection|Restart MCP server/);
+    pty.write('and a small one\r');
+    await pty.waitFor('It echoed.');
+    expect(toolMessagesOf(emu.chats[3]).at(-1)).toEqual({
+      role: 'tool',
+      tool_name: 'big__echo',
+      content: 'echo: still-here',
+    });
+    await waitForMcp(run, 'big — ready, 2 tools');
+  }, 60_000);
+
+  test('a server that floods stderr without end is read at a bounded pace (its writes wait); /mcp says how much was dropped', async () => {
+    run = await startToolRun({ config: mcpConfig({ loud: [fault, 'spew'] }) });
+    const { pty } = run;
+    await waitForMcp(run, 'loud — ready, 1 tool');
+    const [server] = serverChildren(pty.pid);
+    // What the server wrote is what ochat read of it, less the pipe's 64 kB.
+    const written = () => Number(/wchar:\s*(\d+)/.exec(readFileSync(`/proc/${server}/io`, 'utf8'))?.[1]);
+    const before = written();
+    const started = Date.now();
+    await deliberatePause(2000, 'two seconds of a server writing stderr as fast as ochat reads it');
+    const seconds = (Date.now() - started) / 1000;
+    const pace = (STDERR_BYTES_PER_WINDOW * 1000) / STDERR_WINDOW_MS;
+    expect(written() - before).toBeLessThan(pace * (seconds + 0.5));
+    await waitForMcp(run, /\d+ MB of stderr, all but the last 12 lines dropped/);
+    expect(pty.screen().replace(/\s*\n\s*/g, ' ')).toContain(
+      'it writes faster than ochat reads it (2.6 MB/s), so its writes wait',
+    );
+  }, 40_000);
+
+  test('10,000 tools: 1,000 kept and said so; /mcp and /tools list a bounded number and count the rest; memory stays bounded', async () => {
+    run = await startToolRun({ config: mcpConfig({ many: [fault, 'many', '--tools=10000'] }) });
+    const { pty } = run;
+    await waitForMcp(run, 'many — ready, 1,000 of the 10,000 tools it lists (the rest are not kept)');
+    const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    expect(flat()).toContain('many__tool_00049');
+    expect(flat()).toContain('… and 950 more (/tools on|off <name> takes any of them)');
+    expect(flat()).not.toContain('many__tool_00050');
+    pty.write('/tools\r');
+    await pty.waitFor(/… and [\d,]+ more \(\/mcp counts them by server; \/tools on\|off <name> takes any\)/);
+    // Held and drawn, 10,000 tools took 548 MB by the time the server was ready, 1.1-1.9 GB once listed.
+    expect(peakRssMb(pty.pid)).toBeLessThan(300);
+  }, 60_000);
+
+  test("a server whose tool list breaks the MCP schema: /mcp says what is wrong in words, not zod's issue list", async () => {
+    run = await startToolRun({ config: mcpConfig({ odd: [fault, 'invalid'] }) });
+    await waitForMcp(run, '✗ odd — failed: ');
+    const flat = run.pty.screen().replace(/\s*\n\s*/g, ' ');
+    expect(flat).toContain(
+      "the server's answer to tools/list does not follow MCP: tools[1].name: expected string, received number; tools[1].inputSchema: expected object, received undefined;",
+    );
+    expect(flat).not.toMatch(/invalid_type|"expected"|\[ \{/);
+  }, 30_000);
 
   test('.mcp.json is used only once approved, its command line shown; the approval is kept until the file changes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-mcp-json-'));
@@ -411,6 +486,80 @@ describe('resuming a chat whose tool definitions are deferred', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('resuming a chat with two real MCP servers whose tools were found (num_ctx 4096)', () => {
+  test('after -r the meter and /context read exactly as before quitting, and the request carries the same tools', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ochat-mcp-home-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-mcp-resume-'));
+    writeFileSync(join(cwd, 'billing.js'), 'export const total = 42;\n'.repeat(20));
+    const config = mcpConfig({ everything: [everything, 'stdio'], filesystem: [FILESYSTEM_SERVER, cwd] });
+    const meter = (r: ToolRun) =>
+      r.pty
+        .screen()
+        .match(/[\d.]+k?\/4k \(\d+%\)/g)
+        ?.at(-1);
+    /** The rows of the last /context, figures and all. */
+    const context = async (r: ToolRun) => {
+      r.pty.write('/context\r');
+      await r.pty.waitFor(/Context window[\s\S]*free .*\n/);
+      const screen = r.pty.screen();
+      return screen.slice(screen.lastIndexOf('Context window')).split('\n').slice(0, 8).join('\n');
+    };
+    const bothUp = async (r: ToolRun) => {
+      await waitForMcp(r, /filesystem — ready, 1\d tools/);
+      await waitForMcp(r, 'everything — ready, 13 tools');
+    };
+    try {
+      run = await startToolRun({ config, args: ['--num-ctx', '4096'], home, cwd });
+      await bothUp(run);
+      run.emu.enqueue(
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'get-sum' } }] },
+        { toolCalls: [{ name: 'everything__get-sum', arguments: { a: 40, b: 2 } }] },
+        { content: 'It is 42.' },
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'read_text_file' } }] },
+        { content: 'Found a reader.' },
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'billing.js' } }] },
+        { content: 'Read.' },
+      );
+      run.pty.write('add 40 and 2\r');
+      await run.pty.waitFor('? Allow everything__get-sum');
+      await run.pty.answer('y');
+      await run.pty.waitFor('It is 42.');
+      run.pty.write('find a file reader\r');
+      await run.pty.waitFor('Found a reader.');
+      run.pty.write('please read billing.js\r');
+      await run.pty.waitFor('Read.');
+      const before = (await run.waitForRequests(7)).at(-1) as ChatRequestRecord;
+      const meterBefore = meter(run);
+      const contextBefore = await context(run);
+      expect(meterBefore).toBeDefined();
+      run.pty.write('/quit\r');
+      await run.pty.exited;
+      const id = run.pty.screen().match(/To continue this session: ochat -r (\S+)/)?.[1];
+      expect(id).toBeDefined();
+      await run.close();
+
+      run = await startToolRun({ config, args: ['-r', String(id)], home, cwd });
+      await bothUp(run);
+      // Before the found tools were saved with the session: 47% before quitting, 48% after.
+      await waitUntil('the meter as before quitting', () => meter(run as ToolRun) === meterBefore, {
+        describe: () => `Before quitting ${meterBefore}, now ${meter(run as ToolRun)}.`,
+      });
+      expect(await context(run)).toBe(contextBefore);
+      run.emu.enqueue({ content: 'After the resume.' });
+      run.pty.write('and now?\r');
+      await run.pty.waitFor('After the resume.');
+      const [after] = await run.waitForRequests(1);
+      expect(toolNames(after)).toEqual(toolNames(before));
+      expect(after.body.messages.slice(0, before.body.messages.length)).toEqual(before.body.messages);
+    } finally {
+      await run?.close();
+      run = undefined;
+      rmSync(home, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe('MCP servers in a one-shot (-p)', () => {

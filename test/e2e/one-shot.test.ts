@@ -307,9 +307,14 @@ describe('informational flags', () => {
       '-y, --yes',
       '-v, --version',
       '-h, --help',
+      '--api <api>',
     ]) {
       expect(result.stdout).toContain(flag);
     }
+    // The servers, their detection, keys and what only Ollama has (issue 32's done-when).
+    expect(result.stdout).toMatch(/\/api\/version means Ollama,\s+\/v1\/models OpenAI/);
+    expect(result.stdout).toContain('$OCHAT_API_KEY or $OPENAI_API_KEY');
+    expect(result.stdout).toContain("/unload and keep_alive are Ollama's only");
   });
 
   test('--version prints the package version and exits 0', async () => {

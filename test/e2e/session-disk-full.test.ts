@@ -170,6 +170,9 @@ describe.skipIf(!canMount)('a full disk', () => {
     await ask(run, 'Q1');
     await ask(run, 'Q2');
     await run.pty.waitFor('The session cannot be saved: the disk is full');
+    // It names the folder it could not write in, not a session file that was never created.
+    const named = /the disk is full \(([^)]*)\)/.exec(run.pty.screen().replace(/\s*\n\s*/g, ' '))?.[1];
+    expect(named).toBe(where.sessions);
     rmSync(filler);
     await ask(run, 'Q3');
     await run.pty.waitFor('The session is saved again');

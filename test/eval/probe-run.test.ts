@@ -70,7 +70,15 @@ describe('askProbes', () => {
       ]);
       expect(request.options?.num_ctx).toBe(2048);
       expect(request.truncate).toBe(false);
+      expect(request.think).toBeUndefined();
     }
+  });
+
+  it('asks a thinking model not to think: the answer is what is scored', async () => {
+    const backend = new FakeBackend();
+    backend.enqueue({ content: 'Henrietta' });
+    await askProbes(backend, { model: 'fake', numCtx: 2048, think: false }, [], PROBES.slice(0, 1));
+    expect(backend.requests[0].think).toBe(false);
   });
 });
 

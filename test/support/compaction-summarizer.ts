@@ -9,7 +9,9 @@ import {
   CONTINUATION_OPENING,
   MESSAGES_CLOSE,
   MESSAGES_OPEN,
+  MISSING_DETAILS_NOTICE,
   MISSING_DETAILS_OPENING,
+  OVER_LIMIT_NOTICE,
 } from '../../src/compaction/summarizer-prompt.js';
 import {
   DETAILS_HEADER,
@@ -33,7 +35,7 @@ export const FACT_PATTERN = /FACT-\w+/g;
 export function isSummarizerRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
   const messages = req.body?.messages;
   return (
-    isContinuation(req) ||
+    continuesChat(req) ||
     (Array.isArray(messages) &&
       messages.length === 2 &&
       messages[0]?.role === 'system' &&
@@ -45,22 +47,37 @@ export function isSummarizerRequest(req: Pick<ChatRequestRecord, 'body'>): boole
   );
 }
 
-/** Whether a summarizer call continues the chat's own request (the slice as sent, then the ask). */
-export function isContinuation(req: Pick<ChatRequestRecord, 'body'>): boolean {
+/** Whether a summarizer call continues the chat's own request (the slice as sent, then the ask): a fold's ask or a follow-up on its summary. */
+export function continuesChat(req: Pick<ChatRequestRecord, 'body'>): boolean {
   const last = req.body?.messages?.at?.(-1);
   return (
     last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(CONTINUATION_OPENING)
   );
 }
 
-/** Whether a summarizer call asks once more for the exact details a summary left out. */
-export function isMissingDetailsRequest(req: ChatRequestRecord): boolean {
+/**
+ * Whether a summarizer call is a fold's ask that continues the chat's own request; the follow-ups
+ * on its summary continue it too (`continuesChat`), and are told apart by `isFollowUpRequest`.
+ */
+export function isContinuation(req: Pick<ChatRequestRecord, 'body'>): boolean {
+  return continuesChat(req) && !isFollowUpRequest(req);
+}
+
+/** Whether a summarizer call asks once more for the exact details a summary left out (on its own, or continuing the chat's request). */
+export function isMissingDetailsRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
+  if (continuesChat(req)) return summarizerPrompt(req).includes(MISSING_DETAILS_NOTICE);
   return isSummarizerRequest(req) && summarizerPrompt(req).startsWith(MISSING_DETAILS_OPENING);
 }
 
-/** Whether a summarizer call asks to condense an over-long summary. */
-export function isCondenseRequest(req: ChatRequestRecord): boolean {
+/** Whether a summarizer call asks to condense an over-long summary (on its own, or continuing the chat's request). */
+export function isCondenseRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
+  if (continuesChat(req)) return summarizerPrompt(req).includes(OVER_LIMIT_NOTICE);
   return isSummarizerRequest(req) && summarizerPrompt(req).startsWith(CONDENSE_OPENING);
+}
+
+/** Whether a summarizer call is a follow-up on a summary (condense, missing details) rather than the first ask of a fold. */
+export function isFollowUpRequest(req: Pick<ChatRequestRecord, 'body'>): boolean {
+  return isCondenseRequest(req) || isMissingDetailsRequest(req);
 }
 
 /** The limit the summarizer is told, in characters (`at most N characters`). */
@@ -108,7 +125,7 @@ export function summarizerInput(req: Pick<ChatRequestRecord, 'body'>): string {
  * a continuation, the messages between the system message (if any) and the ask as `role: text`.
  */
 export function sliceLines(req: Pick<ChatRequestRecord, 'body'>): string[] {
-  if (isContinuation(req)) {
+  if (continuesChat(req)) {
     return (req.body.messages as { role: string; content?: string }[])
       .slice(0, -1)
       .filter((message, i) => i > 0 || message.role !== 'system')
@@ -140,8 +157,7 @@ export function keepWhatItIsShown(req: Pick<ChatRequestRecord, 'body'>): Scripte
  * none; for a continuation, the narrative of the summary section in the chat's system message.
  */
 export function previousSummary(req: Pick<ChatRequestRecord, 'body'>): string {
-  if (!isContinuation(req))
-    return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
+  if (!continuesChat(req)) return /<summary>\n([\s\S]*?)\n<\/summary>/.exec(summarizerPrompt(req))?.[1] ?? '';
   const system = req.body.messages[0]?.role === 'system' ? String(req.body.messages[0].content) : '';
   const start = system.indexOf(`${SUMMARY_HEADER}\n`);
   if (start < 0) return '';

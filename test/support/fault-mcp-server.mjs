@@ -5,7 +5,10 @@
 //   die      works, until tools/call of `crash`: then it exits mid-call
 //   flood    writes megabytes to stderr, and works
 //   hostile  a tool whose name and description carry escape sequences, the description 10 kB
-//   many     200 tools
+//   many     200 tools (`--tools=<n>`: that many)
+//   invalid  answers tools/list with tools that break the MCP schema (no inputSchema, a number as name)
+//   big      a tool `big` whose result is `--result-mb=<n>` MB of text (default 50), and `echo`
+//   spew     writes to stderr without end, as fast as the pipe takes it, and works
 //   changing lists one tool, then adds a second and sends notifications/tools/list_changed
 //   slow     a tool `wait` whose call is never answered (until cancelled)
 // With `--record=<file>` among the arguments, every line it receives is appended to that file; with
@@ -47,9 +50,34 @@ if (mode === 'hostile') {
     },
   ];
 }
+if (mode === 'spew') {
+  // As fast as the pipe takes it, yet answering: a write that fills the pipe waits for room.
+  const block = `${'spew '.repeat(200)}\n`.repeat(64);
+  const more = () => {
+    if (process.stderr.write(block)) setImmediate(more);
+    else process.stderr.once('drain', more);
+  };
+  more();
+}
+if (mode === 'invalid') {
+  tools = [
+    { name: 'fine', description: 'A valid tool', inputSchema: schema },
+    { name: 42 },
+    { description: 'no name' },
+  ];
+}
+if (mode === 'big') {
+  tools.push({
+    name: 'big',
+    description: 'A result far over 10 MB',
+    inputSchema: { type: 'object', properties: {} },
+  });
+}
+const toolCount = Number(process.argv.find((arg) => arg.startsWith('--tools='))?.slice(8) ?? 200);
+const resultMb = Number(process.argv.find((arg) => arg.startsWith('--result-mb='))?.slice(12) ?? 50);
 if (mode === 'many') {
-  tools = Array.from({ length: 200 }, (_, i) => ({
-    name: `tool_${String(i).padStart(3, '0')}`,
+  tools = Array.from({ length: toolCount }, (_, i) => ({
+    name: `tool_${String(i).padStart(toolCount > 1000 ? 5 : 3, '0')}`,
     description: `Tool number ${i}: does thing ${i} to a document and reports what changed in it.`,
     inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Which document' } } },
   }));
@@ -87,6 +115,11 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     send({ id: message.id, result: { tools } });
   } else if (message.method === 'tools/call') {
     if (message.params.name === 'wait') return;
+    if (message.params.name === 'big') {
+      const text = 'x'.repeat(1024 * 1024 * resultMb);
+      send({ id: message.id, result: { content: [{ type: 'text', text }] } });
+      return;
+    }
     if (message.params.name === 'crash') {
       process.stderr.write('crash: going down mid-call\n');
       process.exit(1);

@@ -147,6 +147,8 @@ export class ChatSessions implements SessionCommands {
     modelSettings.restore(settings);
     // Without a saved meter, the request is estimated afresh.
     requests.meter.restore(settings.meter ?? { charsPerToken: requests.meter.charsPerToken });
+    // Tool outputs sent shortened are sent so again.
+    requests.restoreShortened(settings.shortened);
     // The same tools used and found: the same definitions sent when they are deferred.
     requests.toolRecency.restore(settings.toolRecency ?? { used: [], found: [] });
     this.deps.compactions.restorePaused(settings.autoCompactionPaused ?? false);

@@ -6,6 +6,7 @@ import {
   SandboxRaceError,
 } from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
+import { describeError } from '../../text/describe-error.js';
 import { asDirectory } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { plural } from '../text-lines.js';
@@ -48,7 +49,7 @@ export const listDirectoryTool: Tool<ListDirectoryArgs> = {
       if (code === 'ENOENT') return toolFailure(`Directory not found: ${requested}`, 'not found');
       if (code === 'ENOTDIR')
         return toolFailure(`${requested} is a file, not a directory; use read_file.`, 'not a directory');
-      return toolFailure(`Cannot list ${requested}: ${(error as Error).message}`, code ?? 'list error');
+      return toolFailure(`Cannot list ${requested}: ${describeError(error)}`, code ?? 'list error');
     }
     // Code-unit order, not locale order: the listing must not depend on the machine's locale.
     names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -3,6 +3,7 @@ import { readRegularFile } from '../../files/regular-file.js';
 import { resolveSandboxedPath } from '../../files/sandbox.js';
 import { openCheckedFile, SandboxRaceError } from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
+import { describeError } from '../../text/describe-error.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
@@ -63,7 +64,7 @@ export const readFileTool: Tool<ReadFileArgs> = {
         return toolFailure(`Refused: ${args.path}: ${error.message}. It was not read.`, 'access denied');
       const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`File not found: ${args.path}`, 'file not found');
-      return toolFailure(`Cannot read ${args.path}: ${(error as Error).message}`, code ?? 'read error');
+      return toolFailure(`Cannot read ${args.path}: ${describeError(error)}`, code ?? 'read error');
     }
     if (looksBinary(content))
       return toolFailure(`${args.path} is a binary file; only text files can be read.`, 'binary file');

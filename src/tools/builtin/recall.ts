@@ -1,11 +1,8 @@
-import { formatRecall, searchHistory } from '../../conversation/recall-search.js';
+import { formatRecall, RECALL_TOOL_NAME, searchHistory } from '../../conversation/recall-search.js';
 import type { Tool } from '../tool.js';
 
 /** `recall`'s arguments. */
 export type RecallArgs = { query: string };
-
-/** The tool's name: offered once part of the conversation is compacted. */
-export const RECALL_TOOL_NAME = 'recall';
 
 /**
  * Searches the whole conversation, compacted messages included, and returns the best passages

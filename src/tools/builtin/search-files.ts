@@ -4,6 +4,7 @@ import { readRegularFile } from '../../files/regular-file.js';
 import { hardLinkRefusal, resolveSandboxedPath, type SandboxScope } from '../../files/sandbox.js';
 import { openCheckedFile } from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
+import { describeError } from '../../text/describe-error.js';
 import { oneLine } from '../../text/shorten.js';
 import { asDirectory, displayPath } from '../display-path.js';
 import { failureLine, toolFailure } from '../failure-line.js';
@@ -111,7 +112,7 @@ export const searchFilesTool: Tool<SearchFilesArgs> = {
       if (error instanceof MatchingStopped) return toolFailure('The search was cancelled.', 'cancelled');
       const code = errnoCode(error);
       if (code === 'ENOENT') return toolFailure(`Not found: ${requested}`, 'not found');
-      return toolFailure(`Search failed: ${(error as Error).message}`, code ?? 'search error');
+      return toolFailure(`Search failed: ${describeError(error)}`, code ?? 'search error');
     } finally {
       await matcher.close();
     }

@@ -3,6 +3,7 @@ import { nonRegularKind, readRegularFile } from '../../files/regular-file.js';
 import { resolveSandboxedPath } from '../../files/sandbox.js';
 import { openCheckedFile, SandboxRaceError } from '../../files/sandbox-open.js';
 import { errnoCode } from '../../platform/errno.js';
+import { describeError } from '../../text/describe-error.js';
 import { failureLine, toolFailure } from '../failure-line.js';
 import { plural, splitLines } from '../text-lines.js';
 import type { Tool } from '../tool.js';
@@ -112,7 +113,7 @@ export const writeFileTool: Tool<WriteFileArgs> = {
       if (error instanceof SandboxRaceError)
         return toolFailure(`Refused: ${args.path}: ${error.message}. It was not written.`, 'access denied');
       const code = errnoCode(error);
-      return toolFailure(`Cannot write ${args.path}: ${(error as Error).message}`, code ?? 'write error');
+      return toolFailure(`Cannot write ${args.path}: ${describeError(error)}`, code ?? 'write error');
     }
     const lines = splitLines(args.content).length;
     const bytes = Buffer.byteLength(args.content, 'utf8');

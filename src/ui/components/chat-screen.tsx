@@ -4,6 +4,7 @@ import { sanitizeTerminalText } from '../../text/sanitize.js';
 import { wrapToRows } from '../../text/terminal-rows.js';
 import type { EditorState } from '../input/editor-state.js';
 import { labelChips } from '../input/paste-chips.js';
+import { PREVIEW_MAX_LINES } from '../tool-preview-lines.js';
 import { ConfirmPrompt, type ConfirmPromptProps } from './confirm-prompt.js';
 import { LiveReply, type LiveReplyProps } from './live-reply.js';
 import { MessageItem } from './message-item.js';
@@ -55,9 +56,6 @@ function promptRows(input: EditorState | undefined, width: number): number {
 
 /** Most entries a pick list shows at once. */
 const PICK_MAX_ROWS = 10;
-
-/** Most lines a dialog's preview shows, however tall the terminal. */
-const PREVIEW_MAX_LINES = 20;
 
 /** Lines of a dialog's preview that fit beside the prompt, the question and the status line. */
 function previewLineBudget(props: Pick<ChatScreenProps, 'input' | 'dialog' | 'width' | 'height'>): number {

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
-import { showControlCharacters } from '../../text/sanitize.js';
 import type { PreviewLine, ToolPreview } from '../../tools/tool.js';
+import { previewText } from '../tool-preview-lines.js';
 
 /** Props of {@link ToolPreviewBlock}. */
 export interface ToolPreviewProps {
@@ -9,7 +9,6 @@ export interface ToolPreviewProps {
   maxLines: number;
 }
 
-const MARK: Record<PreviewLine['kind'], string> = { add: '+', remove: '-', context: ' ', hunk: '' };
 const COLOR: Partial<Record<PreviewLine['kind'], string>> = { add: 'green', remove: 'red', hunk: 'cyan' };
 
 /**
@@ -18,20 +17,17 @@ const COLOR: Partial<Record<PreviewLine['kind'], string>> = { add: 'green', remo
  * model's: control characters are shown, never obeyed, as in the question.
  */
 export function ToolPreviewBlock({ preview, maxLines }: ToolPreviewProps) {
-  const shown = preview.lines.slice(0, Math.max(0, maxLines));
-  const more = preview.more + preview.lines.length - shown.length;
+  const text = previewText(preview, maxLines);
   return (
     <Box flexDirection="column" paddingLeft={2}>
-      <Text dimColor>{showControlCharacters(preview.title)}</Text>
-      {shown.map((line, index) => (
+      <Text dimColor>{text.title}</Text>
+      {text.lines.map((line, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the lines never move; the index is their identity.
         <Text key={index} color={COLOR[line.kind]} wrap="truncate-end">
-          {`${MARK[line.kind]}${showControlCharacters(line.text)}`}
+          {line.text}
         </Text>
       ))}
-      {more > 0 && (
-        <Text dimColor>{`… ${more.toLocaleString('en-US')} more line${more === 1 ? '' : 's'}`}</Text>
-      )}
+      {text.more !== undefined && <Text dimColor>{text.more}</Text>}
     </Box>
   );
 }

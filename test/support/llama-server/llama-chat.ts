@@ -61,6 +61,13 @@ export function compactionReports(chat: LlamaChat): number {
   return chat.pty.screen().match(/Compacted \d+ messages/g)?.length ?? 0;
 }
 
+const RETRY_QUESTION = 'Retry compaction? (y/n)';
+
+/** How many `Compaction failed` warnings are on screen. */
+export function compactionFailures(chat: LlamaChat): number {
+  return chat.pty.screen().match(/Compaction failed/g)?.length ?? 0;
+}
+
 /** A user message of about `words` × 2 tokens, with a fact in it (`NOTE-<n>`), the same on every run. */
 export function noteText(n: number, words = 120): string {
   const pool = ['harbour', 'lantern', 'quartz', 'meadow', 'copper', 'violet', 'thunder', 'pebble', 'orchard'];
@@ -87,13 +94,25 @@ export function turnRequests(chat: LlamaChat, text: string): RecordedCompletion[
  * ending with it) and everything it caused (a compaction after it) has settled: nothing in flight
  * for a while, the prompt back.
  */
-export async function sendAndSettle(chat: LlamaChat, text: string, timeoutMs = 120_000): Promise<void> {
+export async function sendAndSettle(
+  chat: LlamaChat,
+  text: string,
+  timeoutMs = 120_000,
+  /** Answer `n` to `Retry compaction?` (a long chat that measures goes on; the failure stays on screen). */
+  declineRetry = false,
+): Promise<void> {
   chat.pty.write(`${text}\r`);
   const { proxy, pty } = chat;
   let quietSince = 0;
+  const asked = () => pty.screen().split(RETRY_QUESTION).length - 1;
+  let declined = asked();
   await waitUntil(
     `the turn "${text.slice(0, 30)}…" answered and settled`,
     () => {
+      if (declineRetry && asked() > declined) {
+        declined += 1;
+        pty.write('n');
+      }
       const answered = turnRequests(chat, text).some((completion) => completion.status === 200);
       if (!answered || proxy.inFlight > 0 || !pty.screen().includes(PROMPT_PLACEHOLDER)) {
         quietSince = 0;
