@@ -516,6 +516,29 @@ describe('compactConversation continuing the chat request', () => {
     expect(requests[0].prompt).toContain(tool.content.replace(/\s+/g, ' ').trim());
   });
 
+  it("counts no room for tool definitions the server's template renders none of: the continuation fits where their estimate would not", async () => {
+    const first = async (toolTokens: number | undefined) => {
+      const calls: string[] = [];
+      await compactConversation(
+        input({
+          // The definitions' estimate alone leaves the continued request no room in the window.
+          fixedTokens: 5000,
+          continuation: (upto) => ({
+            ...continuationOf()(upto),
+            ...(toolTokens === undefined ? {} : { toolTokens }),
+          }),
+          ask: async (request) => {
+            calls.push(request.continues ? 'continues' : 'standalone');
+            return finished('Summary.');
+          },
+        }),
+      );
+      return calls[0];
+    };
+    expect(await first(undefined)).toBe('standalone');
+    expect(await first(0)).toBe('continues');
+  });
+
   it('falls back to the standalone prompt when the model calls a tool, or when the request would not fit', async () => {
     const calls: string[] = [];
     const outcome = await compactConversation(
