@@ -49,7 +49,8 @@ const PATTERNS: readonly (readonly [DetailKind, RegExp])[] = [
   ],
   [
     'amount',
-    /[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmM]|bn|million|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|JPY|CHF|dollars|euros|pounds)\b/g,
+    // $ € £ ¥ (escaped: the bundles stay ASCII, scripts/build.mjs).
+    /[$\u20AC\xA3\xA5]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmM]|bn|million|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|JPY|CHF|dollars|euros|pounds)\b/g,
   ],
   [
     'path',
