@@ -18,7 +18,9 @@ function positiveInteger(value: string): number {
 
 function buildProgram(): Command {
   return new Command('ochat')
-    .description('Chat with local Ollama models in the terminal, with built-in conversation compaction.')
+    .description(
+      'Chat with local models in the terminal (Ollama, or an OpenAI-compatible server), with built-in conversation compaction.',
+    )
     .version(VERSION, '-v, --version', 'print the version')
     .option(
       '-m, --model <name>',
@@ -31,7 +33,7 @@ function buildProgram(): Command {
     .addOption(
       new Option(
         '--api <api>',
-        'the protocol the host speaks, instead of finding it out (config `api`)',
+        'the protocol the host speaks, instead of finding it out (config `api`; else /api/version means Ollama, /v1/models OpenAI, remembered per host; the default host and $OLLAMA_HOST are Ollama, unasked)',
       ).choices(['ollama', 'openai']),
     )
     .option(
@@ -40,7 +42,11 @@ function buildProgram(): Command {
       nonEmptyPath,
     )
     .option('-s, --system <text>', 'system prompt')
-    .option('--num-ctx <n>', 'context window in tokens (overrides config and Modelfile)', positiveInteger)
+    .option(
+      '--num-ctx <n>',
+      "context window in tokens (overrides config, the Modelfile, and an OpenAI-compatible server's published window)",
+      positiveInteger,
+    )
     .argument('[message...]', 'start the chat with this first message (with -p: the prompt)')
     .option(
       '-p, --print [prompt]',
@@ -67,6 +73,9 @@ Examples:
   OLLAMA_HOST=gpu-box:11434 ochat   use another server
   ochat --host http://gpu:8000/v1   an OpenAI-compatible server (vLLM, llama-server, …);
                                     its API key from $OCHAT_API_KEY or $OPENAI_API_KEY
+                                    (config api_key_env names another; headers: for a
+                                    gateway); its window from the server; /pull, /ps,
+                                    /unload and keep_alive are Ollama's only
   ochat eval compaction -m llama3.2 --summarizer-model qwen2.5:0.5b
                                     score what compaction keeps with your models
                                     (ochat eval --help)

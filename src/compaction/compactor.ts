@@ -79,6 +79,8 @@ export interface CompactionInput {
   toolContent?: (message: Message) => string;
   /** How the app fits the newest turn in the window, so the figures before and after are of the request as sent. */
   fit?: ViewFit;
+  /** Tool outputs of older turns the requests sent shortened (model-view.ts): counted as sent. */
+  shortened?: ReadonlyMap<Message, number>;
   /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
   fixedTokens?: number;
   /**
@@ -151,7 +153,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     estimate: (message) => estimateMessageTokens(toWireMessage(message, toolContent), charsPerToken),
   });
   if (!plan) return { ok: false, reason: 'nothing-to-compact' };
-  const viewTokens = (record: CompactionRecord | undefined, everyTurn = false) =>
+  const viewTokens = (record: CompactionRecord | undefined) =>
     (input.fixedTokens ?? 0) +
     estimateMessagesTokens(
       buildModelView({
@@ -161,16 +163,13 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         record,
         transcript,
         toolContent,
-        fit: input.fit && { ...input.fit, everyTurn },
+        fit: input.fit,
+        shortened: input.shortened,
       }),
       charsPerToken,
     );
   const estimatedBefore = viewTokens(previous);
-  // A tool output shortened to fit when its turn was the newest was never sent whole: the report's
-  // "before" leaves out what the model never had (the next request would carry it whole, but
-  // compaction runs first). The loop guard below still compares the plain estimates.
-  const neverSent = input.fit ? Math.max(0, estimatedBefore - viewTokens(previous, true)) : 0;
-  const tokensBefore = (input.usedBefore ?? estimatedBefore) - neverSent;
+  const tokensBefore = input.usedBefore ?? estimatedBefore;
   // The narrative's budget leaves the tool log its share (or less, when its lines need less)...
   const sharedEntries = assembleToolEntries(
     previous?.toolEntries ?? [],

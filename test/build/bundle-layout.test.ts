@@ -5,10 +5,15 @@
  * entry's modules from dist/ochat.cjs instead of bundling them again. No ES module loads before a
  * one-shot's reply or the first frame.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startOpenAiEmulator } from '../support/openai-emulator.js';
+import { type PtySession, spawnOchat } from '../support/pty-session.js';
+import { waitUntil } from '../support/wait-until.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const dist = join(root, 'dist');
@@ -100,5 +105,103 @@ describe('bundle layout', () => {
     expect(built).toEqual([]);
     // string-width's, in the one-shot, as a literal.
     expect(read('lazy/one-shot.cjs')).toContain('\\p{Spacing_Mark}/v');
+  });
+});
+
+/**
+ * A preload that notes, in order, each file Node reads as CommonJS (fs.readFileSync: the loader's
+ * and the code cache's read), each ES module it loads (a loader hook), and the first frame (the
+ * prompt's placeholder written to stdout).
+ */
+const TRACER = `
+const fs = require('node:fs');
+const { register } = require('node:module');
+const log = process.env.OCHAT_LOAD_TRACE;
+const note = (line) => fs.appendFileSync(log, line + '\\n');
+const readFileSync = fs.readFileSync;
+fs.readFileSync = function (path, ...rest) {
+  if (typeof path === 'string') note('read ' + path);
+  return readFileSync.call(this, path, ...rest);
+};
+const hooks = 'import { appendFileSync } from "node:fs"; let log;'
+  + ' export function initialize(data) { log = data.log; }'
+  + ' export async function load(url, context, next) { appendFileSync(log, "import " + url + String.fromCharCode(10)); return next(url, context); }';
+register('data:text/javascript,' + encodeURIComponent(hooks), { data: { log } });
+const write = process.stdout.write;
+let drawn = false;
+process.stdout.write = function (chunk, ...rest) {
+  if (!drawn && String(chunk).includes('Type a message')) {
+    drawn = true;
+    note('first frame');
+  }
+  return write.call(this, chunk, ...rest);
+};
+`;
+
+describe('what a chat loads, traced on the built bundle', () => {
+  let pty: PtySession | undefined;
+  const places: string[] = [];
+  afterEach(async () => {
+    await pty?.dispose();
+    pty = undefined;
+    for (const dir of places.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Starts the chat with the tracer; the trace as files of the repository (`dist/ochat.cjs`), in order. */
+  function tracedChat(args: string[], env: Record<string, string> = {}): () => string[] {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-load-trace-'));
+    places.push(dir);
+    const tracer = join(dir, 'tracer.cjs');
+    const log = join(dir, 'trace.log');
+    writeFileSync(tracer, TRACER);
+    writeFileSync(log, '');
+    pty = spawnOchat(args, { nodeArgs: ['--require', tracer], env: { ...env, OCHAT_LOAD_TRACE: log } });
+    return () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .flatMap((line) => {
+          if (line === 'first frame') return [line];
+          const [kind, where] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)];
+          const path = kind === 'import' && where.startsWith('file:') ? fileURLToPath(where) : where;
+          const inRepo = relative(root, path);
+          return kind && !inRepo.startsWith('..') && !inRepo.startsWith('node_modules') ? [inRepo] : [];
+        });
+  }
+
+  it('on the default Ollama host, the first frame loads bin/ochat and dist/ochat.cjs alone, and the chat never the OpenAI runtime', async () => {
+    // Nothing answers at the default host here: the chat says so, after its first frame.
+    const trace = tracedChat(['-m', 'llama3.2']);
+    await pty!.waitFor('Press Enter to try again', 20_000);
+    await waitUntil('the first frame traced', () => trace().includes('first frame'));
+    const loaded = trace();
+    const frame = loaded.indexOf('first frame');
+    expect([...new Set(loaded.slice(0, frame))]).toEqual(['bin/ochat', 'dist/ochat.cjs']);
+    // The chat's own modules load after it, as ES modules; the OpenAI runtime is not among them.
+    expect(loaded.slice(frame)).toContain('dist/lazy/interactive.js');
+    expect(loaded.filter((file) => file.includes('openai'))).toEqual([]);
+    // Nor is any of its code in what loads before the frame but the three-line loader.
+    const sources: string[] = JSON.parse(read('ochat.cjs.map')).sources;
+    expect(sources.filter((source) => /openai|eventsource-parser/.test(source))).toEqual([
+      '../src/openai/load-openai.ts',
+    ]);
+  });
+
+  it('the same trace sees the OpenAI runtime load, after the first frame, at a host that is such a server', async () => {
+    const emulator = await startOpenAiEmulator({
+      engine: 'vllm',
+      models: [{ id: 'Qwen/Qwen3-8B', window: 16384 }],
+    });
+    try {
+      const trace = tracedChat(['--host', emulator.url]);
+      await pty!.waitFor('max_model_len', 20_000);
+      const loaded = trace();
+      const frame = loaded.indexOf('first frame');
+      expect(frame).toBeGreaterThan(0);
+      expect(loaded.indexOf('dist/lazy/openai-runtime.js')).toBeGreaterThan(frame);
+    } finally {
+      await pty?.dispose();
+      pty = undefined;
+      await emulator.close();
+    }
   });
 });

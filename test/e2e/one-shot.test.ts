@@ -28,6 +28,31 @@ beforeEach(() => {
 });
 
 describe('ochat -p', () => {
+  test('a reply the server ends with a done and no content is said, exit 1, nothing on stdout', async () => {
+    emu.enqueue({ content: '' });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hello'], { env });
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('warning: Ollama sent an empty reply: no text and no tool calls.\n');
+    expect(result.code).toBe(1);
+  });
+
+  test('lines of the stream that are not JSON are said, exit 1; the reply around them is printed', async () => {
+    emu.enqueue({
+      content: 'one two three four',
+      fault: {
+        kind: 'malformed-line',
+        afterChunks: 2,
+        lines: ['<html>502 Bad Gateway</html>', '{"model": "x", "mess'],
+      },
+    });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hello'], { env });
+    expect(result.stdout).toBe('one two three four\n');
+    expect(result.stderr).toBe(
+      "warning: 2 lines of Ollama's reply stream were not JSON and skipped: the reply may be missing what they carried.\n",
+    );
+    expect(result.code).toBe(1);
+  });
+
   test('piped input is capped: < /dev/zero is a clear error naming the limit, exit 2, nothing sent', async () => {
     const started = Date.now();
     const result = await runOchat(['-m', 'llama3.2', '-p', 'hello'], {
@@ -282,9 +307,14 @@ describe('informational flags', () => {
       '-y, --yes',
       '-v, --version',
       '-h, --help',
+      '--api <api>',
     ]) {
       expect(result.stdout).toContain(flag);
     }
+    // The servers, their detection, keys and what only Ollama has (issue 32's done-when).
+    expect(result.stdout).toMatch(/\/api\/version means Ollama,\s+\/v1\/models OpenAI/);
+    expect(result.stdout).toContain('$OCHAT_API_KEY or $OPENAI_API_KEY');
+    expect(result.stdout).toContain("/unload and keep_alive are Ollama's only");
   });
 
   test('--version prints the package version and exits 0', async () => {

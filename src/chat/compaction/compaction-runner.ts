@@ -309,6 +309,7 @@ export class CompactionRunner implements CompactionCommands {
         toolContent: requests.toolContent,
         // Room for recall's definition, which the requests after the first compaction carry.
         fit: { ...plan.fit, numCtx: plan.fit.numCtx - recallToCome },
+        shortened: requests.sentShortened,
         fixedTokens: plan.toolTokens + recallToCome,
         usedBefore: requests.used(plan),
         continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
