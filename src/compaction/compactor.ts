@@ -360,7 +360,8 @@ async function continueSlice(
   { long: LongMessages; summarized?: { narrative: string; cut: SummaryCut | undefined } } | undefined
 > {
   const continuation = input.continuation?.(plan.upto);
-  const fixedTokens = input.fixedTokens ?? 0;
+  // What the request it continues carries at the server: not the definitions its template leaves out.
+  const fixedTokens = continuation?.toolTokens ?? input.fixedTokens ?? 0;
   // Hopeless before anything is condensed: the messages alone leave no room for the ask and the reply.
   if (!continuation || !continuationFits({ ...summarizer, continuation, fixedTokens }, 0)) return undefined;
   const shortened = new Set(continuation.shortened);

@@ -13,6 +13,7 @@ import { runOchat } from '../support/e2e-process.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { startEmulator } from '../support/emulator.js';
 import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER, mcpConfig } from '../support/mcp-servers.js';
+import { peakRssMb } from '../support/process-memory.js';
 import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 import { deliberatePause, waitUntil } from '../support/wait-until.js';
@@ -248,6 +249,20 @@ describe('MCP servers in the chat', () => {
       'it writes faster than ochat reads it (2.6 MB/s), so its writes wait',
     );
   }, 40_000);
+
+  test('10,000 tools: 1,000 kept and said so; /mcp and /tools list a bounded number and count the rest; memory stays bounded', async () => {
+    run = await startToolRun({ config: mcpConfig({ many: [fault, 'many', '--tools=10000'] }) });
+    const { pty } = run;
+    await waitForMcp(run, 'many — ready, 1,000 of the 10,000 tools it lists (the rest are not kept)');
+    const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    expect(flat()).toContain('many__tool_00049');
+    expect(flat()).toContain('… and 950 more (/tools on|off <name> takes any of them)');
+    expect(flat()).not.toContain('many__tool_00050');
+    pty.write('/tools\r');
+    await pty.waitFor(/… and [\d,]+ more \(\/mcp counts them by server; \/tools on\|off <name> takes any\)/);
+    // Held and drawn, 10,000 tools took 548 MB by the time the server was ready, 1.1-1.9 GB once listed.
+    expect(peakRssMb(pty.pid)).toBeLessThan(300);
+  }, 60_000);
 
   test("a server whose tool list breaks the MCP schema: /mcp says what is wrong in words, not zod's issue list", async () => {
     run = await startToolRun({ config: mcpConfig({ odd: [fault, 'invalid'] }) });

@@ -185,15 +185,26 @@ export class RequestBuilder {
     // Images attached for an earlier (vision) model of this chat.
     const messages = connected && !supportsVision(connected.info) ? withoutImages(view) : view;
     const from = latestRecord?.upto ?? 0;
-    return { messages, shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)) };
+    return {
+      messages,
+      shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)),
+      // The definitions it sends (not recall's, which only later requests carry), none where the
+      // template renders none (llama-server's chatml).
+      toolTokens:
+        this.meter.rendersTools === false
+          ? 0
+          : estimateToolDefinitionsTokens(this.#continuedTools(), this.meter.charsPerToken),
+    };
   }
 
   /** What a request continuing the chat's carries besides its messages: the tools it last sent, its options. */
   chatFrame(model: ConnectedModel): ChatRequestFrame {
-    return {
-      tools: this.#sentTo()?.definitions.resident ?? this.frame()?.definitions.resident ?? [],
-      options: this.loadRequest(model).options ?? {},
-    };
+    return { tools: this.#continuedTools(), options: this.loadRequest(model).options ?? {} };
+  }
+
+  /** The tool definitions a request continuing the chat's carries: those its last request sent. */
+  #continuedTools(): ToolSchema[] {
+    return this.#sentTo()?.definitions.resident ?? this.frame()?.definitions.resident ?? [];
   }
 
   /** The last request sent, if it went to the model connected now. */
