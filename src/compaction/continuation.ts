@@ -30,23 +30,39 @@ export interface ChatContinuation {
    * (0: the server's template renders none, as llama-server's chatml); absent: the estimate.
    */
   toolTokens?: number;
+  /**
+   * Its tokens by the server's count (tools included as rendered): the count of the chat's last
+   * request, which it is the start of, scaled to its share of that request's estimate. Absent:
+   * the estimate.
+   */
+  counted?: number;
 }
 
 /**
  * Whether the chat's request with an ask of `askTokens` fits the summarizer's window with the
- * reply's room (the margin every summarizer request keeps, chunking.ts).
+ * reply's room. An estimate keeps the margin every summarizer request keeps (chunking.ts); where
+ * the server counted the request, only the ask is estimated, so only the ask keeps it (scaled like
+ * the request's estimate was): at 2048 the margin on the whole sent every summary standalone.
  */
 export function continuationFits(
-  input: SummarizerCall & { continuation: ChatContinuation; fixedTokens: number },
+  input: Pick<SummarizerCall, 'charsPerToken' | 'summaryTokens' | 'summarizerNumCtx'> & {
+    continuation: ChatContinuation;
+    fixedTokens: number;
+  },
   askTokens: number,
 ): boolean {
-  const tokens =
-    input.fixedTokens +
-    estimateMessagesTokens(input.continuation.messages, input.charsPerToken) +
-    askTokens +
-    MESSAGE_OVERHEAD_TOKENS +
-    input.summaryTokens;
-  return tokens <= Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN);
+  const { counted } = input.continuation;
+  const estimated =
+    input.fixedTokens + estimateMessagesTokens(input.continuation.messages, input.charsPerToken);
+  const ask = askTokens + MESSAGE_OVERHEAD_TOKENS;
+  if (counted === undefined)
+    return (
+      estimated + ask + input.summaryTokens <= Math.floor(input.summarizerNumCtx * SUMMARIZER_WINDOW_MARGIN)
+    );
+  const askCounted = (ask * counted) / Math.max(1, estimated);
+  return (
+    counted + Math.ceil(askCounted / SUMMARIZER_WINDOW_MARGIN) + input.summaryTokens <= input.summarizerNumCtx
+  );
 }
 
 /**

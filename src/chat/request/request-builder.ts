@@ -185,16 +185,33 @@ export class RequestBuilder {
     // Images attached for an earlier (vision) model of this chat.
     const messages = connected && !supportsVision(connected.info) ? withoutImages(view) : view;
     const from = latestRecord?.upto ?? 0;
+    // The definitions it sends (not recall's, which only later requests carry), none where the
+    // template renders none (llama-server's chatml).
+    const toolTokens =
+      this.meter.rendersTools === false
+        ? 0
+        : estimateToolDefinitionsTokens(this.#continuedTools(), this.meter.charsPerToken);
     return {
       messages,
       shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)),
-      // The definitions it sends (not recall's, which only later requests carry), none where the
-      // template renders none (llama-server's chatml).
-      toolTokens:
-        this.meter.rendersTools === false
-          ? 0
-          : estimateToolDefinitionsTokens(this.#continuedTools(), this.meter.charsPerToken),
+      toolTokens,
+      counted: this.#counted(estimateMessagesTokens(messages, this.meter.charsPerToken) + toolTokens),
     };
+  }
+
+  /**
+   * A start of the next request, estimated at `estimate` tokens, by the server's count: the meter's
+   * figure for the request (its count of the last one, plus what changed since), scaled to that
+   * share. Undefined while the meter has no count (its figure is then the estimate itself).
+   */
+  #counted(estimate: number): number | undefined {
+    const plan = this.plan();
+    if (!plan) return undefined;
+    const used = this.used(plan);
+    // The plan's estimate counts the definitions a template leaves out; the server's count does not.
+    const whole = plan.estimate - (this.meter.rendersTools === false ? plan.toolTokens : 0);
+    if (used === plan.estimate || whole <= 0) return undefined;
+    return Math.ceil((estimate * used) / whole);
   }
 
   /** What a request continuing the chat's carries besides its messages: the tools it last sent, its options. */
