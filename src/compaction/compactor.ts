@@ -16,7 +16,7 @@ import {
   type SummaryCut,
   summarizeLines,
 } from './chunking.js';
-import { type ChatContinuation, continuationFits, continueChat } from './continuation.js';
+import { type ChatContinuation, continuableUpto, continuationFits, continueChat } from './continuation.js';
 import { collectDetails, joinDetails, keptIn } from './details.js';
 import {
   type CondensedMessage,
@@ -42,6 +42,17 @@ export type { Ask } from './ask.js';
 
 /** A compaction must shrink the view by at least this share, or it is not applied (loop guard). */
 export const MIN_SHRINK_RATIO = 0.05;
+
+/** A record with no summary yet: what a boundary leaves in the view, its summary's room counted apart. */
+const emptyRecord: CompactionRecord = {
+  upto: 0,
+  narrative: '',
+  toolEntries: [],
+  model: '',
+  at: '',
+  tokensBefore: 0,
+  tokensAfter: 0,
+};
 
 /** Everything one compaction needs; nothing in it is mutated. */
 export interface CompactionInput {
@@ -146,13 +157,13 @@ export type CompactionOutcome =
 export async function compactConversation(input: CompactionInput): Promise<CompactionOutcome> {
   const { transcript, previous, budgets, charsPerToken, toolContent } = input;
   const estimateText = (text: string) => estimateTokens(text, charsPerToken);
-  const plan = planCompaction({
+  const planned = planCompaction({
     transcript,
     previous,
     budgets,
     estimate: (message) => estimateMessageTokens(toWireMessage(message, toolContent), charsPerToken),
   });
-  if (!plan) return { ok: false, reason: 'nothing-to-compact' };
+  if (!planned) return { ok: false, reason: 'nothing-to-compact' };
   const viewTokens = (record: CompactionRecord | undefined) =>
     (input.fixedTokens ?? 0) +
     estimateMessagesTokens(
@@ -169,6 +180,17 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       charsPerToken,
     );
   const estimatedBefore = viewTokens(previous);
+  // A smaller slice, continued, must still shrink the view enough, and leave the next request
+  // below the trigger: else the next compaction runs at once, on a prompt the server never saw.
+  // Weighed in the chat's window: the one a summarizer continuing the chat's request sends.
+  const worthIt = (upto: number) => {
+    const after = viewTokens({ ...emptyRecord, upto }) + budgets.summary;
+    return after <= estimatedBefore * (1 - 2 * MIN_SHRINK_RATIO) && after + budgets.reserve <= budgets.numCtx;
+  };
+  const plan =
+    input.continuation && input.summarizerNumCtx === budgets.numCtx
+      ? sliceToContinue(input, input.continuation, planned, worthIt)
+      : planned;
   const tokensBefore = input.usedBefore ?? estimatedBefore;
   // The narrative's budget leaves the tool log its share (or less, when its lines need less)...
   const sharedEntries = assembleToolEntries(
@@ -340,6 +362,42 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         : {}),
     },
   };
+}
+
+/**
+ * The plan, its slice made a turn or more smaller where that lets the summary continue the chat's
+ * request (see `continuableUpto`), where `worthIt` accepts the smaller one.
+ */
+function sliceToContinue(
+  input: CompactionInput,
+  continuation: (upto: number) => ChatContinuation | undefined,
+  planned: CompactionPlan,
+  worthIt: (upto: number) => boolean,
+): CompactionPlan {
+  const { transcript, previous, budgets, charsPerToken } = input;
+  const upto = continuableUpto({
+    transcript,
+    from: planned.from,
+    planned: planned.upto,
+    continuation,
+    fixedTokens: input.fixedTokens ?? 0,
+    worthIt,
+    charsPerToken,
+    summaryTokens: budgets.summary,
+    summarizerNumCtx: input.summarizerNumCtx,
+    estimate: (text) => estimateTokens(text, charsPerToken),
+    askFor: (slice) => ({
+      rules: input.rules,
+      focus: input.focus,
+      hasSummary: previous !== undefined,
+      details: input.details
+        ? joinDetails(previous?.details ?? [], previous?.keptDetails ?? [], collectDetails(slice)).map(
+            (detail) => detail.text,
+          )
+        : [],
+    }),
+  });
+  return upto === planned.upto ? planned : { ...planned, upto, slice: transcript.slice(planned.from, upto) };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   standaloneFollowUps,
   summaryMaxChars,
 } from './chunking.js';
-import { buildContinuationPrompt, type SummaryFollowUp } from './summarizer-prompt.js';
+import { buildContinuationPrompt, type SummaryFollowUp, summaryCharLimit } from './summarizer-prompt.js';
 
 /**
  * The chat's own request as far as the slice to summarize: what a summarizer that is the chat
@@ -63,6 +63,55 @@ export function continuationFits(
   return (
     counted + Math.ceil(askCounted / SUMMARIZER_WINDOW_MARGIN) + input.summaryTokens <= input.summarizerNumCtx
   );
+}
+
+/**
+ * Where to summarize up to when the summary continues the chat's request: `planned`, or the
+ * latest earlier turn start whose request leaves room for the ask and the reply. A request that
+ * does not fit goes standalone, every token of it evaluated anew; a slice a turn smaller,
+ * continued, evaluates little more than the ask. Only a boundary `worthIt` accepts is taken (one
+ * that leaves the next request due to compact again is not); `planned` when none is.
+ */
+export function continuableUpto(
+  input: Pick<SummarizerCall, 'charsPerToken' | 'summaryTokens' | 'summarizerNumCtx' | 'estimate'> & {
+    transcript: readonly Message[];
+    from: number;
+    planned: number;
+    continuation: (upto: number) => ChatContinuation | undefined;
+    /** Tokens the request carries besides its messages, where the continuation does not say. */
+    fixedTokens: number;
+    /** Whether summarizing up to a boundary before `planned` still does what the compaction is for. */
+    worthIt: (upto: number) => boolean;
+    /** The ask for a slice: its rules, focus and details as `continueChat` will list them. */
+    askFor: (slice: readonly Message[]) => {
+      rules?: string;
+      focus?: string;
+      hasSummary: boolean;
+      details: readonly string[];
+    };
+  },
+): number {
+  const { transcript, from } = input;
+  const maxChars = summaryCharLimit(input.summaryTokens, input.charsPerToken);
+  for (let upto = input.planned; upto > from; upto--) {
+    if (transcript[upto].role !== 'user') continue;
+    if (upto < input.planned && !input.worthIt(upto)) break;
+    const continuation = input.continuation(upto);
+    if (!continuation) break;
+    const fixedTokens = continuation.toolTokens ?? input.fixedTokens;
+    const ask = input.askFor(transcript.slice(from, upto));
+    const askTokens = input.estimate(
+      buildContinuationPrompt({
+        ...ask,
+        details: listedDetails(ask.details),
+        againLines: [],
+        maxChars,
+        wasCutOff: true,
+      }),
+    );
+    if (continuationFits({ ...input, continuation, fixedTokens }, askTokens)) return upto;
+  }
+  return input.planned;
 }
 
 /**
