@@ -182,9 +182,11 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   const estimatedBefore = viewTokens(previous);
   // A smaller slice, continued, must still shrink the view enough, and leave the next request
   // below the trigger: else the next compaction runs at once, on a prompt the server never saw.
-  // Weighed in the chat's window: the one a summarizer continuing the chat's request sends.
+  // Weighed in the chat's window: the one a summarizer continuing the chat's request sends; with
+  // the tool definitions only where the server renders them (none on llama-server's chatml).
   const worthIt = (upto: number) => {
-    const after = viewTokens({ ...emptyRecord, upto }) + budgets.summary;
+    const unrendered = input.continuation?.(upto)?.toolTokens === 0 ? (input.fixedTokens ?? 0) : 0;
+    const after = viewTokens({ ...emptyRecord, upto }) - unrendered + budgets.summary;
     return after <= estimatedBefore * (1 - 2 * MIN_SHRINK_RATIO) && after + budgets.reserve <= budgets.numCtx;
   };
   const plan =
