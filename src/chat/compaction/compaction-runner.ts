@@ -307,9 +307,10 @@ export class CompactionRunner implements CompactionCommands {
         focus,
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
+        fit: plan.fit,
+        fixedTokens: plan.toolTokens,
         // Room for recall's definition, which the requests after the first compaction carry.
-        fit: { ...plan.fit, numCtx: plan.fit.numCtx - recallToCome },
-        fixedTokens: plan.toolTokens + recallToCome,
+        joiningTokens: recallToCome,
         usedBefore: requests.used(plan),
         continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
         now: this.deps.now,
