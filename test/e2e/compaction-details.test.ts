@@ -18,6 +18,7 @@ import { type ChatRun, exitCode, placeForRuns, removePlaces, startChat } from '.
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let run: ChatRun | ToolRun | undefined;
 
@@ -152,7 +153,8 @@ describe('/pin', () => {
     run.pty.write('/pins\r');
     await run.pty.waitFor(wrapped(`1. ${NOTE}`));
     run.pty.write('And now?\r');
-    await run.pty.waitFor('Reply 1 done.');
+    // Not the screen's `Reply 1 done.`: the resumed transcript shows one already.
+    await waitUntil('the resumed chat sends its request', () => conversationChats(run!.emu).length > 0);
     expect(String(conversationChats(run.emu)[0].keptMessages[0].content)).toContain(`1. ${NOTE}`);
     run.pty.write('/unpin 1\r');
     await run.pty.waitFor('Unpinned note 1.');
