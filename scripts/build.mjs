@@ -254,6 +254,22 @@ WHOLE.forEach((path, index) => {
   }
 });
 
+// What runs before the first frame or byte is read and compiled as one-byte text. esbuild escapes
+// non-ASCII in strings, not in regular expressions: four such made a one-shot's bundle a two-byte
+// string, read and compiled from its code cache ~0.8 ms slower. Escape them in the source (\u2026).
+for (const file of [
+  join(outdir, 'ochat.cjs'),
+  ...WHOLE.map((path) => join(outdir, 'lazy', `${basename(path, '.ts')}.cjs`)),
+]) {
+  const text = readFileSync(file, 'utf8');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at !== -1) {
+    throw new Error(
+      `build: ${relative(root, file)} is not ASCII at ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}: escape it in the source (\\u…)`,
+    );
+  }
+}
+
 const legalFiles = readdirSync(outdir, { recursive: true }).filter((name) => name.endsWith('.LEGAL.txt'));
 const legalComments = [...new Set(legalFiles.map((name) => readFileSync(join(outdir, name), 'utf8').trim()))];
 for (const name of legalFiles) rmSync(join(outdir, name));

@@ -96,6 +96,8 @@ export interface ChatReply {
   /** `stop`, `length` (hit num_predict / num_ctx), `load`, `unload`; '' if the server sent none. */
   doneReason: string;
   metrics: ChatMetrics;
+  /** Lines of the stream that were not JSON, skipped: what they carried is missing from the reply. */
+  skippedLines?: number;
 }
 
 /**

@@ -39,14 +39,22 @@ export class ChatController {
     await this.parts.queue.enqueue(async () => {
       // Before the first request: every request carries them.
       await this.parts.instructions.load();
+      const { screen } = this.parts;
       if (this.deps.resume !== undefined) {
         // Its replies go to the screen once, rendered: the renderer must be there first, or
         // they would stay raw markdown in the scrollback (live replies wait for it the same way).
         await ready;
+        // Replayed under the banner, which connecting shows.
+        screen.holdBack();
         // The resumed session's settings (model, num_ctx) decide what connecting opens.
         await this.parts.sessions.resume(this.deps.resume, this.deps.pickSession);
       }
-      const [connected] = await Promise.all([this.parts.sender.connect(), ready]);
+      let connected: ConnectedModel | undefined;
+      try {
+        [connected] = await Promise.all([this.parts.sender.connect(), ready]);
+      } finally {
+        screen.release();
+      }
       model = connected;
       // Tab completes `/model <name>` from this list; nobody types in one-shot mode.
       // In the background, outside the abort slot: Ctrl+C is for the user's own work.

@@ -182,6 +182,7 @@ export function assembleChat(deps: ChatControllerDeps, store: Store<ChatViewStat
   /** Forgets the running chat's state (retry, tool output, paused compaction). */
   const resetChat = () => {
     conversation.clear();
+    requests.restoreShortened();
     turns.forgetFailure();
     compactions.reset();
     toolRunner.reset();

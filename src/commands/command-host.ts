@@ -128,6 +128,8 @@ export interface McpServerView {
   reason?: string;
   /** Its tools as the model sees them. */
   tools: { name: string; description: string }[];
+  /** How many tools it listed, when ochat keeps fewer (at most 1,000 a server). */
+  listed?: number;
   /** The last lines it wrote to stderr. */
   stderr: string[];
   /** How much of its stderr was dropped, in words, when any was. */

@@ -79,6 +79,8 @@ export interface CompactionInput {
   toolContent?: (message: Message) => string;
   /** How the app fits the newest turn in the window, so the figures before and after are of the request as sent. */
   fit?: ViewFit;
+  /** Tool outputs of older turns the requests sent shortened (model-view.ts): counted as sent. */
+  shortened?: ReadonlyMap<Message, number>;
   /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
   fixedTokens?: number;
   /**
@@ -157,7 +159,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     estimate: (message) => estimateMessageTokens(toWireMessage(message, toolContent), charsPerToken),
   });
   if (!plan) return { ok: false, reason: 'nothing-to-compact' };
-  const viewTokens = (record: CompactionRecord | undefined, everyTurn = false, joining = 0) =>
+  const viewTokens = (record: CompactionRecord | undefined, joining = 0) =>
     (input.fixedTokens ?? 0) +
     joining +
     estimateMessagesTokens(
@@ -168,16 +170,13 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         record,
         transcript,
         toolContent,
-        fit: input.fit && { ...input.fit, numCtx: input.fit.numCtx - joining, everyTurn },
+        fit: input.fit && { ...input.fit, numCtx: input.fit.numCtx - joining },
+        shortened: input.shortened,
       }),
       charsPerToken,
     );
   const estimatedBefore = viewTokens(previous);
-  // A tool output shortened to fit when its turn was the newest was never sent whole: the report's
-  // "before" leaves out what the model never had (the next request would carry it whole, but
-  // compaction runs first). The loop guard below still compares the plain estimates.
-  const neverSent = input.fit ? Math.max(0, estimatedBefore - viewTokens(previous, true)) : 0;
-  const tokensBefore = (input.usedBefore ?? estimatedBefore) - neverSent;
+  const tokensBefore = input.usedBefore ?? estimatedBefore;
   // The narrative's budget leaves the tool log its share (or less, when its lines need less)...
   const sharedEntries = assembleToolEntries(
     previous?.toolEntries ?? [],
@@ -300,7 +299,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   if (list.details.length) record.details = list.details;
   if (keptDetails.length) record.keptDetails = keptDetails;
   if (list.foldedTotal) record.detailsFolded = list.foldedTotal;
-  record.tokensAfter = viewTokens(record, false, input.joiningTokens ?? 0);
+  record.tokensAfter = viewTokens(record, input.joiningTokens ?? 0);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
   const needed = Math.floor(estimatedBefore * (1 - MIN_SHRINK_RATIO));
   if (
@@ -368,7 +367,8 @@ async function continueSlice(
   { long: LongMessages; summarized?: { narrative: string; cut: SummaryCut | undefined } } | undefined
 > {
   const continuation = input.continuation?.(plan.upto);
-  const fixedTokens = input.fixedTokens ?? 0;
+  // What the request it continues carries at the server: not the definitions its template leaves out.
+  const fixedTokens = continuation?.toolTokens ?? input.fixedTokens ?? 0;
   // Hopeless before anything is condensed: the messages alone leave no room for the ask and the reply.
   if (!continuation || !continuationFits({ ...summarizer, continuation, fixedTokens }, 0)) return undefined;
   const shortened = new Set(continuation.shortened);

@@ -25,6 +25,11 @@ export interface ChatContinuation {
   messages: readonly WireMessage[];
   /** Messages of the slice the request sent shortened (tool outputs cut to fit): given whole in the prompt. */
   shortened: readonly Message[];
+  /**
+   * Tokens its tool definitions take at the server, where known to differ from the estimate
+   * (0: the server's template renders none, as llama-server's chatml); absent: the estimate.
+   */
+  toolTokens?: number;
 }
 
 /**

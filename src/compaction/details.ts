@@ -49,7 +49,8 @@ const PATTERNS: readonly (readonly [DetailKind, RegExp])[] = [
   ],
   [
     'amount',
-    /[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmM]|bn|million|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|JPY|CHF|dollars|euros|pounds)\b/g,
+    // $ € £ ¥ (escaped: the bundles stay ASCII, scripts/build.mjs).
+    /[$\u20AC\xA3\xA5]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kKmM]|bn|million|billion)\b)?|\b\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|JPY|CHF|dollars|euros|pounds)\b/g,
   ],
   [
     'path',
@@ -139,6 +140,9 @@ export function detailContext(text: string, detail: Pick<FoundDetail, 'start' | 
 /** At most this many details are taken from one message: a pasted log is not a list of facts. */
 export const MAX_DETAILS_PER_MESSAGE = 24;
 
+/** A message of more lines than this is taken for a paste (a log, a stack trace, a file). */
+export const PASTE_LINES = 10;
+
 /**
  * The exact details of a slice, oldest first, each once (a later mention replaces an earlier
  * one, its context too: the newer value is the one in force). From what the user and the
@@ -151,9 +155,12 @@ export function collectDetails(slice: readonly Message[]): ExactDetail[] {
     if (message.replaced || message.shell) continue;
     if (message.role !== 'user' && message.role !== 'assistant') continue;
     const text = message.typed ?? message.content;
+    const pasted = text.split('\n', PASTE_LINES + 1).length > PASTE_LINES;
     for (const found of findDetails(text).slice(0, MAX_DETAILS_PER_MESSAGE)) {
       byText.delete(found.text);
-      byText.set(found.text, { text: found.text, context: detailContext(text, found) });
+      const detail: ExactDetail = { text: found.text, context: detailContext(text, found) };
+      if (pasted) detail.pasted = true;
+      byText.set(found.text, detail);
     }
   }
   return [...byText.values()];

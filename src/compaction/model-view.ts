@@ -23,7 +23,10 @@ export interface ModelViewInput {
    * request): the messages after it still decide how those before it are sent.
    */
   end?: number;
-  /** Tool outputs a request sent shortened to fit, and the chars of their head it kept: sent so again. */
+  /**
+   * Tool outputs a request sent shortened to fit, and the chars of their head it kept: sent so
+   * again, never whole (the model never had them whole). With `fit`, the newest turn is fitted afresh.
+   */
   shortened?: ReadonlyMap<Message, number>;
 }
 
@@ -37,11 +40,6 @@ export interface ViewFit {
   reserve: number;
   charsPerToken: number;
   headChars?: number;
-  /**
-   * Fit every turn as it was when it was the newest, not only the newest (what was sent of a turn
-   * whose outputs were shortened then: for figures, not for requests).
-   */
-  everyTurn?: boolean;
   /** Told of each tool output shortened to fit, and the chars of its head the model gets. */
   onShortened?: (source: Message, headChars: number) => void;
 }
@@ -73,9 +71,6 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     if (message.role === 'tool' && tail.length === 0) continue;
     if (isRetriedReply(message, transcript[i + 1])) continue;
     const wire = toWireMessage(message, toolContent);
-    const headChars = input.shortened?.get(message);
-    if (headChars !== undefined && message.role === 'tool')
-      wire.content = shortenToolOutput(wire.content, toolEntryLine(message), headChars);
     const last = tail.length - 1;
     if (message.role === 'user' && tail[last]?.role === 'user' && (lastHasShell || message.shell)) {
       // A `!command`'s output goes with the user's next message: one user message, so the
@@ -90,27 +85,22 @@ export function buildModelView(input: ModelViewInput): WireMessage[] {
     lastHasShell = message.shell !== undefined;
   }
   const head = systemHead(input, strays);
+  // The newest turn (with `fit`) is fitted afresh below: what was sent of it may change as it grows.
+  const newest = input.fit ? tail.findLastIndex((m) => m.role === 'user') : tail.length;
+  for (let i = 0; i < Math.max(0, newest); i++) {
+    const headChars = input.shortened?.get(sources[i]);
+    if (headChars === undefined || sources[i].role !== 'tool') continue;
+    tail[i] = {
+      ...tail[i],
+      content: shortenToolOutput(tail[i].content, toolEntryLine(sources[i]), headChars),
+    };
+  }
   if (!input.fit) return [...head, ...tail];
   const { numCtx, reserve, charsPerToken, headChars, onShortened } = input.fit;
-  const fitTurns = (from: number, to: number) =>
-    fitNewestTurn({
-      head,
-      tail: tail.slice(from, to),
-      sources: sources.slice(from, to),
-      room: numCtx - reserve,
-      charsPerToken,
-      headChars,
-      onShortened,
-    });
-  if (!input.fit.everyTurn) return [...head, ...fitTurns(0, tail.length)];
-  const fitted: WireMessage[] = [];
-  let start = 0;
-  for (let end = 1; end <= tail.length; end++) {
-    if (end < tail.length && tail[end].role !== 'user') continue;
-    fitted.push(...fitTurns(start, end));
-    start = end;
-  }
-  return [...head, ...fitted];
+  return [
+    ...head,
+    ...fitNewestTurn({ head, tail, sources, room: numCtx - reserve, charsPerToken, headChars, onShortened }),
+  ];
 }
 
 /**

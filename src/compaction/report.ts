@@ -1,4 +1,4 @@
-import { formatTokens } from '../conversation/format-tokens.js';
+import { formatTokensChange } from '../conversation/format-tokens.js';
 import type { CompactionResult } from './compactor.js';
 
 /**
@@ -8,10 +8,8 @@ import type { CompactionResult } from './compactor.js';
  */
 export function formatCompactionReport(result: CompactionResult): string {
   const { messagesSummarized: n, tokensBefore, tokensAfter, numCtx } = result;
-  const percent = (tokens: number) => `${numCtx > 0 ? Math.round((tokens / numCtx) * 100) : 0}%`;
   return (
-    `Compacted ${n} message${n === 1 ? '' : 's'}${condensed(result)}: ${formatTokens(tokensBefore)} → ${formatTokens(tokensAfter)} tokens ` +
-    `(${percent(tokensBefore)} → ${percent(tokensAfter)} of ${formatTokens(numCtx)})` +
+    `Compacted ${n} message${n === 1 ? '' : 's'}${condensed(result)}: ${formatTokensChange(tokensBefore, tokensAfter, numCtx)}` +
     detailsKept(result) +
     summaryCut(result) +
     cutMessages(result)

@@ -54,9 +54,10 @@ export function detailsListCost(
 }
 
 /**
- * The details list that fits `room` tokens (its header and folded line included): the oldest
- * folded first, counted into `foldedBefore`. `room` must hold at least the frame with every
- * detail folded (`detailsFrameCost`).
+ * The details list that fits `room` tokens (its header and folded line included): those of pasted
+ * blocks folded first (a log's numbers must not push out what the user said), then the oldest,
+ * counted into `foldedBefore`; the rest kept in their order. `room` must hold at least the frame
+ * with every detail folded (`detailsFrameCost`).
  */
 export function fitDetailsList(
   details: readonly ExactDetail[],
@@ -66,12 +67,19 @@ export function fitDetailsList(
 ): { details: ExactDetail[]; foldedTotal: number } {
   const costs = details.map((d) => estimate(detailBullet(d)));
   let total = costs.reduce((sum, c) => sum + c, 0);
-  let first = 0;
-  while (first < details.length && detailsFrameCost(foldedBefore + first, estimate) + total > room) {
-    total -= costs[first];
-    first += 1;
+  const order = [...details.keys()].sort(
+    (a, b) => Number(Boolean(details[b].pasted)) - Number(Boolean(details[a].pasted)) || a - b,
+  );
+  const folded = new Set<number>();
+  for (const index of order) {
+    if (detailsFrameCost(foldedBefore + folded.size, estimate) + total <= room) break;
+    folded.add(index);
+    total -= costs[index];
   }
-  return { details: details.slice(first), foldedTotal: foldedBefore + first };
+  return {
+    details: details.filter((_, i) => !folded.has(i)),
+    foldedTotal: foldedBefore + folded.size,
+  };
 }
 
 /** Tokens of the details list's header and folded line, `folded` details folded (0: no line). */

@@ -10,10 +10,11 @@ export const MAX_TOOL_ENTRY_CHARS = 240;
 /** How many tools a merged count line names; the rest are counted as `other`. */
 const MAX_NAMED_TOOLS = 6;
 
-const COUNT_LINE = /^… (\d+) earlier tool calls?(?: \((.*)\))?$/;
+// `… N earlier tool calls (a ×2, b ×1)`; … and × escaped here and below: the bundles stay ASCII (scripts/build.mjs).
+const COUNT_LINE = /^\u2026 (\d+) earlier tool calls?(?: \((.*)\))?$/;
 
 /** How a folded entry says how many calls it stands for: `read_file: read a.ts (×3)`. */
-const FOLD_SUFFIX = / \(×(\d+)\)$/;
+const FOLD_SUFFIX = / \(\xD7(\d+)\)$/;
 
 /**
  * The deterministic line for one tool result: its stored `tool_summary` (prefixed with the tool's
@@ -148,7 +149,7 @@ function absorb(entry: string, counts: Map<string, number>): number {
   const total = Number(match[1]);
   let named = 0;
   for (const part of match[2]?.split(', ') ?? []) {
-    const tool = /^(.+) ×(\d+)$/.exec(part);
+    const tool = /^(.+) \xD7(\d+)$/.exec(part);
     if (!tool) continue;
     counts.set(tool[1], (counts.get(tool[1]) ?? 0) + Number(tool[2]));
     named += Number(tool[2]);

@@ -8,7 +8,8 @@
 export type KeepAlive = number | string;
 
 /** Go's `time.ParseDuration` syntax: "0", or numbers with units, e.g. "30m", "1h30m", "-1s". */
-const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
+// µs and μs (micro sign, Greek mu) escaped: the bundles stay ASCII (scripts/build.mjs).
+const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|\xB5s|\u03BCs|ms|s|m|h))+)$/;
 
 /** What a valid value looks like, for error messages. */
 export const KEEP_ALIVE_FORMS = 'a duration such as 30m or 2h, a number of seconds, or -1 (forever)';

@@ -40,4 +40,6 @@ export interface ExactDetail {
   text: string;
   /** The words around it, the detail itself as `…` ('' when it stood alone). */
   context: string;
+  /** Taken from a pasted block (a log, a stack trace): folded before the details that were said. */
+  pasted?: true;
 }

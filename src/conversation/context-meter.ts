@@ -61,6 +61,8 @@ export class ContextMeter {
    * seen): llama-server's chatml does not, LM Studio's templates do. Unknown until a count shows it.
    */
   private toolsRendered = false;
+  /** A count of the whole prompt held none of the tool definitions sent (and none since held them). */
+  private toolsUnrendered = false;
   /** Told of every change of state (the session recorder saves it); not of `restore`. */
   onChange: ((state: MeterState) => void) | undefined;
 
@@ -74,6 +76,7 @@ export class ContextMeter {
     this.charsPerToken = charsPerToken;
     this.anchor = undefined;
     this.toolsRendered = false;
+    this.toolsUnrendered = false;
     this.onChange?.(this.state);
   }
 
@@ -83,6 +86,14 @@ export class ContextMeter {
    */
   forgetUntracked(): void {
     if (this.anchor && this.anchor.estimated === undefined) this.reset(this.charsPerToken);
+  }
+
+  /**
+   * Whether the server's template renders the tool definitions: true once a count held them,
+   * false once a count of the whole prompt did not, undefined until one shows it.
+   */
+  get rendersTools(): boolean | undefined {
+    return this.toolsRendered ? true : this.toolsUnrendered ? false : undefined;
   }
 
   /** The meter's state, as saved. */
@@ -107,6 +118,7 @@ export class ContextMeter {
     const toolTokens = estimateToolDefinitionsTokens(counts.tools, this.charsPerToken);
     const sentTokens = messageTokens + toolTokens;
     if (toolTokens > 0 && counts.promptEvalCount >= messageTokens + toolTokens / 2) this.toolsRendered = true;
+    else if (toolTokens > 0 && counts.wholePrompt === true) this.toolsUnrendered = !this.toolsRendered;
     // Ollama: truncation can only happen near the window; below it a low count means a cached
     // prompt. A server that counts the whole prompt cut it wherever its count falls a quarter short
     // (the margin covers an estimate not yet calibrated) of what it renders: the tool definitions

@@ -19,3 +19,14 @@ function scaled(x: number): string {
   const rounded = x < 9.95 ? Math.round(x * 10) / 10 : Math.round(x);
   return String(rounded);
 }
+
+/**
+ * What a compaction did to the window, `6.1k → 1.2k tokens (75% → 15% of 8k)`: the live report
+ * and a resumed session's replay say it alike (the percentages only where the window is known; 0% of a window of 0).
+ */
+export function formatTokensChange(before: number, after: number, numCtx: number | undefined): string {
+  const change = `${formatTokens(before)} → ${formatTokens(after)} tokens`;
+  if (numCtx === undefined) return change;
+  const percent = (tokens: number) => `${numCtx > 0 ? Math.round((tokens / numCtx) * 100) : 0}%`;
+  return `${change} (${percent(before)} → ${percent(after)} of ${formatTokens(numCtx)})`;
+}

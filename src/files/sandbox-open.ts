@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
-import { constants, existsSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { type FileHandle, lstat, mkdir, open, readdir } from 'node:fs/promises';
-import { dirname, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { errnoCode } from '../platform/errno.js';
 import { hardLinkRefusal, type SandboxAccess, type SandboxScope, sandboxRealRoots } from './sandbox.js';
 
@@ -40,13 +40,12 @@ export interface SandboxOpen {
 export async function openInSandbox(path: string, ctx: SandboxScope, how: SandboxOpen): Promise<FileHandle> {
   const flags = how.flags | constants.O_NOFOLLOW;
   walkable ??= existsSync(DESCRIPTORS);
-  const root = sandboxRealRoots(ctx).find(
-    (real) => real === path || path.startsWith(real.endsWith(sep) ? real : real + sep),
-  );
-  if (!walkable || !root) {
+  const root = rootOf(path, ctx);
+  if (!root) {
     if (how.createParents) await mkdir(dirname(path), { recursive: true });
     return withRaceErrors(path, () => open(path, flags, how.mode));
   }
+  if (!walkable) return openByWorkingDirectory(root, path, how);
   const names = relative(root, path).split(sep).filter(Boolean);
   let dir = await open(root, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
@@ -100,9 +99,115 @@ export async function openCheckedFile(
 }
 
 /** The entries of a directory opened with `openInSandbox` (a listing by descriptor, not by path). */
-export async function readOpenDirectory(dir: FileHandle, path: string): Promise<Dirent[]> {
+export async function readOpenDirectory(
+  dir: FileHandle,
+  path: string,
+  ctx?: SandboxScope,
+): Promise<Dirent[]> {
   walkable ??= existsSync(DESCRIPTORS);
-  return readdir(walkable ? `${DESCRIPTORS}/${dir.fd}` : path, { withFileTypes: true });
+  if (walkable) return readdir(`${DESCRIPTORS}/${dir.fd}`, { withFileTypes: true });
+  const root = ctx && rootOf(path, ctx);
+  if (!root) return readdir(path, { withFileTypes: true });
+  // Listed from the directory the walk stands in, and only if it is the one opened.
+  const opened = await dir.stat();
+  return inWalkedDirectory(
+    root,
+    relative(root, path).split(sep).filter(Boolean),
+    () => {
+      const here = lstatSync('.');
+      if (here.dev !== opened.dev || here.ino !== opened.ino) throw raceError();
+      return readdirSync('.', { withFileTypes: true });
+    },
+    { whole: true },
+  );
+}
+
+/** Uses the descriptor walk (true) or, as where /proc is missing, the working-directory walk (false); for tests. */
+export function useDescriptorWalk(use: boolean | undefined): void {
+  walkable = use;
+}
+
+function rootOf(path: string, ctx: SandboxScope): string | undefined {
+  return sandboxRealRoots(ctx).find(
+    (real) => real === path || path.startsWith(real.endsWith(sep) ? real : real + sep),
+  );
+}
+
+function raceError(): SandboxRaceError {
+  return new SandboxRaceError('it changed while it was being used (a symbolic link appeared in its path)');
+}
+
+/**
+ * Without /proc (macOS, a Linux without it mounted) there is no `openat` to walk with: the walk
+ * is made by the working directory, synchronously so that no other code runs meanwhile. From the
+ * root, into each directory after lstat refused a link, each time asking the kernel where it
+ * landed (getcwd): a link swapped in between is followed by chdir and shows as another path.
+ * `use` runs in the last directory (the path's parent; with `whole`, the path itself, its names
+ * passed), then the working directory is restored.
+ */
+function inWalkedDirectory<T>(
+  root: string,
+  names: string[],
+  use: (names: string[]) => T,
+  { whole = false, create = false }: { whole?: boolean; create?: boolean } = {},
+): T {
+  const before = process.cwd();
+  try {
+    process.chdir(root);
+    let expected = root;
+    for (const name of whole ? names : names.slice(0, -1)) {
+      // ENOENT for a missing directory unless asked to make it, ENOTDIR for a file, as open says.
+      const stats = lstatSync(name, { throwIfNoEntry: !create });
+      if (stats?.isSymbolicLink()) throw raceError();
+      if (!stats) mkdirSync(name);
+      process.chdir(name);
+      expected = join(expected, name);
+      if (process.cwd() !== expected) throw raceError();
+    }
+    return use(names);
+  } finally {
+    try {
+      process.chdir(before);
+    } catch {
+      // The old working directory is gone: stay where the walk ended, inside the sandbox.
+    }
+  }
+}
+
+/**
+ * `openInSandbox` without /proc. What the working-directory walk finds (creating it first when
+ * asked, never truncating) gives the identity the file opened by path must have: a path swapped
+ * between the two opens another file, which is refused before anything is written (a truncation
+ * waits for the check).
+ */
+async function openByWorkingDirectory(root: string, path: string, how: SandboxOpen): Promise<FileHandle> {
+  const names = relative(root, path).split(sep).filter(Boolean);
+  const creates = (how.flags & constants.O_CREAT) !== 0;
+  const identity = inWalkedDirectory(
+    root,
+    names,
+    (all) => {
+      const last = all.at(-1) ?? '.';
+      if (creates)
+        closeSync(openSync(last, constants.O_CREAT | constants.O_WRONLY | constants.O_NOFOLLOW, how.mode));
+      const stats = lstatSync(last);
+      if (stats.isSymbolicLink()) throw raceError();
+      return { dev: stats.dev, ino: stats.ino };
+    },
+    { create: how.createParents },
+  );
+  const flags =
+    (how.flags & ~(constants.O_CREAT | constants.O_EXCL | constants.O_TRUNC)) | constants.O_NOFOLLOW;
+  const handle = await withRaceErrors(path, () => open(path, flags, how.mode));
+  try {
+    const opened = await handle.stat();
+    if (opened.dev !== identity.dev || opened.ino !== identity.ino) throw raceError();
+    if (how.flags & constants.O_TRUNC) await handle.truncate(0);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }
 
 /** A directory to list: read-only, a directory, never blocking. */
@@ -126,8 +231,7 @@ async function withRaceErrors(at: string, opening: () => Promise<FileHandle>): P
           (s) => s.isSymbolicLink(),
           () => false,
         )));
-    if (link)
-      throw new SandboxRaceError('it changed while it was being used (a symbolic link appeared in its path)');
+    if (link) throw raceError();
     throw error;
   }
 }

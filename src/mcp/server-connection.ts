@@ -5,7 +5,7 @@ import type { McpServerConfig } from '../config/mcp-servers-schema.js';
 import { boundReadBuffer } from './bounded-read-buffer.js';
 import { expandEnvReferences } from './expand-env.js';
 import { mcpErrorText } from './mcp-error-text.js';
-import type { CallOptions, ListedTool, ServerState } from './server-state.js';
+import { type CallOptions, type ListedTool, MAX_TOOLS_PER_SERVER, type ServerState } from './server-state.js';
 import { followStderr, StderrTail } from './stderr-tail.js';
 
 /** How long `initialize` and the first `tools/list` may take before the server is reported failed. */
@@ -208,11 +208,14 @@ export class ServerConnection {
   #setTools(tools: readonly ListedTool[]): void {
     const only = this.config.tools && new Set(this.config.tools);
     const excluded = new Set(this.config.exclude_tools);
-    this.#tools = tools
+    const usable = tools
       .filter((tool) => typeof tool.name === 'string' && tool.name !== '')
-      .filter((tool) => (!only || only.has(tool.name)) && !excluded.has(tool.name))
+      .filter((tool) => (!only || only.has(tool.name)) && !excluded.has(tool.name));
+    this.#tools = usable
+      .slice(0, MAX_TOOLS_PER_SERVER)
       .map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
-    this.#set({ kind: 'ready', tools: this.#tools.length });
+    const listed = usable.length > this.#tools.length ? { listed: usable.length } : {};
+    this.#set({ kind: 'ready', tools: this.#tools.length, ...listed });
   }
 
   #lost(generation: number, reason: string): void {

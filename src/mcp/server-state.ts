@@ -1,7 +1,14 @@
+/**
+ * Most tools kept of one server: 10,000 took ~780 MB and froze /mcp and /tools for seconds; no
+ * model chooses among more, and find_tools searches what is kept.
+ */
+export const MAX_TOOLS_PER_SERVER = 1000;
+
 /** Where one MCP server stands, as `/mcp` shows it. */
 export type ServerState =
   | { kind: 'connecting' }
-  | { kind: 'ready'; tools: number }
+  /** `listed`: how many it listed, when more than the {@link MAX_TOOLS_PER_SERVER} kept. */
+  | { kind: 'ready'; tools: number; listed?: number }
   /** `stderr`: the last lines it wrote, for the report. */
   | { kind: 'failed'; reason: string; stderr: string[] }
   | { kind: 'disabled'; reason: string };

@@ -1,11 +1,9 @@
-import { constants } from 'node:os';
 import { render } from 'ink';
 import type { ChatController } from '../chat/chat-controller.js';
 import { createStore } from '../chat/state/store.js';
 import { initialViewState } from '../chat/state/view-state.js';
 import type { RunSettings } from '../cli/settings.js';
 import { BUILTIN_COMMANDS } from '../commands/builtin-commands.js';
-import { exitWithoutTerminal } from '../platform/closed-output.js';
 import { writeClipboard } from '../text/sanitize.js';
 import { ChatApp, type ChatAppModel } from '../ui/chat-app.js';
 import type { FirstFrame } from '../ui/first-frame.js';
@@ -18,6 +16,7 @@ import type { SlashCommandInfo } from '../ui/input/slash-completion.js';
 import { loadMarkdownRenderer } from '../ui/markdown/render-markdown.js';
 import { MARKER_COLUMNS } from '../ui/notice-style.js';
 import { OwnRows } from '../ui/own-rows.js';
+import { endOnSignals } from './end-on-signals.js';
 
 /**
  * Runs the interactive chat until the user quits. The first frame is drawn before the controller
@@ -86,16 +85,10 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   const instance = render(app([]), { exitOnCtrlC: false, patchConsole: true });
   quit = () => instance.unmount();
   // Killed or hung up: give the terminal back as it was (raw mode, cursor, paste mode), then end.
-  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      instance.unmount();
-      restoreTerminal();
-      const code = 128 + constants.signals[signal];
-      // A hang-up usually means the terminal is gone.
-      if (signal === 'SIGHUP') exitWithoutTerminal(code);
-      process.exit(code);
-    });
-  }
+  endOnSignals(() => {
+    instance.unmount();
+    restoreTerminal();
+  });
 
   const { createChatController } = await import('./create-controller.js');
   controller = await createChatController(settings, {

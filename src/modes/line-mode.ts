@@ -5,6 +5,7 @@ import type { RunSettings } from '../cli/settings.js';
 import { DOUBLE_CTRL_C_MS } from '../ui/input/double-ctrl-c.js';
 import { isOpenTripleQuote, unwrapTripleQuote } from '../ui/input/triple-quote.js';
 import { LinePrinter } from '../ui/line-printer.js';
+import { endOnSignals } from './end-on-signals.js';
 
 /** Signals closer than this are one key press (see the SIGINT handler). */
 const SAME_PRESS_MS = 50;
@@ -29,6 +30,7 @@ export async function runLineMode(settings: RunSettings): Promise<void> {
     onReplyDelta: (delta) => printer.delta(delta),
   });
   store.subscribe(() => printer.update(store.get()));
+  endOnSignals();
 
   const input = createInterface({ input: process.stdin, terminal: false });
   let block: string | undefined;

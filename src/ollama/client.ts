@@ -141,8 +141,9 @@ export class OllamaClient implements ChatBackend {
     const transportSignal = signal ? AbortSignal.any([signal, finished.signal]) : finished.signal;
     let handlerFailure: { error: unknown } | undefined;
 
+    const skipped = { lines: 0 };
     const stream = async (): Promise<ChatReply> => {
-      for await (const chunk of this.chatChunks(request, transportSignal)) {
+      for await (const chunk of this.chatChunks(request, transportSignal, skipped)) {
         transportSignal.throwIfAborted(); // no delta may reach the caller after it cancelled
         const delta = reply.add(chunk);
         if (delta && onDelta) {
@@ -154,7 +155,7 @@ export class OllamaClient implements ChatBackend {
           }
         }
         if (reply.capped) throw new ReplyTooLongError(reply.maxChars, { partial: reply.partial() });
-        if (chunk.done) return reply.finish(chunk);
+        if (chunk.done) return reply.finish(chunk, skipped.lines);
       }
       throw new IncompleteStreamError({ partial: reply.partial() });
     };
@@ -175,7 +176,11 @@ export class OllamaClient implements ChatBackend {
    * would print over the UI) — twice the JSON work for every token. What it adds is kept: an HTTP
    * error is its `ResponseError` shape, an `{"error"}` line a plain Error with that text.
    */
-  private async *chatChunks(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
+  private async *chatChunks(
+    request: ChatRequest,
+    signal: AbortSignal,
+    skipped: { lines: number } = { lines: 0 },
+  ): AsyncIterable<ChatChunk> {
     const response = await this.transport(signal)(`${this.host}/api/chat`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -187,6 +192,7 @@ export class OllamaClient implements ChatBackend {
     let dropped: string | undefined;
     const onDropped = (line: string) => {
       dropped ??= line;
+      skipped.lines++;
       // Before any chunk of Ollama's: the body is something else (HTML, text), said at once.
       if (chunks === 0)
         throw new NotOllamaStreamError(this.host, {

@@ -35,28 +35,39 @@ export const httpFetch: FetchLike = async (input, init = {}) => {
   };
   return new Promise((resolve, reject) => {
     let response: IncomingMessage | undefined;
+    let req: ClientRequest;
     const abort = () => {
       const reason: unknown = signal?.reason;
       (response ?? req).destroy(reason instanceof Error ? reason : undefined);
       reject(reason);
     };
-    const req: ClientRequest = request(url, options, (res) => {
-      response = res;
-      resolve(
-        new WireResponse(
-          responseChunks(res, signal, () => signal?.removeEventListener('abort', abort)),
-          res.statusCode ?? 0,
-          res.statusMessage ?? '',
-          res.headers,
-        ),
-      );
-    });
-    req.on('error', (error) => {
-      signal?.removeEventListener('abort', abort);
-      reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
-    });
+    const send = (fresh: boolean) => {
+      // A retry takes a connection of its own, never another idle one of the pool.
+      req = request(url, fresh ? { ...options, agent: false } : options, (res) => {
+        response = res;
+        resolve(
+          new WireResponse(
+            responseChunks(res, signal, () => signal?.removeEventListener('abort', abort)),
+            res.statusCode ?? 0,
+            res.statusMessage ?? '',
+            res.headers,
+          ),
+        );
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as this request went out (llama-server ends
+        // idle ones after 5 s, as Node's pool does): nothing was answered, so it is sent again once.
+        if (!fresh && !response && !signal?.aborted && req.reusedSocket && error.code === 'ECONNRESET') {
+          send(true);
+          return;
+        }
+        signal?.removeEventListener('abort', abort);
+        reject(signal?.aborted ? signal.reason : new TypeError('fetch failed', { cause: error }));
+      });
+      req.end(body);
+    };
+    send(false);
     signal?.addEventListener('abort', abort, { once: true });
-    req.end(body);
   });
 };
 

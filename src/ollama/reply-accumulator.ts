@@ -74,9 +74,10 @@ export class ReplyAccumulator {
     return { content: this.content, thinking: this.thinking };
   }
 
-  /** The whole reply, with metrics from the final (`done`) chunk. */
-  finish(done: ChatChunk): ChatReply {
+  /** The whole reply, with metrics from the final (`done`) chunk and how many lines were skipped. */
+  finish(done: ChatChunk, skippedLines = 0): ChatReply {
     return {
+      ...(skippedLines > 0 ? { skippedLines } : {}),
       content: this.content,
       thinking: this.thinking,
       toolCalls: [...this.toolCalls],

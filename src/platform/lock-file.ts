@@ -127,7 +127,9 @@ export class LockFile {
    * lock's place and is no lock file (a FIFO, a device, a folder) is set aside (`setAside`: what it
    * was, and where it went), so it neither hangs ochat nor passes for a holder.
    */
-  acquire(): { ok: true; setAside?: { what: string; keptAs: string } } | { ok: false; holder: LockHolder } {
+  acquire():
+    | { ok: true; setAside?: { what: string; keptAs: string } }
+    | { ok: false; holder: LockHolder; unusable?: string } {
     let setAsideNow: { what: string; keptAs: string } | undefined;
     for (let attempt = 0; attempt < 5; attempt++) {
       if (createExclusive(this.path, this.pid)) {
@@ -137,7 +139,8 @@ export class LockFile {
       const read = readHolder(this.path);
       if (read && 'bad' in read) {
         const keptAs = setAside(this.path);
-        if (!keptAs) break;
+        // No lock file, and it cannot be moved away (a read-only folder): held by nobody.
+        if (!keptAs) return { ok: false, holder: { pid: 0 }, unusable: read.bad };
         setAsideNow = { what: read.bad, keptAs };
         continue;
       }

@@ -35,7 +35,8 @@ export interface SessionHeader {
  * the same definitions), as does `auto_compaction_paused` (automatic compaction
  * waits for a successful one after it failed). `tool_started`: a tool call was approved and began
  * to run (`{message, call}`: the assistant message's id, the call's index in it), so a resume
- * after a kill says its outcome is unknown rather than that it was not run. These were added
+ * after a kill says its outcome is unknown rather than that it was not run. `shortened`: the tool
+ * outputs requests sent shortened to fit (`{messageId: headChars}`), sent so again after a resume. These were added
  * without a format change: a reader that does not know a key skips it.
  */
 export type SettingKey =
@@ -51,7 +52,8 @@ export type SettingKey =
   | 'tool_recency'
   | 'auto_compaction_paused'
   | 'tool_started'
-  | 'pins';
+  | 'pins'
+  | 'shortened';
 
 /**
  * Settings kept for an exact resume, not for a reader (`/history`, `/save`): the meter's state and
@@ -62,6 +64,7 @@ export const BOOKKEEPING_SETTINGS: ReadonlySet<SettingKey> = new Set([
   'meter',
   'tool_recency',
   'tool_started',
+  'shortened',
 ]);
 
 /**

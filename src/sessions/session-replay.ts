@@ -45,6 +45,8 @@ export interface SessionSettings {
   autoCompactionPaused?: boolean;
   /** The notes `/pin` kept, in order (the last `pins` line wins). */
   pins?: string[];
+  /** Tool outputs the requests sent shortened to fit: message id → chars of head kept. */
+  shortened?: Record<number, number>;
   /** The last tool call that began to run (it may have no result: the session was killed while it ran). */
   toolStarted?: StartedToolCall;
 }
@@ -81,6 +83,13 @@ function startedToolCall(value: unknown): StartedToolCall | undefined {
 function toolsState(value: unknown): Record<string, boolean> | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   return Object.fromEntries(Object.entries(value).filter(([, on]) => typeof on === 'boolean'));
+}
+
+/** A saved map of shortened outputs (message id → chars of head), or undefined. */
+function shortenedState(value: unknown): Record<number, number> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).filter(([id, head]) => /^\d+$/.test(id) && isCount(head));
+  return Object.fromEntries(entries.map(([id, head]) => [Number(id), head as number]));
 }
 
 /** A saved tool recency: two lists of names, or undefined. */
@@ -135,6 +144,9 @@ function applySetting(settings: SessionSettings, key: SettingKey, value: unknown
       break;
     case 'tool_started':
       settings.toolStarted = startedToolCall(value);
+      break;
+    case 'shortened':
+      settings.shortened = shortenedState(value);
       break;
     case 'pins':
       settings.pins = Array.isArray(value)

@@ -31,6 +31,14 @@ export interface OpenedSession {
   close(): void;
 }
 
+/**
+ * `another ochat (pid 4242)`; without the pid where the lock does not hold one yet (another ochat
+ * is writing it): never "pid 0".
+ */
+export function anotherOchat(pid: number): string {
+  return pid > 0 ? `another ochat (pid ${pid})` : 'another ochat';
+}
+
 /** Session ids sort by creation time: `20261203-061422-3fa9`. */
 export function newSessionId(now: Date): string {
   const iso = now.toISOString();
@@ -138,9 +146,11 @@ export class SessionStore {
       readOnly ??= `its folder cannot be written (${fileErrorReason(error)})`;
     }
     let holder: number | undefined;
-    if (taken && !taken.ok) {
+    if (taken && !taken.ok && taken.unusable) {
+      readOnly ??= `its lock file is ${taken.unusable}, not a lock, and cannot be set aside`;
+    } else if (taken && !taken.ok) {
       holder = taken.holder.pid;
-      readOnly ??= `another ochat (pid ${holder}) has it open`;
+      readOnly ??= `${anotherOchat(holder)} has it open`;
     } else if (taken?.setAside) {
       const { what, keptAs } = taken.setAside;
       parsed.notices.push(`The session's lock file was ${what}, not a lock; it was set aside as ${keptAs}.`);
@@ -208,7 +218,7 @@ export class SessionStore {
     const lock = this.lockOf(id);
     const taken = lock.acquire();
     if (!taken.ok)
-      throw new SessionNotFoundError(`Session ${id} is open in another ochat (pid ${taken.holder.pid}).`);
+      throw new SessionNotFoundError(`Session ${id} is open in ${anotherOchat(taken.holder.pid)}.`);
     try {
       unlinkSync(this.pathOf(id));
     } catch {

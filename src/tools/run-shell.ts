@@ -36,6 +36,42 @@ const CANCEL_GRACE_MS = 500;
 const PIPE_LINGER_MS = 300;
 
 /**
+ * The process groups of commands still running. Each is detached from the terminal (so a
+ * closed terminal's SIGHUP never reaches it): ochat ends them itself when it ends.
+ */
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    // The group is already gone.
+    return false;
+  }
+}
+
+/** Whatever way ochat exits (a quit before the cancel's SIGKILL is due, a closed terminal's EIO): no group outlives it. */
+function killRunningGroupsAtExit(): void {
+  for (const pid of runningGroups) signalGroup(pid, 'SIGKILL');
+}
+
+/**
+ * Ends every command still running as a cancel does: SIGTERM to its process group, SIGKILL to
+ * what is left after `graceMs`. For ochat ending by SIGHUP or SIGTERM (a closed terminal), it
+ * blocks: the process exits right after, and no other exit path may run in between.
+ */
+export function endRunningCommandsNow(graceMs = CANCEL_GRACE_MS): void {
+  const groups = [...runningGroups];
+  for (const pid of groups) signalGroup(pid, 'SIGTERM');
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + graceMs;
+  while (groups.some((pid) => signalGroup(pid, 0)) && Date.now() < deadline) Atomics.wait(pause, 0, 0, 10);
+  for (const pid of groups) signalGroup(pid, 'SIGKILL');
+}
+
+/**
  * Runs `command` with `sh -c` in its own process group, so a timeout or an abort kills the whole
  * group (the shell and everything it started), not just the shell.
  */
@@ -50,6 +86,12 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       // No terminal is attached: pagers would wait for a keypress that never comes.
       env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
     });
+    const group = child.pid;
+    if (group !== undefined) {
+      if (!exitHookInstalled) process.once('exit', killRunningGroupsAtExit);
+      exitHookInstalled = true;
+      runningGroups.add(group);
+    }
     const collector = createOutputCollector(options.maxOutputChars);
     for (const stream of [child.stdout, child.stderr]) {
       stream.setEncoding('utf8');
@@ -64,11 +106,7 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     const timers: NodeJS.Timeout[] = [];
 
     const killGroup = (signal: NodeJS.Signals) => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, signal);
-      } catch {
-        // The group is already gone.
-      }
+      if (group !== undefined) signalGroup(group, signal);
     };
     const stop = (reason: 'timeout' | 'abort') => {
       if (timedOut || aborted || finished) return;
@@ -76,7 +114,13 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       else aborted = true;
       killGroup('SIGTERM');
       // Not cleared on finish: a child that ignores SIGTERM must still die after the shell is gone.
-      setTimeout(() => killGroup('SIGKILL'), reason === 'abort' ? CANCEL_GRACE_MS : KILL_GRACE_MS).unref();
+      setTimeout(
+        () => {
+          killGroup('SIGKILL');
+          if (group !== undefined) runningGroups.delete(group);
+        },
+        reason === 'abort' ? CANCEL_GRACE_MS : KILL_GRACE_MS,
+      ).unref();
     };
     const onAbort = () => stop('abort');
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -85,6 +129,8 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
     const finish = (exitCode: number | null, signal: string | null, spawnError?: string) => {
       if (finished) return;
       finished = true;
+      // A stopped group stays listed until its SIGKILL: a child that ignores SIGTERM may outlive the shell.
+      if (group !== undefined && !timedOut && !aborted) runningGroups.delete(group);
       for (const timer of timers) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       resolve({ exitCode, signal, timedOut, aborted, spawnError, output: collector.text() });

@@ -4,6 +4,7 @@ import type { Store } from '../chat/state/store.js';
 import type { ChatViewState } from '../chat/state/view-state.js';
 import { ChatScreen } from './components/chat-screen.js';
 import { NO_MODEL_LABEL } from './first-frame.js';
+import { MAX_PASTE_CHARS } from './input/bracketed-paste.js';
 import { createDialogKeyGate } from './input/dialog-key-gate.js';
 import { DOUBLE_CTRL_C_MS } from './input/double-ctrl-c.js';
 import { hasChip } from './input/paste-chips.js';
@@ -26,6 +27,9 @@ export interface ChatAppModel {
   toggleThinking(): void;
   exit(): void;
 }
+
+/** How long the word that a paste was too big stays in the status line. */
+const PASTE_REFUSED_HINT_MS = 10_000;
 
 /** Props of {@link ChatApp}. */
 export interface ChatAppProps {
@@ -126,6 +130,13 @@ export function ChatApp({ model, commands, completePath, history, now, eraseOwnO
     onEmptySubmit: () => model.retry?.(),
     onInterrupt,
     onExit: () => model.exit(),
+    onPasteRefused: (chars) => {
+      const millions = (count: number) => `${(count / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} M`;
+      setHint(
+        `paste of ${millions(chars)} characters not taken: the most is ${millions(MAX_PASTE_CHARS)}, more than any model's window holds`,
+      );
+      setTimeout(() => setHint(undefined), PASTE_REFUSED_HINT_MS);
+    },
     onEscape: () => {
       if (state.dialog?.kind === 'tool-instruction') model.answerDialog('');
       else if (editor.state.text !== '') editor.dispatch({ type: 'set-text', text: '' });

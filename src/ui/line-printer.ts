@@ -74,6 +74,8 @@ export class LinePrinter {
 
   /** The screen state changed: print what is new in it. */
   update(state: ChatViewState): void {
+    // A line printed after the prompt (an MCP server up late) buries it: it is printed again.
+    if (state.items.length > this.shownItems) this.promptShown = false;
     for (const item of state.items.slice(this.shownItems)) this.item(item);
     this.shownItems = state.items.length;
     if (state.dialog !== this.dialog) {

@@ -8,7 +8,8 @@ import { showControlCharacters } from '../text/sanitize.js';
  * whole summary.
  */
 export function shownToolSummary(keyArgument: string, summary: string): string {
-  let text = summary.replace(/^(?:✅|❌)\s*/u, '');
+  // ✅ or ❌, escaped: the bundles stay ASCII (scripts/build.mjs).
+  let text = summary.replace(/^(?:\u2705|\u274C)\s*/u, '');
   // A command's summary shows its control characters, as its confirmation did.
   const repeated = [keyArgument, showControlCharacters(keyArgument)].find(
     (form) => form && text.startsWith(form),

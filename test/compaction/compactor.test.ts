@@ -10,10 +10,12 @@ import { buildModelView, toWireMessage } from '../../src/compaction/model-view.j
 import { planCompaction } from '../../src/compaction/plan.js';
 import { formatCompactionReport } from '../../src/compaction/report.js';
 import {
+  CONDENSE_OPENING,
   CONTINUATION_OPENING,
   DEFAULT_SUMMARIZER_RULES,
   DETAILS_OPENING,
   MISSING_DETAILS_OPENING,
+  OVER_LIMIT_NOTICE,
 } from '../../src/compaction/summarizer-prompt.js';
 import { detailsListCost, renderSummarySection, toolLogRoom } from '../../src/compaction/summary.js';
 import { collectToolEntries, toolEntryBullet } from '../../src/compaction/tool-entries.js';
@@ -514,6 +516,29 @@ describe('compactConversation continuing the chat request', () => {
     expect(requests[0].prompt).toContain(tool.content.replace(/\s+/g, ' ').trim());
   });
 
+  it("counts no room for tool definitions the server's template renders none of: the continuation fits where their estimate would not", async () => {
+    const first = async (toolTokens: number | undefined) => {
+      const calls: string[] = [];
+      await compactConversation(
+        input({
+          // The definitions' estimate alone leaves the continued request no room in the window.
+          fixedTokens: 5000,
+          continuation: (upto) => ({
+            ...continuationOf()(upto),
+            ...(toolTokens === undefined ? {} : { toolTokens }),
+          }),
+          ask: async (request) => {
+            calls.push(request.continues ? 'continues' : 'standalone');
+            return finished('Summary.');
+          },
+        }),
+      );
+      return calls[0];
+    };
+    expect(await first(undefined)).toBe('standalone');
+    expect(await first(0)).toBe('continues');
+  });
+
   it('falls back to the standalone prompt when the model calls a tool, or when the request would not fit', async () => {
     const calls: string[] = [];
     const outcome = await compactConversation(
@@ -544,6 +569,49 @@ describe('compactConversation continuing the chat request', () => {
     );
     expect(calls.length).toBeGreaterThan(0);
     expect(calls.every((call) => call === 'standalone')).toBe(true);
+  });
+});
+
+describe('follow-ups on a summary of a continued request', () => {
+  const continuation = (upto: number) => ({
+    messages: buildModelView({ system: 'You are helpful.', transcript, end: upto }),
+    shortened: [],
+  });
+  /** Each request as `continues <what>` or `standalone <what>`; the fold's reply is 3× over the limit. */
+  async function followUpCalls(summarizerNumCtx: number): Promise<string[]> {
+    const calls: string[] = [];
+    await compactConversation(
+      input({
+        summarizerNumCtx,
+        continuation,
+        ask: async (request) => {
+          const what = request.prompt.includes(OVER_LIMIT_NOTICE)
+            ? 'condense'
+            : request.prompt.startsWith(CONDENSE_OPENING)
+              ? 'condense'
+              : 'fold';
+          calls.push(`${request.continues ? 'continues' : 'standalone'} ${what}`);
+          return finished(what === 'fold' ? 'Long summary. '.repeat(700) : 'Short summary.');
+        },
+      }),
+    );
+    return calls;
+  }
+
+  it('condenses by asking the continued request again, told the summary was over the limit', async () => {
+    expect(await followUpCalls(8192)).toEqual(['continues fold', 'continues condense']);
+  });
+
+  it('asks on its own, as before, when the follow-up would not fit the window that way', async () => {
+    // Windows from the one where the fold fits down: where it still fits, the condense does or goes on its own.
+    const seen = new Set<string>();
+    for (let numCtx = 8192; numCtx > 2048; numCtx -= 8) {
+      const calls = await followUpCalls(numCtx);
+      if (calls[0] !== 'continues fold') break;
+      expect(calls).toHaveLength(2);
+      seen.add(calls[1]);
+    }
+    expect([...seen].sort()).toEqual(['continues condense', 'standalone condense']);
   });
 });
 

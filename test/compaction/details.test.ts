@@ -7,6 +7,7 @@ import {
   findDetails,
   joinDetails,
   MAX_DETAILS_PER_MESSAGE,
+  PASTE_LINES,
 } from '../../src/compaction/details.js';
 import { detailsListCost, fitDetailsList, renderDetailsList } from '../../src/compaction/summary.js';
 import { estimateTokens } from '../../src/conversation/token-estimate.js';
@@ -102,6 +103,16 @@ describe('collectDetails', () => {
     expect(details[1].context).toBe('Actually the port … is wrong');
   });
 
+  it(`marks the details of a message of more than ${PASTE_LINES} lines as pasted, not those of a shorter one`, () => {
+    const log = Array.from({ length: PASTE_LINES + 1 }, (_, i) => `job ${7000 + i} done`).join('\n');
+    const short = Array.from({ length: PASTE_LINES }, (_, i) => `order ORD-${5000 + i}`).join('\n');
+    const details = collectDetails(buildTranscript([{ user: log, steps: [{ reply: short }] }]));
+    expect(details.filter((d) => d.pasted).map((d) => d.text)).toEqual(
+      Array.from({ length: PASTE_LINES + 1 }, (_, i) => String(7000 + i)),
+    );
+    expect(details.filter((d) => d.text.startsWith('ORD-')).every((d) => d.pasted === undefined)).toBe(true);
+  });
+
   it(`takes at most ${MAX_DETAILS_PER_MESSAGE} details from one message`, () => {
     const paste = Array.from({ length: 100 }, (_, i) => `at line ${1000 + i}`).join('\n');
     expect(collectDetails(buildTranscript([{ user: paste, steps: [] }]))).toHaveLength(
@@ -139,6 +150,19 @@ describe('fitDetailsList', () => {
     const list = renderDetailsList({ details: fitted.details, detailsFolded: fitted.foldedTotal });
     expect(list).toContain(`(${fitted.foldedTotal} older exact details folded to fit; recall finds them)`);
     expect(list.endsWith(detailBullet(details[29]))).toBe(true);
+  });
+
+  it("folds a paste's details before what was said, oldest first, and keeps the rest in order", () => {
+    const said = details.slice(0, 3);
+    const pasted = details.slice(3, 13).map((d) => ({ ...d, pasted: true as const }));
+    const mixed = [said[0], ...pasted.slice(0, 5), said[1], ...pasted.slice(5), said[2]];
+    const room = detailsListCost({ details: [...said, pasted[9]], detailsFolded: 9 }, ascii);
+    const fitted = fitDetailsList(mixed, 0, room, ascii);
+    expect(fitted.details).toEqual([said[0], said[1], pasted[9], said[2]]);
+    expect(fitted.foldedTotal).toBe(9);
+    // With less room, the oldest of what was said goes after every pasted one.
+    const less = detailsListCost({ details: said.slice(1), detailsFolded: 11 }, ascii);
+    expect(fitDetailsList(mixed, 0, less, ascii).details).toEqual(said.slice(1));
   });
 
   it('never exceeds its room once the room holds the fully folded frame (property, fixed seed)', () => {

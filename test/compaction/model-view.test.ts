@@ -147,6 +147,32 @@ describe('the chat request as far as a boundary (end), as the summarizer continu
     );
     expect(buildModelView({ transcript, end: 3 }).at(-1)?.content).toBe('line1\nline2');
   });
+
+  it("with a fit, keeps an older turn's output shortened as sent (never whole) and fits the newest turn afresh", () => {
+    const big = 'x'.repeat(4000);
+    const turns = buildTranscript([
+      { user: 'read it', steps: [{ tools: [{ name: 'read_file', output: big, summary: 'read a.ts' }] }] },
+      { user: 'and this', steps: [{ tools: [{ name: 'read_file', output: big, summary: 'read b.ts' }] }] },
+    ]);
+    const [older, newer] = turns.filter((m) => m.role === 'tool');
+    const fit = { numCtx: 1200, reserve: 200, charsPerToken: 4 };
+    const view = buildModelView({
+      transcript: turns,
+      fit,
+      shortened: new Map([
+        [older, 100],
+        [newer, 50],
+      ]),
+    });
+    const [olderSent, newerSent] = view.filter((m) => m.role === 'tool').map((m) => m.content);
+    // As the request sent it: 100 chars of head, not the 4,000 the room would take now.
+    expect(olderSent).toMatch(
+      /^x{100}\n… \[output shortened to fit the context window, 3,?900 chars omitted/,
+    );
+    // The newest turn's output: as much as fits now, shortened once (one note), not 50 chars.
+    expect(newerSent.split('[output shortened').length).toBe(2);
+    expect(newerSent.indexOf('\n…')).toBeGreaterThan(50);
+  });
 });
 
 describe('toWireMessage', () => {

@@ -141,6 +141,27 @@ describe('ContextMeter.recordReply truncation', () => {
     expect(meter.recordReply(counts(view, short, { wholePrompt: true, tools }), NUM_CTX)).toBeDefined();
   });
 
+  it('says whether the template renders the tool definitions: unknown, then what a count of the whole prompt showed', () => {
+    const view = [user('x'.repeat(4000))];
+    const tools = [{ type: 'function', function: { name: 'read_file', description: 'x'.repeat(2000) } }];
+    const messages = estimateMessagesTokens(view, 4);
+    const meter = new ContextMeter(4);
+    expect(meter.rendersTools).toBeUndefined();
+    // Ollama's count may be low for other reasons (a cut near the window): it teaches nothing.
+    meter.recordReply(counts(view, messages, { tools }), NUM_CTX);
+    expect(meter.rendersTools).toBeUndefined();
+    // llama-server's chatml: the whole prompt counted, no room for the definitions in it.
+    meter.recordReply(counts(view, messages, { wholePrompt: true, tools }), NUM_CTX);
+    expect(meter.rendersTools).toBe(false);
+    meter.recordReply(
+      counts(view, messages + estimateToolDefinitionsTokens(tools, 4), { wholePrompt: true, tools }),
+      NUM_CTX,
+    );
+    expect(meter.rendersTools).toBe(true);
+    meter.reset(4);
+    expect(meter.rendersTools).toBeUndefined();
+  });
+
   it('after a truncation, counts what the next request resends, not what the server kept', () => {
     const meter = new ContextMeter(4);
     meter.recordReply(counts(big, 4600, { evalCount: 40 }), NUM_CTX);

@@ -8,18 +8,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MAX_REPLY_CHARS } from '../../src/ollama/reply-accumulator.js';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
+import { peakRssMb } from '../support/process-memory.js';
 
 let run: ChatRun | undefined;
 afterEach(async () => {
   await run?.close();
   run = undefined;
 });
-
-/** Resident memory of a process in MB (Linux). */
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 describe('a huge reply', () => {
   test('is cut at the cap with a visible note, the request stopped; memory and the session line stay bounded', async () => {
@@ -29,7 +24,7 @@ describe('a huge reply', () => {
     emu.enqueue({ content: 'lorem ipsum dolor sit amet '.repeat(450_000), pieceChars: 64 * 1024 });
     pty.write('say a lot\r');
     await pty.waitFor('The reply grew past 4 M characters', 30_000);
-    const peak = rssMb(pty.pid);
+    const peak = peakRssMb(pty.pid);
     process.stdout.write(`big reply: peak RSS ${peak.toFixed(0)} MB for a 12 M-character reply\n`);
     expect(peak).toBeLessThan(300);
     pty.write('/quit\r');

@@ -3,10 +3,12 @@
  * a huge reply is shown without hanging the app.
  */
 
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { SEEN_WORK_MS } from '../../src/chat/state/abort-slot.js';
 import { MAX_REPLY_CHARS } from '../../src/ollama/reply-accumulator.js';
 import { type ChatRun, startChat, waitForChats } from '../support/e2e-chat.js';
+import { wrapped } from '../support/pty-session.js';
 import { deliberatePause } from '../support/wait-until.js';
 
 let run: ChatRun | undefined;
@@ -54,6 +56,21 @@ describe('a large paste', () => {
     await waitForChats(emu, 2);
     expect(lastMessage(emu.chats[1].body).content).toBe(`look: ${lines.join('\n')} why?`);
   });
+
+  test('a paste over 8 M characters is not taken, with a word; nothing is sent and the next paste is', async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    const line = `${'y'.repeat(1023)}\r`;
+    await pty.writeInPieces(`\x1b[200~${line.repeat(9 * 1024)}\x1b[201~`, 256 * 1024);
+    await pty.waitFor(wrapped('paste of 9 M characters not taken: the most is 8 M'), 60_000);
+    const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pty.pid}/status`, 'utf8'))?.[1]) / 1024;
+    console.log(`a 9 M-character paste refused at ${Math.round(rss)} MB RSS`);
+    expect(pty.screen()).not.toContain('[pasted');
+    await pty.writeInPieces(`\x1b[200~${logLines(3).join('\r')}\x1b[201~`);
+    pty.write(' ok?\r');
+    await waitForChats(emu, 1);
+    expect(lastMessage(emu.chats[0].body).content).toBe(`${logLines(3).join('\n')} ok?`);
+  }, 120_000);
 
   test('Ctrl+O puts the pasted text in the prompt for editing; Backspace removes a chip whole', async () => {
     run = await startChat();

@@ -153,8 +153,8 @@ describe('/pin', () => {
     run.pty.write('/pins\r');
     await run.pty.waitFor(wrapped(`1. ${NOTE}`));
     run.pty.write('And now?\r');
-    // Not the screen's `Reply 1 done.`: the resumed transcript shows one already.
-    await waitUntil('the resumed chat sends its request', () => conversationChats(run!.emu).length > 0);
+    // Not the screen's 'Reply 1 done.': the resumed session shows the first session's replies.
+    await waitUntil('the resumed chat to send its message', () => conversationChats(run!.emu).length > 0);
     expect(String(conversationChats(run.emu)[0].keptMessages[0].content)).toContain(`1. ${NOTE}`);
     run.pty.write('/unpin 1\r');
     await run.pty.waitFor('Unpinned note 1.');

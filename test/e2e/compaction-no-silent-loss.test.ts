@@ -3,7 +3,8 @@
  * on, the emulator truncating over num_ctx as Ollama does): no request is ever cut by the server,
  * and no fact the user gave is lost without a word.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../support/compaction-summarizer.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { startToolRun, type ToolRun } from '../support/tools-e2e.js';
+import { waitUntil } from '../support/wait-until.js';
 
 let run: ToolRun | undefined;
 
@@ -111,6 +113,71 @@ describe('7. the compaction after a tool output shortened to fit', () => {
     const chats = conversationChats(emu);
     expect(chats.map((c) => c.truncated)).toEqual(chats.map(() => false));
   });
+});
+
+describe('7. a tool output shortened to fit, once its turn is no longer the newest', () => {
+  test('is sent and counted as it was sent, never whole: the meter does not jump, the message is not refused, a resume sends it so too, and /compact\'s "before" is the meter', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ochat-shortened-home-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-shortened-'));
+    // Only the user compacts: nothing makes room when the next message comes.
+    const config = 'tools:\n  confirm: []\ncompaction:\n  auto: false\n';
+    const percent = (r: ToolRun) =>
+      Number(
+        /\((\d+)%\)[^(]*$/.exec(
+          r.pty
+            .screen()
+            .match(/[\d.]+k?\/2k \(\d+%\)/g)
+            ?.at(-1) ?? '',
+        )?.[1],
+      );
+    const readmeSent = (request: ChatRequestRecord | undefined) =>
+      request?.body.messages.find((m: { role: string }) => m.role === 'tool')?.content as string | undefined;
+    try {
+      writeFileSync(join(cwd, 'README.md'), bigReadme());
+      run = await startToolRun({ args: ['--num-ctx', '2048'], config, home, cwd });
+      run.emu.respondWith(compactionResponder({ chat: toolModel }));
+      run.pty.write('Read the README please.\r');
+      await run.pty.waitFor('Reply 2 done.');
+      const asSent = readmeSent(conversationChats(run.emu)[1]);
+      expect(asSent).toMatch(/\[output shortened to fit the context window/);
+      const afterRead = percent(run);
+      expect(afterRead).toBeGreaterThan(50);
+
+      // Before: the next request carried the whole README (~5k tokens), refused at 2k; the meter read 273%.
+      run.pty.write('hello again\r');
+      await run.pty.waitFor('Reply 3 done.');
+      expect(readmeSent(conversationChats(run.emu)[2])).toBe(asSent);
+      await waitUntil('the meter after the reply', () => percent(run as ToolRun) >= afterRead);
+      expect(percent(run)).toBeLessThanOrEqual(afterRead + 3);
+      run.pty.write('/quit\r');
+      await run.pty.exited;
+      const id = run.pty.screen().match(/To continue this session: ochat -r (\S+)/)?.[1];
+      expect(id).toBeDefined();
+      await run.close();
+
+      run = await startToolRun({ args: ['--num-ctx', '2048', '-r', String(id)], config, home, cwd });
+      run.emu.respondWith(compactionResponder({ chat: toolModel }));
+      run.pty.write('and after the resume\r');
+      await run.pty.waitFor('Reply 1 done.');
+      expect(readmeSent(conversationChats(run.emu)[0])).toBe(asSent);
+      const before = percent(run);
+      run.pty.write('/compact\r');
+      await run.pty.waitFor(/Compacted \d+ messages/);
+      const report = /Compacted \d+ messages[^:]*: \S+ → \S+ tokens \((\d+)% → (\d+)% of 2k\)/.exec(
+        flat(run.pty.screen()),
+      );
+      expect(report, flat(run.pty.screen())).not.toBeNull();
+      expect(Math.abs(Number(report?.[1]) - before)).toBeLessThanOrEqual(1);
+      const chats = conversationChats(run.emu);
+      expect(chats.map((c) => c.truncated)).toEqual(chats.map(() => false));
+      expect(chats.filter((c) => c.error)).toEqual([]);
+    } finally {
+      await run?.close();
+      run = undefined;
+      rmSync(home, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 /** A 2,000-line log of about 71 kB; line 1,000 holds `fact`. */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { exitCode, waitForChats } from '../support/e2e-chat.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
+import { FAULT_SERVER, mcpConfig } from '../support/mcp-servers.js';
 import { type PtySession, spawnOchat } from '../support/pty-session.js';
 import { deliberatePause } from '../support/wait-until.js';
 
@@ -126,6 +127,30 @@ describe('TERM=dumb', () => {
     expect(JSON.stringify(emu.chats[1].body.messages)).toContain('dumb-ok');
     expect(pty.raw()).not.toMatch(ESCAPE);
   });
+
+  test('a notice that comes after the prompt (an MCP server up late) prints the prompt again; what was typed still goes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-dumb-mcp-'));
+    try {
+      const config = join(dir, 'config.yml');
+      // 200 tools over the definition budget: a notice once the server is up, 1.5 s after the prompt.
+      writeFileSync(config, mcpConfig({ many: [FAULT_SERVER, 'many', '--start-delay=1500'] }));
+      const { emu, pty } = await startDumb({
+        models: [{ name: 'llama3.2:latest', capabilities: ['completion', 'tools'] }],
+        args: ['-m', 'llama3.2', '-c', config, '--num-ctx', '4096'],
+      });
+      expect(pty.screen()).not.toContain('deferred');
+      pty.write('typed before');
+      await pty.waitFor('found by the model with find_tools', 20_000);
+      // The notice is not the last thing on screen: the prompt is, again.
+      await pty.waitFor(/find_tools\.\n+>>> $/);
+      pty.write(' the notice\r');
+      await waitForChats(emu, 1);
+      expect(emu.chats[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'typed before the notice' });
+      expect(pty.raw()).not.toMatch(ESCAPE);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
 
   test('the write_file question shows what will be written, as the README says: a diff, the first lines of a new file, once', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ochat-dumb-write-'));

@@ -173,6 +173,20 @@ describe('server faults', () => {
     );
     expect(contents).toEqual(['break please', 'Echo: break please', 'next']);
   });
+
+  test('an empty reply and lines of the stream that are not JSON are said in words, not passed over', async () => {
+    run = await startChat();
+    const { emu, pty } = run;
+    emu.enqueue(
+      { content: '' },
+      { content: 'kept words here', fault: { kind: 'malformed-line', afterChunks: 1 } },
+    );
+    pty.write('anything?\r');
+    await pty.waitFor('Ollama sent an empty reply: no text and no tool calls.');
+    pty.write('again\r');
+    await pty.waitFor("1 line of Ollama's reply stream was not JSON and skipped");
+    expect(pty.screen()).toContain('kept words here');
+  });
 });
 
 describe('a server that accepts the connection and never answers', () => {

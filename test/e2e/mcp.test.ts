@@ -13,6 +13,7 @@ import { runOchat } from '../support/e2e-process.js';
 import type { ChatRequestRecord } from '../support/emulator.js';
 import { startEmulator } from '../support/emulator.js';
 import { EVERYTHING_SERVER, FAULT_SERVER, FILESYSTEM_SERVER, mcpConfig } from '../support/mcp-servers.js';
+import { peakRssMb } from '../support/process-memory.js';
 import { wrapped } from '../support/pty-session.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 import { deliberatePause, waitUntil } from '../support/wait-until.js';
@@ -249,6 +250,20 @@ describe('MCP servers in the chat', () => {
     );
   }, 40_000);
 
+  test('10,000 tools: 1,000 kept and said so; /mcp and /tools list a bounded number and count the rest; memory stays bounded', async () => {
+    run = await startToolRun({ config: mcpConfig({ many: [fault, 'many', '--tools=10000'] }) });
+    const { pty } = run;
+    await waitForMcp(run, 'many — ready, 1,000 of the 10,000 tools it lists (the rest are not kept)');
+    const flat = () => pty.screen().replace(/\s*\n\s*/g, ' ');
+    expect(flat()).toContain('many__tool_00049');
+    expect(flat()).toContain('… and 950 more (/tools on|off <name> takes any of them)');
+    expect(flat()).not.toContain('many__tool_00050');
+    pty.write('/tools\r');
+    await pty.waitFor(/… and [\d,]+ more \(\/mcp counts them by server; \/tools on\|off <name> takes any\)/);
+    // Held and drawn, 10,000 tools took 548 MB by the time the server was ready, 1.1-1.9 GB once listed.
+    expect(peakRssMb(pty.pid)).toBeLessThan(300);
+  }, 60_000);
+
   test("a server whose tool list breaks the MCP schema: /mcp says what is wrong in words, not zod's issue list", async () => {
     run = await startToolRun({ config: mcpConfig({ odd: [fault, 'invalid'] }) });
     await waitForMcp(run, '✗ odd — failed: ');
@@ -471,6 +486,80 @@ describe('resuming a chat whose tool definitions are deferred', () => {
       rmSync(cwd, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('resuming a chat with two real MCP servers whose tools were found (num_ctx 4096)', () => {
+  test('after -r the meter and /context read exactly as before quitting, and the request carries the same tools', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'ochat-mcp-home-'));
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-mcp-resume-'));
+    writeFileSync(join(cwd, 'billing.js'), 'export const total = 42;\n'.repeat(20));
+    const config = mcpConfig({ everything: [everything, 'stdio'], filesystem: [FILESYSTEM_SERVER, cwd] });
+    const meter = (r: ToolRun) =>
+      r.pty
+        .screen()
+        .match(/[\d.]+k?\/4k \(\d+%\)/g)
+        ?.at(-1);
+    /** The rows of the last /context, figures and all. */
+    const context = async (r: ToolRun) => {
+      r.pty.write('/context\r');
+      await r.pty.waitFor(/Context window[\s\S]*free .*\n/);
+      const screen = r.pty.screen();
+      return screen.slice(screen.lastIndexOf('Context window')).split('\n').slice(0, 8).join('\n');
+    };
+    const bothUp = async (r: ToolRun) => {
+      await waitForMcp(r, /filesystem — ready, 1\d tools/);
+      await waitForMcp(r, 'everything — ready, 13 tools');
+    };
+    try {
+      run = await startToolRun({ config, args: ['--num-ctx', '4096'], home, cwd });
+      await bothUp(run);
+      run.emu.enqueue(
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'get-sum' } }] },
+        { toolCalls: [{ name: 'everything__get-sum', arguments: { a: 40, b: 2 } }] },
+        { content: 'It is 42.' },
+        { toolCalls: [{ name: 'find_tools', arguments: { query: 'read_text_file' } }] },
+        { content: 'Found a reader.' },
+        { toolCalls: [{ name: 'read_file', arguments: { path: 'billing.js' } }] },
+        { content: 'Read.' },
+      );
+      run.pty.write('add 40 and 2\r');
+      await run.pty.waitFor('? Allow everything__get-sum');
+      await run.pty.answer('y');
+      await run.pty.waitFor('It is 42.');
+      run.pty.write('find a file reader\r');
+      await run.pty.waitFor('Found a reader.');
+      run.pty.write('please read billing.js\r');
+      await run.pty.waitFor('Read.');
+      const before = (await run.waitForRequests(7)).at(-1) as ChatRequestRecord;
+      const meterBefore = meter(run);
+      const contextBefore = await context(run);
+      expect(meterBefore).toBeDefined();
+      run.pty.write('/quit\r');
+      await run.pty.exited;
+      const id = run.pty.screen().match(/To continue this session: ochat -r (\S+)/)?.[1];
+      expect(id).toBeDefined();
+      await run.close();
+
+      run = await startToolRun({ config, args: ['-r', String(id)], home, cwd });
+      await bothUp(run);
+      // Before the found tools were saved with the session: 47% before quitting, 48% after.
+      await waitUntil('the meter as before quitting', () => meter(run as ToolRun) === meterBefore, {
+        describe: () => `Before quitting ${meterBefore}, now ${meter(run as ToolRun)}.`,
+      });
+      expect(await context(run)).toBe(contextBefore);
+      run.emu.enqueue({ content: 'After the resume.' });
+      run.pty.write('and now?\r');
+      await run.pty.waitFor('After the resume.');
+      const [after] = await run.waitForRequests(1);
+      expect(toolNames(after)).toEqual(toolNames(before));
+      expect(after.body.messages.slice(0, before.body.messages.length)).toEqual(before.body.messages);
+    } finally {
+      await run?.close();
+      run = undefined;
+      rmSync(home, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe('MCP servers in a one-shot (-p)', () => {

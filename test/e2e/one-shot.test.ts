@@ -28,6 +28,31 @@ beforeEach(() => {
 });
 
 describe('ochat -p', () => {
+  test('a reply the server ends with a done and no content is said, exit 1, nothing on stdout', async () => {
+    emu.enqueue({ content: '' });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hello'], { env });
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('warning: Ollama sent an empty reply: no text and no tool calls.\n');
+    expect(result.code).toBe(1);
+  });
+
+  test('lines of the stream that are not JSON are said, exit 1; the reply around them is printed', async () => {
+    emu.enqueue({
+      content: 'one two three four',
+      fault: {
+        kind: 'malformed-line',
+        afterChunks: 2,
+        lines: ['<html>502 Bad Gateway</html>', '{"model": "x", "mess'],
+      },
+    });
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'hello'], { env });
+    expect(result.stdout).toBe('one two three four\n');
+    expect(result.stderr).toBe(
+      "warning: 2 lines of Ollama's reply stream were not JSON and skipped: the reply may be missing what they carried.\n",
+    );
+    expect(result.code).toBe(1);
+  });
+
   test('piped input is capped: < /dev/zero is a clear error naming the limit, exit 2, nothing sent', async () => {
     const started = Date.now();
     const result = await runOchat(['-m', 'llama3.2', '-p', 'hello'], {

@@ -457,6 +457,64 @@ describe('/retry', () => {
   });
 });
 
+describe('the view of a resumed session', () => {
+  test('the banner comes first; replayed compactions carry their percentages, and the /set num_ctx and /model between them are shown', async () => {
+    const where = place();
+    const models = [...MODELS, { name: 'other:latest', capabilities: ['completion', 'tools'] }];
+    const first = await startChat({
+      models,
+      args: ['-m', 'chat', '--num-ctx', '4096'],
+      pty: { home: where.home, cwd: where.cwd },
+    });
+    runs.push(first);
+    first.emu.respondWith(compactionResponder({ chat: chatReplies }));
+    await chatTurns(first, 1, 3);
+    first.pty.write('/compact\r');
+    await first.pty.waitFor(/Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 4k\)/);
+    first.pty.write('/set num_ctx 8192\r');
+    await first.pty.waitFor('num_ctx = 8192');
+    await chatTurns(first, 4, 6);
+    first.pty.write('/compact\r');
+    await first.pty.waitFor(/Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 8k\)/);
+    first.pty.write('/model other\r');
+    await first.pty.waitFor('Switched to other');
+    await chatTurns(first, 7, 7);
+    await quit(first);
+
+    const second = await startChat({
+      models,
+      args: ['--continue'],
+      pty: { home: where.home, cwd: where.cwd },
+      readyText: 'Resumed session',
+    });
+    runs.push(second);
+    await second.pty.waitFor('✻ ochat');
+    const screen = second.pty.screen();
+    // Before: the replayed messages, then the banner under them.
+    expect(screen.indexOf('✻ ochat')).toBeLessThan(screen.indexOf('Question 1, FACT-q1?'));
+    // In the order they happened, each compaction with the window it was of.
+    expect(screen).toMatch(
+      /Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 4k\)[\s\S]*num_ctx = 8192[\s\S]*Question 4, FACT-q4\?[\s\S]*Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 8k\)[\s\S]*Switched to other[\s\S]*Question 7, FACT-q7\?/,
+    );
+    await quit(second);
+
+    // No server: no banner comes, and the hint to retry is not left above the replayed messages.
+    const third = await startChat({
+      models,
+      args: ['--continue'],
+      env: { OLLAMA_HOST: 'http://127.0.0.1:9' },
+      pty: { home: where.home, cwd: where.cwd },
+      readyText: 'Press Enter to try again',
+    });
+    runs.push(third);
+    await third.pty.waitFor('Question 7, FACT-q7?');
+    const offline = third.pty.screen();
+    expect(offline.indexOf('Press Enter to try again')).toBeGreaterThan(
+      offline.indexOf('Question 7, FACT-q7?'),
+    );
+  }, 60_000);
+});
+
 describe('the context meter across a resume', () => {
   const THINKING = [{ name: 'think:latest', capabilities: ['completion', 'thinking'] }];
   const NUM_CTX = 4096;

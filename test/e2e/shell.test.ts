@@ -96,6 +96,26 @@ describe('!command', () => {
     expect(user.content.endsWith('still there?')).toBe(true);
   });
 
+  for (const signal of ['SIGHUP', 'SIGTERM'] as const) {
+    test(`${signal} to ochat (a closed terminal) ends a running !command's process group, as /quit does`, async () => {
+      run = await startToolRun();
+      const { pty, cwd } = run;
+      // A child that ignores SIGTERM: only the group's SIGKILL after the grace ends it.
+      pty.write(
+        `!sh -c 'trap "" TERM; sleep 60' & echo $! > child.pid; echo $$ > shell.pid; echo started; sleep 60\r`,
+      );
+      await pty.waitFor('started');
+      const pids = ['child.pid', 'shell.pid'].map((file) => Number(readFileSync(join(cwd, file), 'utf8')));
+      expect(pids.every(isAlive)).toBe(true);
+      process.kill(pty.pid, signal);
+      expect(await exitCode(pty)).toBe(signal === 'SIGHUP' ? 129 : 143);
+      // Before, both were left running, orphaned, for their whole minute.
+      await waitUntil('the command and its child ended with ochat', () => !pids.some(isAlive), {
+        timeoutMs: 3_000,
+      });
+    });
+  }
+
   test('a command that floods output (yes) is shown live, capped, and still stopped by Ctrl+C at once', async () => {
     run = await startToolRun();
     const { pty } = run;

@@ -8,7 +8,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useDescriptorWalk } from '../../src/files/sandbox-open.js';
 import { listDirectoryTool } from '../../src/tools/builtin/list-directory.js';
 import { readFileTool } from '../../src/tools/builtin/read-file.js';
 import { searchFilesTool } from '../../src/tools/builtin/search-files.js';
@@ -58,7 +59,13 @@ async function racedSandbox() {
 
 const hasRenameExchange = existsSync('/proc/self/fd') && process.platform === 'linux';
 
-describe.skipIf(!hasRenameExchange)('the sandbox raced by a process swapping a directory and a link', () => {
+describe.skipIf(!hasRenameExchange).each([
+  { walk: 'the walk from the root descriptor (/proc)', descriptors: true },
+  { walk: 'the working-directory walk (where /proc is missing)', descriptors: false },
+])('the sandbox raced by a process swapping a directory and a link, opened by $walk', ({ descriptors }) => {
+  beforeAll(() => useDescriptorWalk(descriptors));
+  afterAll(() => useDescriptorWalk(undefined));
+
   it(`read_file never returns the outside file in ${READ_TRIES} tries`, async () => {
     const { ctx } = await racedSandbox();
     let escapes = 0;

@@ -107,6 +107,37 @@ describe('httpFetch', () => {
     expect((await rejection(reading)) as Error).toHaveProperty('name', 'AbortError');
   });
 
+  it('sends again on a new connection when a kept-alive one was closed by the server as the request went (no answer had begun)', async () => {
+    // llama-server (cpp-httplib) ends an idle kept-alive connection after 5 s, as Node's pool drops
+    // its idle sockets: a request written on a socket the server was closing got "socket hang up"
+    // though the server was fine (seen in the real-server tests under load).
+    const served = new WeakSet<object>();
+    const closing = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (served.has(req.socket)) {
+          req.socket.destroy();
+          return;
+        }
+        served.add(req.socket);
+        res.end(`answered ${req.url}`);
+      });
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+    try {
+      expect(await (await httpFetch(`${at}/one`, { method: 'POST', body: '{}' })).text()).toBe(
+        'answered /one',
+      );
+      expect(await (await httpFetch(`${at}/two`, { method: 'POST', body: '{}' })).text()).toBe(
+        'answered /two',
+      );
+    } finally {
+      closing.closeAllConnections();
+      await new Promise((resolve) => closing.close(resolve));
+    }
+  });
+
   it('fails a body whose connection closes midway with fetch\'s TypeError("terminated")', async () => {
     handle = (res) => {
       res.writeHead(200);

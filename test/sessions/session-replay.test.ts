@@ -59,6 +59,17 @@ describe('replaySession', () => {
     ]);
   });
 
+  test('the tool outputs sent shortened: message id → chars of head, the last line wins, bad entries dropped', () => {
+    const state = replaySession(HEADER, [
+      { type: 'setting', at, key: 'shortened', value: { 3: 100 } },
+      { type: 'setting', at, key: 'shortened', value: { 3: 80, 7: 0, x: 5, 9: -1, 11: 'y' } },
+    ]);
+    expect(state.settings.shortened).toEqual({ 3: 80, 7: 0 });
+    expect(
+      replaySession(HEADER, [{ type: 'setting', at, key: 'shortened', value: [1] }]).settings.shortened,
+    ).toBeUndefined();
+  });
+
   test('the tools and the meter: the last valid line wins; a malformed meter is dropped', () => {
     const meter = { charsPerToken: 3.5, anchor: { tokens: 900, transcriptLength: 4, recordCount: 1 } };
     const state = replaySession(HEADER, [

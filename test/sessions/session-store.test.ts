@@ -47,6 +47,21 @@ describe('SessionStore', () => {
     third.close();
   });
 
+  test('a lock another ochat is still writing (empty, just made) names no "pid 0"', () => {
+    const mine = new SessionStore(dir, 100, () => false);
+    const created = mine.create(base, NOW);
+    const id = created.parsed.header.id;
+    created.close();
+    writeFileSync(join(dir, `${id}.lock`), '');
+    const opened = new SessionStore(dir, 200, () => false).open(id);
+    expect(opened.readOnly).toBe('another ochat has it open');
+    expect(() => new SessionStore(dir, 200, () => false).delete(id)).toThrow(
+      `Session ${id} is open in another ochat.`,
+    );
+    opened.close();
+    rmSync(join(dir, `${id}.lock`));
+  });
+
   test('opening after a torn write cuts the fragment off, so the next line is whole', () => {
     const store = new SessionStore(dir);
     const created = store.create(base, NOW);

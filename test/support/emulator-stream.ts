@@ -71,7 +71,7 @@ export async function streamReply(job: StreamJob): Promise<void> {
       if (!(await writeChunks(job, faultAt, total))) return;
       break;
     case 'malformed-line':
-      res.write(`${MALFORMED_LINE}\n`);
+      res.write((fault.lines ?? [MALFORMED_LINE]).map((line) => `${line}\n`).join(''));
       if (!(await writeChunks(job, faultAt, total))) return;
       break;
     default:

@@ -76,8 +76,11 @@ export type ReplyFault =
   | { kind: 'error-line'; afterChunks: number; error: string }
   /** The stream just ends after `afterChunks` chunks, without a done line. */
   | { kind: 'no-done'; afterChunks: number }
-  /** One non-JSON line after `afterChunks` chunks; the stream then continues normally. */
-  | { kind: 'malformed-line'; afterChunks: number }
+  /**
+   * Lines that are not JSON after `afterChunks` chunks (`lines`, default one broken chunk line:
+   * a proxy's or a broken server's); the stream then continues normally.
+   */
+  | { kind: 'malformed-line'; afterChunks: number; lines?: string[] }
   /** Headers and `afterChunks` chunks, then silence with the socket kept open (abort tests). */
   | { kind: 'hang'; afterChunks: number }
   /**

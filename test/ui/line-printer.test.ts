@@ -56,6 +56,18 @@ describe('LinePrinter', () => {
     expect(out()).toMatch(/num_ctx 8192\n\n>>> $/);
   });
 
+  it('prints the prompt again under a notice that came after it (an MCP server up late)', () => {
+    vi.useFakeTimers();
+    const { p, out } = printer();
+    p.update(state({ items: [banner] }));
+    vi.advanceTimersByTime(100);
+    expect(out()).toMatch(/>>> $/);
+    const notice: DisplayItem = { kind: 'notice', id: 'n', level: 'info', text: 'MCP: late.' };
+    p.update(state({ items: [banner, notice] }));
+    vi.advanceTimersByTime(100);
+    expect(out()).toMatch(/>>> \nℹ MCP: late\.\n\n>>> $/);
+  });
+
   it('prints items from elsewhere (a resumed session) in full, with the typed-line marker for messages', () => {
     const { p, out } = printer();
     p.update(

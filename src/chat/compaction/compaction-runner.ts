@@ -308,6 +308,7 @@ export class CompactionRunner implements CompactionCommands {
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
         fit: plan.fit,
+        shortened: requests.sentShortened,
         fixedTokens: plan.toolTokens,
         // Room for recall's definition, which the requests after the first compaction carry.
         joiningTokens: recallToCome,

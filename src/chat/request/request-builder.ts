@@ -65,6 +65,14 @@ export class RequestBuilder {
   /** The last plan sent: a summarizer continuing the chat's request sends what it sent. */
   #sent: RequestPlan | undefined;
   /**
+   * Every tool output a request sent shortened to fit, and the chars of its head it kept last: a
+   * turn no longer the newest is sent (and counted by the meter, /context and compaction) as it
+   * was, never whole. Saved with the session (by message id) for an exact resume.
+   */
+  #sentShortened = new Map<Message, number>();
+  /** Told when {@link sentShortened} changed (the session keeper saves it). */
+  onShortenedChange: ((byId: Record<number, number>) => void) | undefined;
+  /**
    * Told when tool definitions are first deferred (once every MCP server has started or failed, so
    * that the figures count them all), and whenever a definition that was sent no longer is.
    */
@@ -103,13 +111,21 @@ export class RequestBuilder {
     const frame = this.frame();
     if (!frame) return undefined;
     const { settings, conversation } = this;
-    const key = [frame, conversation.version, settings.think, settings.options, settings.keepAlive];
+    const key = [
+      frame,
+      conversation.version,
+      settings.think,
+      settings.options,
+      settings.keepAlive,
+      this.#sentShortened,
+    ];
     if (this.#plan && sameKey(this.#plan.key, key)) return this.#plan.value;
     const plan = planRequest(
       {
         ...this.frameInput(frame.model, frame.definitions),
         transcript: conversation.transcript,
         toolContent: this.toolContent,
+        shortened: this.#sentShortened,
         think: settings.think,
         options: settings.options,
         keepAlive: settings.keepAlive,
@@ -123,6 +139,29 @@ export class RequestBuilder {
   /** `plan` is the request that went to the server: what its KV cache now holds. */
   recordSent(plan: RequestPlan): void {
     this.#sent = plan;
+    const changed = [...plan.shortened].filter(
+      ([message, head]) => this.#sentShortened.get(message) !== head,
+    );
+    if (!changed.length) return;
+    // A new map: the plan kept for the old one is made again.
+    this.#sentShortened = new Map([...this.#sentShortened, ...changed]);
+    this.onShortenedChange?.(
+      Object.fromEntries([...this.#sentShortened].map(([message, head]) => [message.id, head])),
+    );
+  }
+
+  /** Tool outputs the requests sent shortened (see `recordSent`). */
+  get sentShortened(): ReadonlyMap<Message, number> {
+    return this.#sentShortened;
+  }
+
+  /** Puts back what a resumed (or new: none) session's requests sent shortened, by message id. */
+  restoreShortened(byId: Readonly<Record<number, number>> = {}): void {
+    const byMessage = this.conversation.transcript.flatMap((message): [Message, number][] => {
+      const head = byId[message.id];
+      return head === undefined ? [] : [[message, head]];
+    });
+    this.#sentShortened = new Map(byMessage);
   }
 
   /**
@@ -133,7 +172,7 @@ export class RequestBuilder {
    */
   chatContinuation(upto: number): ChatContinuation {
     const { transcript, latestRecord } = this.conversation;
-    const shortened = this.#sentTo()?.shortened ?? new Map<Message, number>();
+    const shortened = this.#sentTo() ? this.#sentShortened : new Map<Message, number>();
     const view = buildModelView({
       ...this.settings.systemSections(),
       record: latestRecord,
@@ -146,15 +185,26 @@ export class RequestBuilder {
     // Images attached for an earlier (vision) model of this chat.
     const messages = connected && !supportsVision(connected.info) ? withoutImages(view) : view;
     const from = latestRecord?.upto ?? 0;
-    return { messages, shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)) };
+    return {
+      messages,
+      shortened: transcript.slice(from, upto).filter((message) => shortened.has(message)),
+      // The definitions it sends (not recall's, which only later requests carry), none where the
+      // template renders none (llama-server's chatml).
+      toolTokens:
+        this.meter.rendersTools === false
+          ? 0
+          : estimateToolDefinitionsTokens(this.#continuedTools(), this.meter.charsPerToken),
+    };
   }
 
   /** What a request continuing the chat's carries besides its messages: the tools it last sent, its options. */
   chatFrame(model: ConnectedModel): ChatRequestFrame {
-    return {
-      tools: this.#sentTo()?.definitions.resident ?? this.frame()?.definitions.resident ?? [],
-      options: this.loadRequest(model).options ?? {},
-    };
+    return { tools: this.#continuedTools(), options: this.loadRequest(model).options ?? {} };
+  }
+
+  /** The tool definitions a request continuing the chat's carries: those its last request sent. */
+  #continuedTools(): ToolSchema[] {
+    return this.#sentTo()?.definitions.resident ?? this.frame()?.definitions.resident ?? [];
   }
 
   /** The last request sent, if it went to the model connected now. */

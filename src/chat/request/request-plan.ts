@@ -93,6 +93,8 @@ export interface RequestInput {
   transcript: readonly Message[];
   /** A tool result's content as sent (capped). */
   toolContent: (message: Message) => string;
+  /** Tool outputs earlier requests sent shortened, and the chars of head they kept: sent so again. */
+  shortened?: ReadonlyMap<Message, number>;
   think: ThinkSetting | undefined;
   options: Readonly<Record<string, unknown>>;
   keepAlive: KeepAlive | undefined;
@@ -161,6 +163,7 @@ export function planRequest(input: RequestInput, frame = frameRequest(input)): R
     record: input.record,
     transcript,
     toolContent: input.toolContent,
+    shortened: input.shortened,
     fit: { ...frame.fit, onShortened: (source, headChars) => shortened.set(source, headChars) },
   });
   // Images attached for an earlier (vision) model of this chat.

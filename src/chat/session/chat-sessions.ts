@@ -3,7 +3,7 @@ import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import { nextToolCall, type StartedToolCall, unansweredToolCalls } from '../../conversation/turns.js';
 import { formatSessionList } from '../../sessions/format-session-list.js';
-import { SessionNotFoundError } from '../../sessions/session-store.js';
+import { anotherOchat, SessionNotFoundError } from '../../sessions/session-store.js';
 import { describeError } from '../../text/describe-error.js';
 import { formatWhen } from '../../text/format-when.js';
 import { notRunToolCall } from '../../tools/execute.js';
@@ -123,7 +123,7 @@ export class ChatSessions implements SessionCommands {
       if (holder !== undefined && resumed.opened.parsed.readOnly === undefined) {
         const key = await this.deps.ask({
           kind: 'held-session',
-          question: `Session ${id} is open in another ochat (pid ${holder}). Continue it in a new session (y), or open it read-only (n)?`,
+          question: `Session ${id} is open in ${anotherOchat(holder)}. Continue it in a new session (y), or open it read-only (n)?`,
           choices: 'y/n',
         });
         if (key.toLowerCase() === 'y') {
@@ -147,6 +147,8 @@ export class ChatSessions implements SessionCommands {
     modelSettings.restore(settings);
     // Without a saved meter, the request is estimated afresh.
     requests.meter.restore(settings.meter ?? { charsPerToken: requests.meter.charsPerToken });
+    // Tool outputs sent shortened are sent so again.
+    requests.restoreShortened(settings.shortened);
     // The same tools used and found: the same definitions sent when they are deferred.
     requests.toolRecency.restore(settings.toolRecency ?? { used: [], found: [] });
     this.deps.compactions.restorePaused(settings.autoCompactionPaused ?? false);

@@ -25,7 +25,7 @@ export interface SessionKeeperDeps {
   conversation: Conversation;
   settings: ModelSettings;
   /** Its meter's and tool recency's changes are recorded, so a resume measures and sends as the session did. */
-  requests: Pick<RequestBuilder, 'meter' | 'toolRecency'>;
+  requests: Pick<RequestBuilder, 'meter' | 'toolRecency' | 'onShortenedChange'>;
   /** Told when the session file cannot be written (once, until writing works again). */
   onError: (error: Error) => void;
   /** Writing the session works again: the lines kept meanwhile (how many) were written. */
@@ -63,6 +63,7 @@ export class SessionKeeper {
     });
     deps.requests.meter.onChange = (state) => this.recorder?.recordSetting('meter', state);
     deps.requests.toolRecency.onChange = (state) => this.recorder?.recordSetting('tool_recency', state);
+    deps.requests.onShortenedChange = (byId) => this.recorder?.recordSetting('shortened', byId);
     deps.settings.listen((setting, value) => {
       if (setting === 'model' || setting === 'num_ctx') {
         const connected = deps.settings.connected;

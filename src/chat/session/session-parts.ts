@@ -1,6 +1,7 @@
 import { type ChatBackend, serverName } from '../../backend/chat-backend.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import type { SessionStore } from '../../sessions/session-store.js';
+import { describeError } from '../../text/describe-error.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
 import type { ScreenLog } from '../state/screen-log.js';
@@ -33,7 +34,7 @@ export function createSessionKeeper(input: {
     onError: (error) =>
       screen.notice(
         'warning',
-        `The session cannot be saved: ${error.message}. The chat goes on; what is said is kept and saved once writing works again.`,
+        `The session cannot be saved: ${describeError(error)}. The chat goes on; what is said is kept and saved once writing works again.`,
       ),
     onRecovered: (lines) =>
       screen.notice(

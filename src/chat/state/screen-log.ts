@@ -13,9 +13,31 @@ export class ScreenLog {
     readonly store: Store<ChatViewState>,
   ) {}
 
-  /** Appends one finished item. */
+  /** Items held back by {@link holdBack} until {@link release}. */
+  private held: DisplayItem[] | undefined;
+
+  /** Appends one finished item (held back, but for the banner, while {@link holdBack} holds). */
   push(item: DisplayItem): void {
+    if (this.held && item.kind !== 'banner') {
+      this.held.push(item);
+      return;
+    }
     this.store.update((s) => ({ items: [...s.items, item] }));
+  }
+
+  /**
+   * Holds back what is pushed from now on until {@link release}, the banner excepted: a session
+   * resumed at the start is replayed before its model connects, and the banner comes first.
+   */
+  holdBack(): void {
+    this.held ??= [];
+  }
+
+  /** Appends what was held back, in order, and stops holding. */
+  release(): void {
+    const held = this.held;
+    this.held = undefined;
+    if (held?.length) this.store.update((s) => ({ items: [...s.items, ...held] }));
   }
 
   /** Appends a notice (`hang`: continuation rows indented that much more, as `/history` lists). */

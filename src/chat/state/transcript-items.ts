@@ -1,5 +1,5 @@
 import { shownMessage } from '../../attachments/shown-message.js';
-import { formatTokens } from '../../conversation/format-tokens.js';
+import { formatTokensChange } from '../../conversation/format-tokens.js';
 import type { Message } from '../../conversation/message.js';
 import type { SessionEntry } from '../../sessions/session-format.js';
 import { FAILURE_MARK } from '../../tools/failure-line.js';
@@ -38,7 +38,23 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
     });
   let seen = 0;
   let previousUpto = 0;
+  // The model and window in force as the file goes: a compaction's percentages are of its window,
+  // and a change of either is shown where it happened (it explains the figures after it).
+  let model: string | undefined;
+  let numCtx: number | undefined;
   for (const entry of entries) {
+    if (entry.type === 'setting' && entry.key === 'model' && typeof entry.value === 'string') {
+      if (model !== undefined && entry.value !== model && seen >= hidden)
+        items.push({ kind: 'notice', id: itemId(), level: 'success', text: `Switched to ${entry.value}.` });
+      model = entry.value;
+      continue;
+    }
+    if (entry.type === 'setting' && entry.key === 'num_ctx' && typeof entry.value === 'number') {
+      if (numCtx !== undefined && entry.value !== numCtx && seen >= hidden)
+        items.push({ kind: 'notice', id: itemId(), level: 'success', text: `num_ctx = ${entry.value}` });
+      numCtx = entry.value;
+      continue;
+    }
     if (entry.type === 'compaction') {
       const r = entry.record;
       const summarized = Math.max(0, r.upto - previousUpto);
@@ -48,7 +64,7 @@ export function transcriptItems(input: TranscriptItemsInput): DisplayItem[] {
           kind: 'notice',
           id: itemId(),
           level: 'success',
-          text: `Compacted ${summarized} message${summarized === 1 ? '' : 's'}: ${formatTokens(r.tokensBefore)} → ${formatTokens(r.tokensAfter)} tokens`,
+          text: `Compacted ${summarized} message${summarized === 1 ? '' : 's'}: ${formatTokensChange(r.tokensBefore, r.tokensAfter, numCtx)}`,
         });
       continue;
     }

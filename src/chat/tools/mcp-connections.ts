@@ -213,6 +213,8 @@ export class McpConnections implements McpCommands {
         ? { reason: server.state.reason }
         : {}),
       tools: server.tools.map((t) => ({ name: t.name, description: t.description })),
+      ...(server.state.kind === 'ready' &&
+        server.state.listed !== undefined && { listed: server.state.listed }),
       stderr: server.stderr,
       ...(server.stderrNote && { stderrNote: server.stderrNote }),
       origin: this.#origins.get(server.name) ?? 'config',

@@ -18,12 +18,20 @@ export interface TurnOutcome {
   end: TurnEnd;
   /** A compaction on the way failed (and said why); the turn may have gone on regardless. */
   compactionFailed: boolean;
+  /** A reply came empty, or with lines of its stream that were not JSON (said as a warning). */
+  flawedReply?: boolean;
 }
 
 /**
- * Whether the turn ended in an error: a reply that failed, a message that never went, or a
- * compaction that failed on the way. A cancel or a held message is the user's doing, not an error.
+ * Whether the turn ended in an error: a reply that failed or came flawed (empty, lines of its
+ * stream skipped), a message that never went, or a compaction that failed on the way. A cancel or
+ * a held message is the user's doing, not an error.
  */
 export function endedInError(outcome: TurnOutcome): boolean {
-  return outcome.end === 'failed' || outcome.end === 'not-sent' || outcome.compactionFailed;
+  return (
+    outcome.end === 'failed' ||
+    outcome.end === 'not-sent' ||
+    outcome.compactionFailed ||
+    outcome.flawedReply === true
+  );
 }

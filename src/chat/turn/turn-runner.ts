@@ -59,6 +59,19 @@ interface Turn {
   /** Set when a request stops the turn (failed, cancelled, held). */
   end?: TurnEnd;
   compactionFailed: boolean;
+  /** A reply came empty, or with lines of its stream skipped (said as a warning). */
+  flawedReply?: boolean;
+}
+
+/** What is wrong with a reply that came whole (said in words), or undefined. */
+function replyFlaw(reply: ChatReply, server: string): string | undefined {
+  const skipped = reply.skippedLines ?? 0;
+  const lines = skipped === 1 ? '1 line' : `${skipped.toLocaleString('en-US')} lines`;
+  if (reply.content.trim() === '' && reply.toolCalls.length === 0)
+    return `${server} sent an empty reply: no text${reply.thinking ? ' (only thinking)' : ''} and no tool calls${skipped ? `, and ${lines} of its stream were not JSON` : ''}.`;
+  if (skipped)
+    return `${lines} of ${server}'s reply stream ${skipped === 1 ? 'was' : 'were'} not JSON and skipped: the reply may be missing what ${skipped === 1 ? 'it' : 'they'} carried.`;
+  return undefined;
 }
 
 /**
@@ -141,7 +154,11 @@ export class TurnRunner {
     // After the reply: compacted while the user reads and types, the next send need not wait
     // (not right after the user cancelled one: the empty Enter that sends the message runs it).
     if (!this.#held && (await compaction.makeRoom()) === 'failed') turn.compactionFailed = true;
-    return { end: turn.end ?? 'answered', compactionFailed: turn.compactionFailed };
+    return {
+      end: turn.end ?? 'answered',
+      compactionFailed: turn.compactionFailed,
+      ...(turn.flawedReply ? { flawedReply: true } : {}),
+    };
   }
 
   /**
@@ -205,6 +222,11 @@ export class TurnRunner {
       return this.recoverFromReplyError(error, model, presenter, signal);
     }
     presenter.finish();
+    const flaw = replyFlaw(reply, serverName(this.deps.backend));
+    if (flaw) {
+      screen.notice('warning', flaw);
+      turn.flawedReply = true;
+    }
     this.deps.conversation.append({
       role: 'assistant',
       content: reply.content,

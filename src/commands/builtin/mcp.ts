@@ -2,11 +2,18 @@ import { twoColumnRows } from '../../text/terminal-rows.js';
 import { CommandUsageError, type SlashCommand, wordsBefore } from '../command.js';
 import type { CommandHost, McpCommands, McpServerView, ScreenCommands } from '../command-host.js';
 
+/** Tools `/mcp` lists of one server; the rest are counted (10,000 rows took seconds to draw). */
+const MCP_LISTED_TOOLS = 50;
+
 /** `ready, 13 tools`, `failed: <reason>`: a server's state on its heading line. */
 function stateText(server: McpServerView): string {
   switch (server.state) {
-    case 'ready':
-      return `ready, ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}`;
+    case 'ready': {
+      const count = server.tools.length;
+      return server.listed === undefined
+        ? `ready, ${count} tool${count === 1 ? '' : 's'}`
+        : `ready, ${count.toLocaleString('en-US')} of the ${server.listed.toLocaleString('en-US')} tools it lists (the rest are not kept)`;
+    }
     case 'failed':
       return `failed: ${server.reason ?? 'unknown reason'}`;
     case 'disabled':
@@ -21,12 +28,16 @@ function serverLines(server: McpServerView, columns: number): string[] {
   const marker = server.state === 'ready' ? '●' : server.state === 'failed' ? '✗' : '○';
   const origin = server.origin === '.mcp.json' ? ' (.mcp.json)' : '';
   const lines = [`${marker} ${server.name}${origin} — ${stateText(server)}`, `    ${server.endpoint}`];
+  const shown = server.tools.slice(0, MCP_LISTED_TOOLS);
   lines.push(
     ...twoColumnRows(
-      server.tools.map((t) => [`    ${t.name}`, t.description]),
+      shown.map((t) => [`    ${t.name}`, t.description]),
       columns,
     ),
   );
+  const more = server.tools.length - shown.length;
+  if (more > 0)
+    lines.push(`    … and ${more.toLocaleString('en-US')} more (/tools on|off <name> takes any of them)`);
   if (server.stderrNote) lines.push(`    ${server.stderrNote}`);
   if (server.state === 'failed' && server.stderr.length > 0) {
     lines.push('    last lines of its stderr:', ...server.stderr.map((line) => `      ${line}`));

@@ -47,11 +47,10 @@ export const toolsCommand: SlashCommand = {
     if (!match) throw new CommandUsageError(`Expected "on <name>", "off <name>" or "revoke <n|all>".`);
     const on = match[1] === 'on';
     if (!host.tools.setEnabled(match[2], on)) {
-      const names = host.tools
-        .list()
-        .map((t) => t.name)
-        .join(', ');
-      throw new CommandUsageError(`No tool named "${match[2]}" (tools: ${names}).`);
+      const names = host.tools.list().map((t) => t.name);
+      const listed = names.slice(0, 20).join(', ');
+      const rest = names.length > 20 ? ` and ${(names.length - 20).toLocaleString('en-US')} more` : '';
+      throw new CommandUsageError(`No tool named "${match[2]}" (tools: ${listed}${rest}).`);
     }
     host.screen.notice('success', `${match[2]} ${on ? 'enabled' : 'disabled'}.`);
   },
@@ -62,12 +61,22 @@ function describeApproval({ tool, scope }: ToolApproval): string {
   return scope ? `${tool} ${scope}` : `every ${tool} call`;
 }
 
+/** Tools `/tools` lists; the rest are counted (10,000 rows froze the screen for seconds). */
+const LISTED_TOOLS = 100;
+
 function listTools(host: CommandHost): void {
   const approvals = host.tools.approvals();
+  const tools = host.tools.list();
+  const more = tools.length - LISTED_TOOLS;
   host.screen.show(
     [
       'Tools:',
-      ...toolListRows(host.tools.list(), host.screen.columns),
+      ...toolListRows(tools.slice(0, LISTED_TOOLS), host.screen.columns),
+      ...(more > 0
+        ? [
+            `  … and ${more.toLocaleString('en-US')} more (/mcp counts them by server; /tools on|off <name> takes any)`,
+          ]
+        : []),
       ...(approvals.length === 0
         ? []
         : [

@@ -40,7 +40,7 @@ export const listDirectoryTool: Tool<ListDirectoryArgs> = {
     try {
       // Listed by descriptor, opened by the sandbox's walk: a swap after the check cannot lead outside.
       const dir = await openInSandbox(resolved.path, ctx, DIRECTORY_OPEN);
-      const entries = await readOpenDirectory(dir, resolved.path).finally(() => dir.close());
+      const entries = await readOpenDirectory(dir, resolved.path, ctx).finally(() => dir.close());
       names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
     } catch (error) {
       if (error instanceof SandboxRaceError)

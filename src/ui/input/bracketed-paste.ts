@@ -47,6 +47,14 @@ export function disableBracketedPaste(stdout: TerminalOutput): void {
   stdout.write('\x1b[?2004l');
 }
 
+/**
+ * The largest paste taken, in characters: more than any message could ever be sent whole. The
+ * largest windows of local models are 1 M tokens; at 4 characters a token that is 4 M characters,
+ * and twice that is the margin (a `-p` reads at most 8 MB of piped input too). A 30 MB paste held
+ * 1.2 GB; one over this is refused, with a word, and not kept while it arrives.
+ */
+export const MAX_PASTE_CHARS = 8 * 1024 * 1024;
+
 /** What the editor knows about pastes; kept across input events. */
 export interface PasteState {
   /** Between a paste's start and end markers. */
@@ -58,11 +66,13 @@ export interface PasteState {
   bracketed: boolean;
   /** The text of the paste being received, handed over whole at its end marker. */
   text: string;
+  /** Characters of the paste being received past MAX_PASTE_CHARS (then `text` is dropped). */
+  over: number;
   /** When the last chunk taken for an unbracketed paste arrived (ms), to join its next reads. */
   unbracketedAt?: number;
 }
 
 /** A fresh paste tracker for one input handler. */
 export function createPasteState(): PasteState {
-  return { active: false, bracketed: false, text: '' };
+  return { active: false, bracketed: false, text: '', over: 0 };
 }

@@ -5,6 +5,7 @@
 import type { Key } from 'ink';
 import {
   createPasteState,
+  MAX_PASTE_CHARS,
   PASTE_END,
   PASTE_START,
   type PasteState,
@@ -19,14 +20,21 @@ export type KeyIntent =
   /** Ctrl+D. */
   | { type: 'exit' }
   /** Esc. */
-  | { type: 'escape' };
+  | { type: 'escape' }
+  /** A paste over MAX_PASTE_CHARS (`chars` long): not taken. */
+  | { type: 'paste-refused'; chars: number };
 
 /** What one input event asks for. */
 export type KeyAction = EditorAction | KeyIntent;
 
 /** True for the intents (as opposed to edits). */
 export function isKeyIntent(action: KeyAction): action is KeyIntent {
-  return action.type === 'interrupt' || action.type === 'exit' || action.type === 'escape';
+  return (
+    action.type === 'interrupt' ||
+    action.type === 'exit' ||
+    action.type === 'escape' ||
+    action.type === 'paste-refused'
+  );
 }
 
 // Ink's parser hands each escape sequence over separately with the ESC stripped.
@@ -129,14 +137,26 @@ function startPaste(paste: PasteState): void {
   paste.active = true;
   paste.bracketed = true;
   paste.text = '';
+  paste.over = 0;
 }
 
-/** Ends a bracketed paste: the whole pasted text as one action. */
+/** Adds a piece of the paste being received; past MAX_PASTE_CHARS only its length is counted. */
+function takePasted(paste: PasteState, piece: string): void {
+  if (paste.over === 0 && paste.text.length + piece.length <= MAX_PASTE_CHARS) paste.text += piece;
+  else {
+    paste.over += paste.text.length + piece.length;
+    paste.text = '';
+  }
+}
+
+/** Ends a bracketed paste: the whole pasted text as one action (a refusal when it was too big). */
 function endPaste(paste: PasteState): KeyAction[] {
-  const text = paste.text;
+  const { text, over } = paste;
   paste.active = false;
   paste.bracketed = true;
   paste.text = '';
+  paste.over = 0;
+  if (over > 0) return [{ type: 'paste-refused', chars: over }];
   return text ? [{ type: 'paste', text }] : [];
 }
 
@@ -176,11 +196,15 @@ function chunkActions(chunk: string, paste: PasteState): KeyAction[] {
       index += PASTE_END.length - 1;
       continue;
     }
-    const char = chunk[index];
     if (paste.active) {
-      paste.text += char;
+      // The pasted text up to its end marker (or the chunk's end) in one piece.
+      const end = chunk.indexOf(PASTE_END, index);
+      const stop = end === -1 ? chunk.length : end;
+      takePasted(paste, chunk.slice(index, stop));
+      index = stop - 1;
       continue;
     }
+    const char = chunk[index];
     if (char === '\n' || char === '\t' || (char >= ' ' && char !== '\x7f')) {
       text += char;
       continue;
@@ -235,8 +259,8 @@ export function keyToActions(
   }
   if (paste.active) {
     // Inside a paste only text matters: a lone pasted line break arrives as `key.return`.
-    if (key.return) paste.text += '\n';
-    else if (key.tab) paste.text += '\t';
+    if (key.return) takePasted(paste, '\n');
+    else if (key.tab) takePasted(paste, '\t');
     else if (!hasModifierOrSpecialKey(key)) return chunkActions(input, paste);
     return [];
   }

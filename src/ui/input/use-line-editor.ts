@@ -21,6 +21,8 @@ export interface LineEditorOptions {
   onExit?: () => void;
   /** Esc, unless it closed an open completion list. */
   onEscape?: () => void;
+  /** A paste over MAX_PASTE_CHARS, `chars` long, was not taken. */
+  onPasteRefused?: (chars: number) => void;
   /** Whether keys are read at all. Default true. */
   isActive?: boolean;
   /**
@@ -79,6 +81,7 @@ export function useLineEditor(options: LineEditorOptions): LineEditor {
     (intent: KeyIntent) => {
       const current = optionsRef.current;
       if (intent.type === 'interrupt') current.onInterrupt?.();
+      else if (intent.type === 'paste-refused') current.onPasteRefused?.(intent.chars);
       else if (intent.type === 'exit') {
         // Readline's Ctrl+D: end of input only on an empty line, otherwise delete forward.
         if (stateRef.current.text === '') current.onExit?.();

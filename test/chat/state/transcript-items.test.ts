@@ -36,6 +36,35 @@ describe('transcriptItems', () => {
     expect(items[4]).toMatchObject({ level: 'success', text: 'Compacted 4 messages: 1k → 200 tokens' });
   });
 
+  test('a compaction says its percentages of the window then in force; /set num_ctx and /model changes show where they happened', () => {
+    const setting = (key: 'model' | 'num_ctx', value: unknown) =>
+      ({ type: 'setting', at: '', key, value }) as const;
+    const items = transcriptItems({
+      entries: [
+        setting('model', 'm1'),
+        setting('num_ctx', 2048),
+        message(1, 'user', 'one'),
+        { type: 'compaction', record: record(1) },
+        // The same value again (a resume records it): not a change.
+        setting('num_ctx', 2048),
+        setting('num_ctx', 4096),
+        message(2, 'user', 'two'),
+        { type: 'compaction', record: record(2) },
+        setting('model', 'm2'),
+      ],
+      itemId,
+      keyArgument: () => '',
+    });
+    expect(items.map((i) => (i.kind === 'notice' ? i.text : i.kind))).toEqual([
+      'user',
+      'Compacted 1 message: 1k → 200 tokens (49% → 10% of 2k)',
+      'num_ctx = 4096',
+      'user',
+      'Compacted 1 message: 1k → 200 tokens (24% → 5% of 4k)',
+      'Switched to m2.',
+    ]);
+  });
+
   test('a message with attachments shows what was typed and one chip per file, not the file', () => {
     const items = transcriptItems({
       entries: [

@@ -50,6 +50,28 @@ describe('/mcp', () => {
     expect(lines).toContain('○ slow — connecting…');
   });
 
+  it('a server with many tools: the kept count of those listed, 50 rows, the rest counted; how much stderr was dropped', async () => {
+    const host = new FakeHost();
+    host.mcpServers = [
+      {
+        name: 'many',
+        endpoint: 'stdio: many',
+        state: 'ready',
+        tools: Array.from({ length: 1000 }, (_, i) => ({ name: `many__t${i}`, description: `Tool ${i}` })),
+        listed: 10_000,
+        stderr: [],
+        stderrNote: '35 MB of stderr, all but the last 12 lines dropped',
+        origin: 'config',
+      },
+    ];
+    await run('/mcp', host);
+    const lines = host.onlyShown.split('\n');
+    expect(lines).toContain('● many — ready, 1,000 of the 10,000 tools it lists (the rest are not kept)');
+    expect(lines.filter((l) => /^ {4}many__t\d+/.test(l))).toHaveLength(50);
+    expect(lines).toContain('    … and 950 more (/tools on|off <name> takes any of them)');
+    expect(lines).toContain('    35 MB of stderr, all but the last 12 lines dropped');
+  });
+
   it('says how to add servers when there are none', async () => {
     expect((await run('/mcp')).onlyShown).toContain('No MCP servers: add them under mcp_servers:');
   });

@@ -1,8 +1,11 @@
 /**
  * Raw requests to a real OpenAI-compatible server (the llama.cpp server of these tests and the
  * bench): one chat completion, streamed or not, read as the server sent it, and the server's own
- * tokenizer. No client library: these pin down what the wire carries.
+ * tokenizer. No client library: these pin down what the wire carries. They go through ochat's own
+ * transport, which sends again on a fresh connection when the server closed a kept-alive one as
+ * the request went out (Node's fetch failed with "other side closed" there, 2 runs in 9 under load).
  */
+import { httpFetch } from '../../../src/ollama/http-fetch.js';
 
 /** One chat completion as the server answered it. */
 export interface CompletionAnswer {
@@ -22,7 +25,7 @@ export interface CompletionAnswer {
 
 /** POSTs `body` to `/v1/chat/completions` and reads the whole answer. */
 export async function chatCompletion(url: string, body: Record<string, unknown>): Promise<CompletionAnswer> {
-  const response = await fetch(`${url}/v1/chat/completions`, {
+  const response = await httpFetch(`${url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -62,8 +65,9 @@ export async function chatCompletion(url: string, body: Record<string, unknown>)
 
 /** The number of tokens the server's own template and tokenizer make of `messages`. */
 export async function promptTokenCount(url: string, messages: unknown[]): Promise<number> {
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${url}${path}`, {
+  // biome-ignore lint/suspicious/noExplicitAny: server JSON, read for one field.
+  const post = async (path: string, body: unknown): Promise<any> => {
+    const response = await httpFetch(`${url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),

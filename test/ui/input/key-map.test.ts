@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import { describe, expect, it, vi } from 'vitest';
-import { createPasteState } from '../../../src/ui/input/bracketed-paste.js';
+import { createPasteState, MAX_PASTE_CHARS } from '../../../src/ui/input/bracketed-paste.js';
 import { isKeyIntent, keyToActions } from '../../../src/ui/input/key-map.js';
 
 /** A Key as Ink's useInput builds it, all flags off unless given. */
@@ -109,10 +109,24 @@ describe('keyToActions: bracketed paste', () => {
   });
 
   it('does not treat control keys inside a paste as intents', () => {
-    const paste = { active: true, bracketed: true, text: '' };
+    const paste = { active: true, bracketed: true, text: '', over: 0 };
     expect(keyToActions('a\x03b', key(), paste)).toEqual([]);
     expect(keyToActions('', key({ upArrow: true }), paste)).toEqual([]);
     expect(keyToActions('[201~', key(), paste)).toEqual([{ type: 'paste', text: 'a\x03b' }]);
+  });
+
+  it('refuses a paste over MAX_PASTE_CHARS, keeping none of it while it arrives, and takes the next one', () => {
+    const paste = createPasteState();
+    const piece = 'x'.repeat(1024 * 1024);
+    const pieces = MAX_PASTE_CHARS / piece.length + 2;
+    expect(keyToActions(`\x1b[200~${piece}`, key(), paste)).toEqual([]);
+    for (let i = 1; i < pieces; i++) keyToActions(piece, key(), paste);
+    expect(paste.text).toBe('');
+    expect(keyToActions(`${piece}\x1b[201~ok`, key(), paste)).toEqual([
+      { type: 'paste-refused', chars: (pieces + 1) * piece.length },
+      { type: 'insert', text: 'ok' },
+    ]);
+    expect(keyToActions('\x1b[200~small\x1b[201~', key(), paste)).toEqual([{ type: 'paste', text: 'small' }]);
   });
 
   it('ignores other unrecognised escape sequences instead of typing them', () => {
