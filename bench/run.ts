@@ -5,6 +5,7 @@ import { compactionBench } from './compaction.bench.js';
 import { compactionProbesBench } from './compaction-probes.bench.js';
 import { llamaServerBench } from './llama-server.bench.js';
 import { mcpBench } from './mcp.bench.js';
+import { mcpLoadBench } from './mcp-load.bench.js';
 import { sessionsBench } from './sessions.bench.js';
 import { startupBench } from './startup.bench.js';
 import { streamingBench } from './streaming.bench.js';
@@ -17,6 +18,7 @@ const SUITES: Record<string, BenchSuite> = {
   sessions: sessionsBench,
   'big-text': bigTextBench,
   mcp: mcpBench,
+  'mcp load': mcpLoadBench,
   'llama-server': llamaServerBench,
 };
 

@@ -84,6 +84,12 @@ export interface CompactionInput {
   /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
   fixedTokens?: number;
   /**
+   * Tokens the requests after this compaction carry besides `fixedTokens` (recall's definition,
+   * which the first compaction brings): in the figures after it, not in those before, nor in a
+   * request continuing the chat's (that one carries the tools the chat sent).
+   */
+  joiningTokens?: number;
+  /**
    * The chat's own request as far as `transcript[upto]` (its system message and messages as
    * sent), when the summarizer is the chat model and may continue it (`compaction.reuse_cache`):
    * the slice is then summarized by continuing that request, which the server has in its KV
@@ -153,8 +159,9 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     estimate: (message) => estimateMessageTokens(toWireMessage(message, toolContent), charsPerToken),
   });
   if (!plan) return { ok: false, reason: 'nothing-to-compact' };
-  const viewTokens = (record: CompactionRecord | undefined) =>
+  const viewTokens = (record: CompactionRecord | undefined, joining = 0) =>
     (input.fixedTokens ?? 0) +
+    joining +
     estimateMessagesTokens(
       buildModelView({
         system: input.system,
@@ -163,7 +170,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         record,
         transcript,
         toolContent,
-        fit: input.fit,
+        fit: input.fit && { ...input.fit, numCtx: input.fit.numCtx - joining },
         shortened: input.shortened,
       }),
       charsPerToken,
@@ -292,7 +299,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   if (list.details.length) record.details = list.details;
   if (keptDetails.length) record.keptDetails = keptDetails;
   if (list.foldedTotal) record.detailsFolded = list.foldedTotal;
-  record.tokensAfter = viewTokens(record);
+  record.tokensAfter = viewTokens(record, input.joiningTokens ?? 0);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
   const needed = Math.floor(estimatedBefore * (1 - MIN_SHRINK_RATIO));
   if (

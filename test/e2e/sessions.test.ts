@@ -497,6 +497,21 @@ describe('the view of a resumed session', () => {
       /Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 4k\)[\s\S]*num_ctx = 8192[\s\S]*Question 4, FACT-q4\?[\s\S]*Compacted \d+ messages: \S+ → \S+ tokens \(\d+% → \d+% of 8k\)[\s\S]*Switched to other[\s\S]*Question 7, FACT-q7\?/,
     );
     await quit(second);
+
+    // No server: no banner comes, and the hint to retry is not left above the replayed messages.
+    const third = await startChat({
+      models,
+      args: ['--continue'],
+      env: { OLLAMA_HOST: 'http://127.0.0.1:9' },
+      pty: { home: where.home, cwd: where.cwd },
+      readyText: 'Press Enter to try again',
+    });
+    runs.push(third);
+    await third.pty.waitFor('Question 7, FACT-q7?');
+    const offline = third.pty.screen();
+    expect(offline.indexOf('Press Enter to try again')).toBeGreaterThan(
+      offline.indexOf('Question 7, FACT-q7?'),
+    );
   }, 60_000);
 });
 
