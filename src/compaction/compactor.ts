@@ -299,24 +299,28 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   if (list.details.length) record.details = list.details;
   if (keptDetails.length) record.keptDetails = keptDetails;
   if (list.foldedTotal) record.detailsFolded = list.foldedTotal;
-  record.tokensAfter = viewTokens(record, input.joiningTokens ?? 0);
+  const joining = input.joiningTokens ?? 0;
+  record.tokensAfter = viewTokens(record, joining);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
+  // Like against like, too: what joins the requests once (recall's definition, at the first
+  // compaction) is no sign of a summary that cannot shrink, and the next compaction counts it both sides.
   const needed = Math.floor(estimatedBefore * (1 - MIN_SHRINK_RATIO));
+  const shrunkTo = record.tokensAfter - joining;
   if (
-    record.tokensAfter > needed &&
+    shrunkTo > needed &&
     !enoughForAnOverfullRequest({
       budgets,
       transcript,
       upto: plan.upto,
       before: estimatedBefore,
-      after: record.tokensAfter,
+      after: shrunkTo,
     })
   ) {
     const figure = (tokens: number) => tokens.toLocaleString('en');
     return {
       ok: false,
       reason: 'failed',
-      message: `the summary would not make the context smaller by ${MIN_SHRINK_RATIO * 100}% (needed ≤ ${figure(needed)} tokens, got ${figure(record.tokensAfter)})`,
+      message: `the summary would not make the context smaller by ${MIN_SHRINK_RATIO * 100}% (needed ≤ ${figure(needed)} tokens, got ${figure(shrunkTo)})`,
       // The newest turn is kept whole, so another summary cannot free its room.
       retryable: false,
       nextTurn: true,

@@ -649,6 +649,19 @@ describe("compactConversation with tokens joining after it (recall's definition)
     // The same tokens carried already would not fit beside the continued request.
     expect((await run({ fixedTokens: 100 })).calls[0]).toBe('standalone');
   });
+
+  it('are no sign of a summary that cannot shrink: the loop guard weighs the view before against the view after', async () => {
+    const plain = await compactConversation(input({ ask: how([]) }));
+    if (!plain.ok) throw new Error('compaction failed');
+    const { tokensBefore, tokensAfter } = plain.record;
+    // Enough joining tokens to carry the figure after past 95% of before (a first compaction at
+    // 2k, where recall's 58 tokens join: "needed ≤ 1,063 tokens, got 1,086" before this).
+    const joiningTokens = Math.floor(tokensBefore * 0.95) - tokensAfter + 20;
+    expect(joiningTokens).toBeGreaterThan(0);
+    const joined = await compactConversation(input({ ask: how([]), joiningTokens }));
+    expect(joined.ok).toBe(true);
+    if (joined.ok) expect(joined.record.tokensAfter).toBe(tokensAfter + joiningTokens);
+  });
 });
 
 describe('the exact details check', () => {
