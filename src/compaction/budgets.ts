@@ -36,29 +36,8 @@ export const SYSTEM_PROMPT_ROOM_RATIO = 0.1;
  * summary exceed the window less `SYSTEM_PROMPT_ROOM_RATIO` of it and less `fixedTokens` (what
  * every request carries besides its messages: the tool definitions), all three are scaled down
  * proportionally to fit there and `scaled` is set.
- *
- * `tailTokens` is carried by every request too, but paid for by keepRecent alone: `recall`'s
- * definition, which makes the compacted history reachable verbatim and so stands in for part of
- * the verbatim tail. The summary and the reserve stay what they are without it (in a 2k window a
- * proportional share would cut a summary that held everything before; see compaction-flow.test.ts).
  */
-export function resolveBudgets(numCtx: number, specs: BudgetSpecs, fixedTokens = 0, tailTokens = 0): Budgets {
-  const budgets = scaledBudgets(numCtx, specs, fixedTokens);
-  if (tailTokens <= 0) return budgets;
-  const over =
-    budgets.reserve + budgets.keepRecent + budgets.summary - available(numCtx, fixedTokens + tailTokens);
-  if (over <= 0) return budgets;
-  // A tail too small to pay for it all: every budget gives its share after all.
-  if (over > budgets.keepRecent) return scaledBudgets(numCtx, specs, fixedTokens + tailTokens);
-  return { ...budgets, keepRecent: budgets.keepRecent - over, scaled: true };
-}
-
-/** The window less the system prompt's share and what every request carries besides its messages. */
-function available(numCtx: number, fixedTokens: number): number {
-  return Math.max(0, Math.floor(numCtx * (1 - SYSTEM_PROMPT_ROOM_RATIO)) - fixedTokens);
-}
-
-function scaledBudgets(numCtx: number, specs: BudgetSpecs, fixedTokens: number): Budgets {
+export function resolveBudgets(numCtx: number, specs: BudgetSpecs, fixedTokens = 0): Budgets {
   if (!Number.isFinite(numCtx) || numCtx <= 0)
     throw new RangeError(`num_ctx must be positive, got ${numCtx}`);
   const raw = {
@@ -67,9 +46,9 @@ function scaledBudgets(numCtx: number, specs: BudgetSpecs, fixedTokens: number):
     summary: resolve(numCtx, specs.summary),
   };
   const total = raw.reserve + raw.keepRecent + raw.summary;
-  const room = available(numCtx, fixedTokens);
-  if (total <= room) return { ...raw, numCtx, scaled: false };
-  const factor = room / total;
+  const available = Math.max(0, Math.floor(numCtx * (1 - SYSTEM_PROMPT_ROOM_RATIO)) - fixedTokens);
+  if (total <= available) return { ...raw, numCtx, scaled: false };
+  const factor = available / total;
   return {
     reserve: Math.floor(raw.reserve * factor),
     keepRecent: Math.floor(raw.keepRecent * factor),

@@ -95,6 +95,12 @@ export interface CompactionInput {
   /** Tokens every request carries besides its messages (the tool definitions): counted in every figure. */
   fixedTokens?: number;
   /**
+   * Tokens the requests after this compaction carry besides `fixedTokens` (recall's definition,
+   * which the first compaction brings): in the figures after it, not in those before, nor in a
+   * request continuing the chat's (that one carries the tools the chat sent).
+   */
+  joiningTokens?: number;
+  /**
    * The chat's own request as far as `transcript[upto]` (its system message and messages as
    * sent), when the summarizer is the chat model and may continue it (`compaction.reuse_cache`):
    * the slice is then summarized by continuing that request, which the server has in its KV
@@ -164,8 +170,9 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     estimate: (message) => estimateMessageTokens(toWireMessage(message, toolContent), charsPerToken),
   });
   if (!planned) return { ok: false, reason: 'nothing-to-compact' };
-  const viewTokens = (record: CompactionRecord | undefined) =>
+  const viewTokens = (record: CompactionRecord | undefined, joining = 0) =>
     (input.fixedTokens ?? 0) +
+    joining +
     estimateMessagesTokens(
       buildModelView({
         system: input.system,
@@ -174,7 +181,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
         record,
         transcript,
         toolContent,
-        fit: input.fit,
+        fit: input.fit && { ...input.fit, numCtx: input.fit.numCtx - joining },
         shortened: input.shortened,
       }),
       charsPerToken,
@@ -185,8 +192,12 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   // Weighed in the chat's window: the one a summarizer continuing the chat's request sends; with
   // the tool definitions only where the server renders them (none on llama-server's chatml).
   const worthIt = (upto: number) => {
-    const unrendered = input.continuation?.(upto)?.toolTokens === 0 ? (input.fixedTokens ?? 0) : 0;
-    const after = viewTokens({ ...emptyRecord, upto }) - unrendered + budgets.summary;
+    const rendered = input.continuation?.(upto)?.toolTokens !== 0;
+    const tools = rendered ? 0 : (input.fixedTokens ?? 0);
+    const after =
+      viewTokens({ ...emptyRecord, upto }, rendered ? (input.joiningTokens ?? 0) : 0) -
+      tools +
+      budgets.summary;
     return after <= estimatedBefore * (1 - 2 * MIN_SHRINK_RATIO) && after + budgets.reserve <= budgets.numCtx;
   };
   const plan =
@@ -316,24 +327,28 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
   if (list.details.length) record.details = list.details;
   if (keptDetails.length) record.keptDetails = keptDetails;
   if (list.foldedTotal) record.detailsFolded = list.foldedTotal;
-  record.tokensAfter = viewTokens(record);
+  const joining = input.joiningTokens ?? 0;
+  record.tokensAfter = viewTokens(record, joining);
   // Estimate against estimate: the loop guard must not depend on how stale the server's count is.
+  // Like against like, too: what joins the requests once (recall's definition, at the first
+  // compaction) is no sign of a summary that cannot shrink, and the next compaction counts it both sides.
   const needed = Math.floor(estimatedBefore * (1 - MIN_SHRINK_RATIO));
+  const shrunkTo = record.tokensAfter - joining;
   if (
-    record.tokensAfter > needed &&
+    shrunkTo > needed &&
     !enoughForAnOverfullRequest({
       budgets,
       transcript,
       upto: plan.upto,
       before: estimatedBefore,
-      after: record.tokensAfter,
+      after: shrunkTo,
     })
   ) {
     const figure = (tokens: number) => tokens.toLocaleString('en');
     return {
       ok: false,
       reason: 'failed',
-      message: `the summary would not make the context smaller by ${MIN_SHRINK_RATIO * 100}% (needed ≤ ${figure(needed)} tokens, got ${figure(record.tokensAfter)})`,
+      message: `the summary would not make the context smaller by ${MIN_SHRINK_RATIO * 100}% (needed ≤ ${figure(needed)} tokens, got ${figure(shrunkTo)})`,
       // The newest turn is kept whole, so another summary cannot free its room.
       retryable: false,
       nextTurn: true,

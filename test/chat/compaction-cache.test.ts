@@ -144,19 +144,22 @@ describe('a summarizer that is the chat model', () => {
     expect(planted.filter((fact) => !system.includes(fact)).length).toBeLessThanOrEqual(folded);
   });
 
-  // From the second compaction on, requests carry recall's definition too and the continued
-  // request up to the planned boundary no longer fits beside the ask and the reply's room: the
-  // slice is then a turn smaller, continued, rather than sent standalone (all of it anew).
-  it('at num_ctx 2048 too, where the ask is a large part of the prompt, every compaction continues the request and evaluates at most 25% anew', async () => {
+  // Every compaction: the continued request is judged by the server's count, and a slice that
+  // would not fit ends a turn earlier (continuation.ts), rather than going standalone.
+  it('at num_ctx 2048 too, where the ask is a large part of the prompt, every compaction continues the chat and evaluates at most 25% anew', async () => {
     emu.respondWith(compactionResponder({ chat: (_req, n) => ({ content: `Reply ${n}.` }) }));
     // Turns under compaction.max_message_chars: none is condensed on its own (a standalone request).
     const h = await startChat(emu, { model: 'chat', numCtx: 2048 });
     chat = h;
     for (let i = 1; i <= 16; i++) await h.say(`Turn ${i}: FACT-t${i} ${filler(150)}`);
     const asks = summarizerChats(emu);
+    // Later compactions carry recall's definition too: the budgets leave it to the system
+    // message's room, so the tail they keep (and the continued request) is as before it joined.
     expect(h.records().length).toBeGreaterThanOrEqual(3);
-    expect(asks.map((ask) => isContinuation(ask))).not.toContain(false);
-    for (const ask of asks) expect(evaluatedShare(ask)).toBeLessThanOrEqual(0.25);
+    for (const ask of asks) {
+      expect(isContinuation(ask)).toBe(true);
+      expect(evaluatedShare(ask)).toBeLessThanOrEqual(0.25);
+    }
   });
 
   it('a reply with tool calls counts as a failed attempt: the standalone prompt summarizes, and no tool runs', async () => {

@@ -92,32 +92,6 @@ describe('resolveBudgets with fixed tokens (tool definitions)', () => {
   });
 });
 
-describe("resolveBudgets with tail tokens (recall's definition)", () => {
-  const defaults: BudgetSpecs = {
-    reserve: { ratio: 0.25, min_tokens: 1024 },
-    keep_recent: { ratio: 0.3, min_tokens: 1024 },
-    summary: { ratio: 0.15, min_tokens: 512 },
-  };
-
-  it('are paid by keep_recent alone: the summary and the reserve stay as without them', () => {
-    const without = resolveBudgets(2048, defaults, 563);
-    const withRecall = resolveBudgets(2048, defaults, 563, 58);
-    expect(withRecall).toEqual({ ...without, keepRecent: without.keepRecent - 58 });
-    // Spread over all three, the summary lost 12 tokens (256 → 244): a 2k summary holding everything was cut.
-    expect(without.summary).toBe(256);
-    expect(resolveBudgets(2048, defaults, 563 + 58).summary).toBe(244);
-    // All of it fits the window less the system prompt's share.
-    expect(withRecall.reserve + withRecall.keepRecent + withRecall.summary).toBeLessThanOrEqual(
-      Math.floor(2048 * (1 - SYSTEM_PROMPT_ROOM_RATIO)) - 563 - 58,
-    );
-  });
-
-  it('cost nothing where the budgets fit beside them, and scale all three when keep_recent cannot pay', () => {
-    expect(resolveBudgets(8192, defaults, 563, 58)).toEqual(resolveBudgets(8192, defaults, 563));
-    expect(resolveBudgets(2048, defaults, 563, 600)).toEqual(resolveBudgets(2048, defaults, 563 + 600));
-  });
-});
-
 describe('resolveBudgets at the edges', () => {
   it('refuses a window that is not positive, naming it', () => {
     expect(() => resolveBudgets(0, specs)).toThrow('num_ctx must be positive, got 0');

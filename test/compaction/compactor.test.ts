@@ -615,6 +615,55 @@ describe('follow-ups on a summary of a continued request', () => {
   });
 });
 
+describe("compactConversation with tokens joining after it (recall's definition)", () => {
+  const how = (calls: string[]) => async (request: Parameters<Ask>[0]) => {
+    calls.push(request.continues ? 'continues' : 'standalone');
+    return finished('Summary.');
+  };
+  const continuation = (upto: number) => ({
+    messages: buildModelView({ system: 'You are helpful.', transcript, end: upto }),
+    shortened: [],
+  });
+
+  it('counts them in the figure after, not in the chat request it continues (that one carries the tools the chat sent)', async () => {
+    // The smallest summarizer window the continued request fits.
+    let numCtx = 1024;
+    for (; numCtx < 8192; numCtx += 32) {
+      const calls: string[] = [];
+      await compactConversation(input({ summarizerNumCtx: numCtx, continuation, ask: how(calls) }));
+      if (calls[0] === 'continues') break;
+    }
+    const run = async (extra: Partial<CompactionInput>) => {
+      const calls: string[] = [];
+      const outcome = await compactConversation(
+        input({ summarizerNumCtx: numCtx, continuation, ask: how(calls), ...extra }),
+      );
+      if (!outcome.ok) throw new Error('compaction failed');
+      return { calls, after: outcome.record.tokensAfter, before: outcome.record.tokensBefore };
+    };
+    const plain = await run({});
+    const joining = await run({ joiningTokens: 100 });
+    expect(joining.calls).toEqual(['continues']);
+    expect(joining.after).toBe(plain.after + 100);
+    expect(joining.before).toBe(plain.before);
+    // The same tokens carried already would not fit beside the continued request.
+    expect((await run({ fixedTokens: 100 })).calls[0]).toBe('standalone');
+  });
+
+  it('are no sign of a summary that cannot shrink: the loop guard weighs the view before against the view after', async () => {
+    const plain = await compactConversation(input({ ask: how([]) }));
+    if (!plain.ok) throw new Error('compaction failed');
+    const { tokensBefore, tokensAfter } = plain.record;
+    // Enough joining tokens to carry the figure after past 95% of before (a first compaction at
+    // 2k, where recall's 58 tokens join: "needed ≤ 1,063 tokens, got 1,086" before this).
+    const joiningTokens = Math.floor(tokensBefore * 0.95) - tokensAfter + 20;
+    expect(joiningTokens).toBeGreaterThan(0);
+    const joined = await compactConversation(input({ ask: how([]), joiningTokens }));
+    expect(joined.ok).toBe(true);
+    if (joined.ok) expect(joined.record.tokensAfter).toBe(tokensAfter + joiningTokens);
+  });
+});
+
 describe('the exact details check', () => {
   /** The default budgets at 4096 (reserve 1024, keep_recent 1228, summary 614). */
   const defaults4k = resolveBudgets(4096, {

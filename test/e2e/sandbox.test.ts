@@ -3,13 +3,18 @@
  * is neither read, searched nor written (and says why); a path the sandbox refuses is refused
  * before the user is asked about it.
  */
-import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { canSwap, startSwapper } from '../support/sandbox-swapper.js';
 import { startToolRun, type ToolRun, toolMessagesOf } from '../support/tools-e2e.js';
 
 let run: ToolRun | undefined;
+let swapper: ChildProcess | undefined;
 afterEach(async () => {
+  swapper?.kill('SIGKILL');
+  swapper = undefined;
   await run?.close();
   run = undefined;
 });
@@ -87,3 +92,54 @@ describe('write_file checks the path before asking', () => {
     expect(pty.screen()).toMatch(/✗ write_file passwd-link — /);
   });
 });
+
+/** Tries of each tool, as parallel calls of a few replies. */
+const CALLS_PER_REPLY = 25;
+const REPLIES = 8;
+
+describe.skipIf(!canSwap)(
+  'a process swapping race/ for a link to a folder outside, while the model uses it',
+  () => {
+    test(`read_file and write_file never reach outside in ${CALLS_PER_REPLY * REPLIES} tries each`, async () => {
+      // A window the 400 calls and results of one turn fit in (the newest turn is never compacted).
+      run = await startToolRun({
+        config: `tools:\n  confirm: []\n  max_steps: ${4 * REPLIES}\n`,
+        args: ['--num-ctx', '131072'],
+      });
+      const { emu, pty, cwd } = run;
+      const outside = join(dirname(cwd), 'outside');
+      mkdirSync(join(cwd, 'race'));
+      mkdirSync(outside);
+      writeFileSync(join(cwd, 'race', 'f.txt'), 'inside: harmless\n');
+      writeFileSync(join(outside, 'f.txt'), 'SECRET-OUTSIDE\n');
+      symlinkSync(outside, join(cwd, 'swap'));
+      const calls = (name: string, args: (i: number) => Record<string, unknown>) =>
+        Array.from({ length: REPLIES }, (_, reply) => ({
+          toolCalls: Array.from({ length: CALLS_PER_REPLY }, (_, i) => ({
+            name,
+            arguments: args(reply * CALLS_PER_REPLY + i),
+          })),
+        }));
+      emu.enqueue(
+        ...calls('read_file', () => ({ path: 'race/f.txt' })),
+        ...calls('write_file', (i) => ({ path: 'race/f.txt', content: `PWNED ${i}\n` })),
+        { content: 'All tried.' },
+      );
+      swapper = await startSwapper(cwd);
+      pty.write('read and write race/f.txt\r');
+      await pty.waitFor(/All tried\.|Stopped after|\(y\/n|does not fit/, 400_000);
+      expect(pty.screen()).toContain('All tried.');
+      swapper.kill('SIGKILL');
+      const results = toolMessagesOf(emu.chats.at(-1)!).map((m) => String(m.content));
+      expect(results).toHaveLength(2 * REPLIES * CALLS_PER_REPLY);
+      expect(results.filter((content) => content.includes('SECRET'))).toEqual([]);
+      expect(readFileSync(join(outside, 'f.txt'), 'utf8')).toBe('SECRET-OUTSIDE\n');
+      expect(readdirSync(outside)).toEqual(['f.txt']);
+      // The race was real: some tries got through to the inside file, others were refused.
+      expect(results.some((content) => content.includes('harmless'))).toBe(true);
+      console.log(
+        `raced through the CLI: ${results.filter((c) => c.includes('harmless')).length} reads of the inside file, ${results.filter((c) => /changed while it was being used/.test(c)).length} tries refused as a race, 0 escapes`,
+      );
+    }, 450_000);
+  },
+);

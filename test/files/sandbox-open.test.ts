@@ -5,8 +5,8 @@
  * Checked then opened by path, 12 of 80 reads returned the outside file and 11 of 190 writes
  * overwrote it; opened by the walk from the root's descriptor, none may.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useDescriptorWalk } from '../../src/files/sandbox-open.js';
@@ -14,23 +14,12 @@ import { listDirectoryTool } from '../../src/tools/builtin/list-directory.js';
 import { readFileTool } from '../../src/tools/builtin/read-file.js';
 import { searchFilesTool } from '../../src/tools/builtin/search-files.js';
 import { writeFileTool } from '../../src/tools/builtin/write-file.js';
+import { canSwap, startSwapper } from '../support/sandbox-swapper.js';
 import { makeContext, makeTempDir } from '../tools/temp-sandbox.js';
 
 const TRIES = 200;
 /** Its window is the narrowest (a few system calls): checked then opened by path, 3 of 1,000 reads escaped. */
 const READ_TRIES = 1000;
-
-/** Swaps `a` and `b` (in `dir`) forever, atomically: RENAME_EXCHANGE. */
-const SWAPPER = `
-import ctypes, os, sys
-libc = ctypes.CDLL(None, use_errno=True)
-os.chdir(sys.argv[1])
-AT_FDCWD, RENAME_EXCHANGE = -100, 2
-sys.stdout.write("ready\\n"); sys.stdout.flush()
-while True:
-    if libc.renameat2(AT_FDCWD, b"race", AT_FDCWD, b"swap", RENAME_EXCHANGE) != 0:
-        sys.exit("renameat2: " + os.strerror(ctypes.get_errno()))
-`;
 
 const swappers: ChildProcess[] = [];
 afterEach(() => {
@@ -48,18 +37,11 @@ async function racedSandbox() {
   writeFileSync(join(outside, 'f.txt'), 'SECRET-OUTSIDE\n');
   writeFileSync(join(outside, 'SECRET-ENTRY'), 'SECRET-OUTSIDE too\n');
   symlinkSync(outside, join(cwd, 'swap'));
-  const swapper = spawn('python3', ['-c', SWAPPER, cwd], { stdio: ['ignore', 'pipe', 'inherit'] });
-  swappers.push(swapper);
-  await new Promise<void>((resolve, reject) => {
-    swapper.stdout!.once('data', () => resolve());
-    swapper.once('exit', (code) => reject(new Error(`the swapper exited (${code})`)));
-  });
+  swappers.push(await startSwapper(cwd));
   return { cwd, outside, ctx: makeContext(cwd) };
 }
 
-const hasRenameExchange = existsSync('/proc/self/fd') && process.platform === 'linux';
-
-describe.skipIf(!hasRenameExchange).each([
+describe.skipIf(!canSwap).each([
   { walk: 'the walk from the root descriptor (/proc)', descriptors: true },
   { walk: 'the working-directory walk (where /proc is missing)', descriptors: false },
 ])('the sandbox raced by a process swapping a directory and a link, opened by $walk', ({ descriptors }) => {

@@ -307,10 +307,11 @@ export class CompactionRunner implements CompactionCommands {
         focus,
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
-        // Room for recall's definition, which the requests after the first compaction carry.
-        fit: { ...plan.fit, numCtx: plan.fit.numCtx - recallToCome },
+        fit: plan.fit,
         shortened: requests.sentShortened,
-        fixedTokens: plan.toolTokens + recallToCome,
+        fixedTokens: plan.toolTokens,
+        // Room for recall's definition, which the requests after the first compaction carry.
+        joiningTokens: recallToCome,
         usedBefore: requests.used(plan),
         continuation: continuesChat ? (upto) => requests.chatContinuation(upto) : undefined,
         now: this.deps.now,

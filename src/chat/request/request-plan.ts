@@ -112,23 +112,24 @@ export function frameRequest(
   const definitions = recallSent
     ? { ...input.definitions, resident: [...input.definitions.resident, recall] }
     : input.definitions;
-  const toolTokens = estimateToolDefinitionsTokens(definitions.resident, charsPerToken);
-  // Not a second estimate of the definitions: one small schema's length.
+  // The plan's definitions are estimated once; recall's one small schema apart (a token or two
+  // over what it adds inside the list).
+  const planTokens = estimateToolDefinitionsTokens(input.definitions.resident, charsPerToken);
   const recallTokens = recall ? tokensOfLength(toolDefinitionsLength([recall]), charsPerToken) : 0;
+  const toolTokens = planTokens + (recallSent ? recallTokens : 0);
   const systemMessage = systemHead(sections);
   const instructionTokens =
     sections.instructions || sections.pins
       ? estimateMessagesTokens(systemMessage, charsPerToken) -
         estimateMessagesTokens(systemHead({ system: sections.system }), charsPerToken)
       : 0;
-  // Every request carries the tool definitions, the instruction files and the pins whole; recall's
-  // is paid for by the verbatim tail, before and after the first compaction alike (budgets.ts).
-  const budgets = resolveBudgets(
-    model.numCtx,
-    input.budgetSpecs,
-    toolTokens - (recallSent ? recallTokens : 0) + instructionTokens,
-    recallTokens,
-  );
+  // Every request carries the tool definitions, the instruction files and the pins whole. Recall's
+  // definition alone is left to the room kept for the system message (SYSTEM_PROMPT_ROOM_RATIO):
+  // the budgets are the same before and after the first compaction, and at 2k, where they are
+  // scaled, taking it from all three cut a summary that held everything before, and from
+  // keep_recent a whole turn of the tail, so that a summarizer continuing the chat no longer fit.
+  // Every figure that guards the window (the meter, the trigger, the fit, compaction's) counts it.
+  const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, planTokens + instructionTokens);
   return {
     model,
     charsPerToken,

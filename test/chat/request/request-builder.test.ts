@@ -36,6 +36,37 @@ function definitionsOf(chat: FakeChat): DefinitionPlan {
 }
 
 describe('RequestBuilder', () => {
+  it('offers recall once part of the conversation is compacted, counted in the definitions; the budgets stay as they were', async () => {
+    const chat = await open({
+      model: { capabilities: ['completion', 'tools'] },
+      configure: (config) => {
+        config.options.num_ctx = 2048;
+      },
+    });
+    const { requests, conversation } = chat.parts;
+    chat.userSays('hello');
+    const before = requests.frame()!;
+    expect(before.budgets.scaled).toBe(true);
+    expect(before.definitions.resident.map((d) => d.function.name)).not.toContain('recall');
+    expect(before.recallTokens).toBeGreaterThan(0);
+    expect(requests.recallTokensToCome(before)).toBe(before.recallTokens);
+    conversation.addRecord({
+      upto: 1,
+      narrative: 'They said hello.',
+      toolEntries: [],
+      model: 'fake:latest',
+      at: '2026-08-21T10:00:00Z',
+      tokensBefore: 100,
+      tokensAfter: 20,
+    });
+    const after = requests.frame()!;
+    expect(after.definitions.resident.at(-1)?.function.name).toBe('recall');
+    expect(after.toolTokens - before.toolTokens).toBe(before.recallTokens);
+    expect(requests.recallTokensToCome(after)).toBe(0);
+    // Left to the room kept for the system message: at 2k the summary would lose a share otherwise.
+    expect(after.budgets).toEqual(before.budgets);
+  });
+
   it('sends the connected window, the options, and thinking and tools only where the model has them', async () => {
     const plain = await open({ model: { capabilities: ['completion'] } });
     plain.parts.settings.setOption('temperature', 0.1);
