@@ -4,6 +4,7 @@ import type { RunSettings } from '../cli/settings.js';
 import { createStreamSanitizer } from '../text/sanitize.js';
 import { toolLine } from '../ui/tool-line.js';
 import { createChatController } from './create-controller.js';
+import { endOnSignals } from './end-on-signals.js';
 
 /** The most piped input a one-shot reads: a prompt is text, not a stream (`< /dev/zero` never ends). */
 export const MAX_PIPED_INPUT_BYTES = 8 * 1024 * 1024;
@@ -73,6 +74,8 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
     process.stderr.write('ochat: -p needs a prompt: ochat -p "question", or pipe text into ochat -p.\n');
     return 2;
   }
+  // Killed mid-run (a script's timeout, a CI job cancelled): an approved run_command ends with it.
+  endOnSignals();
   let wroteReply = false;
   // Pieces split control sequences; sanitizing each piece alone would leak their tails as text.
   const reply = createStreamSanitizer();

@@ -2,12 +2,22 @@
  * One-shot mode (`-p`) and the informational flags, end to end: the built CLI as a plain child
  * process (stdout and stderr apart, stdin piped) against the Ollama emulator.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { runOchat } from '../support/e2e-process.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
+import { waitUntil } from '../support/wait-until.js';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let emu: Emulator;
 let env: Record<string, string>;
@@ -251,6 +261,37 @@ process.stdout.write = (...args) => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('SIGTERM to a one-shot ends the run_command it approved (-y), its whole process group, as the chat does', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-e2e-cwd-'));
+    emu.setModels([{ name: 'toolful:latest', capabilities: ['completion', 'tools'] }]);
+    try {
+      // A child that ignores SIGTERM: only the group's SIGKILL after the grace ends it. $PPID is ochat.
+      const command = `sh -c 'trap "" TERM; sleep 60' & echo $! > child.pid; echo $$ > shell.pid; echo $PPID > ochat.pid; sleep 60`;
+      // Only the call: ochat is ended before the tool's result goes back.
+      emu.enqueue({ toolCalls: [{ name: 'run_command', arguments: { command } }] });
+      const run = runOchat(['-m', 'toolful', '-y', '-p', 'run it'], { env, cwd, timeoutMs: 20_000 });
+      const pidIn = (file: string) => Number(readFileSync(join(cwd, file), 'utf8'));
+      await waitUntil(
+        'the command started',
+        () =>
+          ['child.pid', 'shell.pid', 'ochat.pid'].every(
+            (f) => existsSync(join(cwd, f)) && readFileSync(join(cwd, f), 'utf8').endsWith('\n'),
+          ),
+        { timeoutMs: 10_000 },
+      );
+      const pids = [pidIn('child.pid'), pidIn('shell.pid')];
+      process.kill(pidIn('ochat.pid'), 'SIGTERM');
+      expect((await run).code).toBe(143);
+      // Before, both were left running, orphaned, for their whole minute.
+      await waitUntil('the command and its child ended with ochat', () => !pids.some(isAlive), {
+        timeoutMs: 3_000,
+      });
+    } finally {
+      emu.setModels([{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }]);
+      rmSync(cwd, { recursive: true, force: true });
     }
   });
 
