@@ -184,13 +184,18 @@ export class OpenAiClient implements ChatBackend {
       const response = await this.send(`${this.root}/v1/chat/completions`, requestSignal, body);
       if (!response.body)
         throw new BackendError('incomplete-stream', `${this.server.name} sent an empty reply.`);
+      // Events whose data is not a JSON object: counted, so the turn says the reply may lack them.
+      let skippedLines = 0;
       for await (const event of sseEvents(bodyChunks(response.body))) {
         requestSignal.throwIfAborted();
         if (event.data.trim() === '[DONE]') break;
         const chunk = parseJson(event.data);
         if (event.event === 'error' || (isRecord(chunk) && chunk.error !== undefined && !chunk.choices))
           throw new StreamErrorEvent(chunk ?? event.data);
-        if (!isRecord(chunk)) continue;
+        if (!isRecord(chunk)) {
+          skippedLines++;
+          continue;
+        }
         pass(assembler.add(chunk));
         if (assembler.capped)
           throw new BackendError(
@@ -199,7 +204,8 @@ export class OpenAiClient implements ChatBackend {
           );
       }
       pass(assembler.takeToolCalls());
-      return assembler.finish();
+      const reply = assembler.finish();
+      return skippedLines ? { ...reply, skippedLines } : reply;
     };
     try {
       return await abortable(stream(), signal);

@@ -193,6 +193,18 @@ describe('OpenAiClient against each engine', () => {
     expect(String((error as Error).message)).toContain('slot crashed');
   });
 
+  it('events that are not JSON are counted as skipped lines (the turn says so), the rest of the reply kept', async () => {
+    const { emulator, client } = await start('vllm');
+    await client.showModel('m1');
+    emulator.enqueue({
+      content: 'abcdefgh',
+      fault: { kind: 'malformed-events', afterChunks: 2, events: ['{"choices": [', '<html>502</html>'] },
+    });
+    const reply = await client.chat({ model: 'm1', messages: [{ role: 'user', content: 'hi' }] });
+    expect(reply.content).toBe('abcdefgh');
+    expect(reply.skippedLines).toBe(2);
+  });
+
   it('a 429 is asked again after a pause, said through onWait', async () => {
     const { emulator, client } = await start('litellm');
     await client.showModel('m1');

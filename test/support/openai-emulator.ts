@@ -51,7 +51,9 @@ export type OpenAiFault =
   /** 200, `afterChunks` chunks, then `data: {"error": …}` and the end. */
   | { kind: 'error-event'; afterChunks: number; message: string }
   /** Headers and `afterChunks` chunks, then silence with the socket open. */
-  | { kind: 'hang'; afterChunks: number };
+  | { kind: 'hang'; afterChunks: number }
+  /** After `afterChunks` chunks, `data:` events that are not JSON (a broken proxy), then the rest. */
+  | { kind: 'malformed-events'; afterChunks: number; events: string[] };
 
 /** One chat request and what the emulator made of it. */
 export interface OpenAiChatRecord {
@@ -264,6 +266,8 @@ export async function startOpenAiEmulator(options: OpenAiEmulatorOptions): Promi
         res.end('data: [DONE]\n\n');
         return;
       }
+      if (fault?.kind === 'malformed-events' && n === fault.afterChunks)
+        for (const data of fault.events) res.write(`data: ${data}\n\n`);
       if (res.destroyed) return;
       res.write(`data: ${JSON.stringify(chunk(delta))}\n\n`);
       await new Promise((resolve) => setImmediate(resolve));
