@@ -12,6 +12,7 @@ import { compactConversation } from '../compaction/compactor.js';
 import { buildModelView } from '../compaction/model-view.js';
 import { renderPinsSection } from '../compaction/pins.js';
 import { formatCompactionReport } from '../compaction/report.js';
+import { compactorSettings } from '../config/compaction-settings.js';
 import type { Config } from '../config/schema.js';
 import type { CompactionRecord } from '../conversation/compaction-record.js';
 import type { Message, WireMessage } from '../conversation/message.js';
@@ -99,10 +100,7 @@ export async function runProbeChat(input: ProbeRunInput): Promise<ProbeRun> {
       ask: input.summarizer.ask,
       summarizerNumCtx: input.summarizer.numCtx,
       model: input.summarizer.model,
-      maxMessageChars: compaction.max_message_chars,
-      cutLongMessages: compaction.cut_long_messages,
-      rules: compaction.prompt ?? undefined,
-      details: compaction.details === 'on' ? { share: compaction.details_share } : undefined,
+      ...compactorSettings(compaction),
       charsPerToken: DEFAULT_CHARS_PER_TOKEN,
       now: () => new Date(),
       signal: input.signal,

@@ -6,6 +6,7 @@ import { type ContextBreakdown, contextBreakdown } from '../../compaction/contex
 import { formatCompactionReport } from '../../compaction/report.js';
 import { collectToolEntries } from '../../compaction/tool-entries.js';
 import { isCompactionDue } from '../../compaction/trigger.js';
+import { compactorSettings } from '../../config/compaction-settings.js';
 import type { Config } from '../../config/schema.js';
 import type { CompactionRecord } from '../../conversation/compaction-record.js';
 import type { Conversation } from '../../conversation/conversation.js';
@@ -300,10 +301,7 @@ export class CompactionRunner implements CompactionCommands {
         ask: this.summarizer.ask,
         summarizerNumCtx: this.summarizer.numCtx,
         model: this.summarizer.model,
-        maxMessageChars: config.max_message_chars,
-        cutLongMessages: config.cut_long_messages,
-        rules: config.prompt ?? undefined,
-        details: config.details === 'on' ? { share: config.details_share } : undefined,
+        ...compactorSettings(config),
         focus,
         charsPerToken: plan.charsPerToken,
         toolContent: requests.toolContent,
