@@ -104,6 +104,34 @@ describe('ochat -p', () => {
     }
   });
 
+  test('a run_command whose working directory is gone names that folder, and the model is told so', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-e2e-cwd-'));
+    emu.setModels([
+      { name: 'llama3.2:latest' },
+      { name: 'toolful:latest', capabilities: ['completion', 'tools'] },
+    ]);
+    try {
+      emu.enqueue(
+        // The first command removes ochat's own working directory; the second can then not start there.
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'rmdir "$PWD"' } }] },
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi' } }] },
+        { content: 'The folder is gone.' },
+      );
+      const result = await runOchat(['-m', 'toolful', '-y', '-p', 'clean up'], { env, cwd });
+      expect(result.stdout).toBe('The folder is gone.\n');
+      expect(result.stderr).toContain(
+        `✗ run_command echo hi — the working directory ${cwd} does not exist\n`,
+      );
+      expect(result.stderr).not.toContain('ENOENT');
+      const told = emu.chats[2]?.body.messages.at(-1);
+      expect(told.role).toBe('tool');
+      expect(told.content).toContain(`[could not start: the working directory ${cwd} does not exist]`);
+    } finally {
+      emu.setModels([{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }]);
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
   test('prints the reply on stdout as plain text and exits 0', async () => {
     emu.enqueue({ content: 'The answer is **42**.' });
     const result = await runOchat(['-m', 'llama3.2', '-p', 'What is the answer?'], { env });
