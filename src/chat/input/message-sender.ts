@@ -11,6 +11,7 @@ import type { ModelConnector } from '../model/model-connector.js';
 import type { ConnectedModel } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
+import type { RequestPlan } from '../request/request-plan.js';
 import type { AskDialog } from '../state/dialog-queue.js';
 import type { ScreenLog } from '../state/screen-log.js';
 import type { TurnOutcome } from '../turn/turn-outcome.js';
@@ -90,10 +91,11 @@ export class MessageSender implements ConversationCommands {
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
-    const compactionFailed = gate === 'failed';
-    if (gate === 'cancelled') return { end: turns.holdUnsent(), compactionFailed };
-    if (fits === 'anyway') this.tellWhatIsCut(connected);
-    const outcome = await turns.run(connected);
+    const compactionFailed = gate.end === 'failed';
+    if (gate.end === 'cancelled') return { end: turns.holdUnsent(), compactionFailed };
+    if (fits === 'anyway') this.tellWhatIsCut(connected, gate.plan);
+    // The plan the gate let through is the turn's first request, sent as it is (not weighed again).
+    const outcome = await turns.run(connected, gate.plan);
     return { ...outcome, compactionFailed: outcome.compactionFailed || compactionFailed };
   }
 
@@ -132,11 +134,12 @@ export class MessageSender implements ConversationCommands {
         ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
         : `Asking again for a reply to "${quoted}".`,
     );
-    if ((await compactions.makeRoom({ saysCancel: false })) === 'cancelled') {
+    const gate = await compactions.makeRoom({ saysCancel: false });
+    if (gate.end === 'cancelled') {
       turns.holdUnsent();
       return;
     }
-    await turns.run(connected);
+    await turns.run(connected, gate.plan);
   }
 
   // ── the pipeline's steps ─────────────────────────────────────────────────────────────────
@@ -175,10 +178,10 @@ export class MessageSender implements ConversationCommands {
     return 'not-sent';
   }
 
-  /** Says once, plainly, what the model will not see of a request sent over its window. */
-  private tellWhatIsCut(connected: ConnectedModel): void {
-    const { requests, screen } = this.deps;
-    const request = requests.plan()?.estimate ?? 0;
+  /** Says once, plainly, what the model will not see of `plan`'s request, sent over its window. */
+  private tellWhatIsCut(connected: ConnectedModel, plan: RequestPlan | undefined): void {
+    const { screen } = this.deps;
+    const request = plan?.estimate ?? 0;
     const over = Math.max(0, request - connected.numCtx);
     screen.notice(
       'warning',

@@ -20,6 +20,7 @@ import {
   tokensOfLength,
   toolDefinitionsLength,
 } from '../../conversation/token-estimate.js';
+import { lastTurnStart } from '../../conversation/turns.js';
 import type { DefinitionPlan } from '../../tools/definition-budget.js';
 import type { ConnectedModel } from './model-selection.js';
 
@@ -68,6 +69,13 @@ export interface RequestPlan extends RequestFrame {
    * read low until then).
    */
   estimate: number;
+  /** Where the newest turn starts in the transcript (its user message; -1: none yet). */
+  turnStart: number;
+  /**
+   * The newest user message was sent anyway over the window ("Send it anyway?" → y): the server
+   * may cut this request (`truncate`), and no compaction runs for its turn.
+   */
+  oversized: boolean;
   /** What goes to the backend: any ChatBackend takes it as it is. */
   request: ChatRequest;
 }
@@ -174,18 +182,22 @@ export function planRequest(input: RequestInput, frame = frameRequest(input)): R
       ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
       : 0;
   const tools = definitions.resident;
+  const turnStart = lastTurnStart(transcript);
+  const oversized = transcript[turnStart]?.oversized === true;
   const request: ChatRequest = {
     ...loadRequest(model, input),
     messages: view,
     ...(supportsThinking(model.info) && input.think !== undefined ? { think: input.think } : {}),
     ...(tools.length ? { tools } : {}),
-    truncate: transcript.findLast((m) => m.role === 'user')?.oversized === true,
+    truncate: oversized,
   };
   return {
     ...frame,
     view,
     shortened,
     estimate: estimateMessagesTokens(view, charsPerToken) + partial + toolTokens,
+    turnStart,
+    oversized,
     request,
   };
 }
