@@ -5,7 +5,6 @@ import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import type { WireMessage } from '../../conversation/message.js';
 import { formatRecall, searchHistory } from '../../conversation/recall-search.js';
-import { estimateMessageTokens } from '../../conversation/token-estimate.js';
 import type { CompactionRunner } from '../compaction/compaction-runner.js';
 import type { ModelConnector } from '../model/model-connector.js';
 import type { ConnectedModel } from '../request/model-selection.js';
@@ -155,12 +154,10 @@ export class MessageSender implements ConversationCommands {
     user: WireMessage,
   ): Promise<'fits' | 'anyway' | 'not-sent'> {
     const { requests, screen, ask, interactive } = this.deps;
-    // The frame of the plan the message will go in: its system message and tool definitions.
-    const frame = requests.frame();
-    if (!frame) return 'fits';
-    const smallest = requests.smallestRequestWith(frame, user);
-    if (smallest <= connected.numCtx) return 'fits';
-    const message = estimateMessageTokens(user, frame.charsPerToken);
+    // In the frame of the plan the message will go in: its system message and tool definitions.
+    const figures = requests.smallestRequestWith(user);
+    if (!figures || figures.request <= connected.numCtx) return 'fits';
+    const { request: smallest, message } = figures;
     screen.notice(
       interactive ? 'warning' : 'error',
       `This message is about ${formatTokens(message)} tokens; even after compaction the request carrying it would be about ${formatTokens(smallest)} tokens, more than num_ctx ${formatTokens(connected.numCtx)}. Sent as it is, Ollama would cut it without notice.`,

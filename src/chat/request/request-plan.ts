@@ -52,6 +52,9 @@ export interface RequestFrame {
   head: WireMessage[];
   /** The system message without a summary (prompt, instruction files, pins): what no compaction can shrink. */
   systemMessage: WireMessage[];
+  /** The system message's own parts, and the record in force, the frame was made of: each plan's view starts with them. */
+  sections: FrameInput['sections'];
+  record: CompactionRecord | undefined;
 }
 
 /**
@@ -80,8 +83,8 @@ export interface RequestPlan extends RequestFrame {
   request: ChatRequest;
 }
 
-/** The conversation, the settings and the tools a plan is made of. */
-export interface RequestInput {
+/** What a frame is made of: the model, its tools, the calibration, the budgets, the system message's parts. */
+export interface FrameInput {
   model: ConnectedModel;
   charsPerToken: number;
   definitions: DefinitionPlan;
@@ -98,6 +101,10 @@ export interface RequestInput {
   sections: Omit<SystemSections, 'record'>;
   /** The compaction record in force: its summary is folded into the system message. */
   record: CompactionRecord | undefined;
+}
+
+/** What a plan adds to its frame: the conversation and the settings of each request. */
+export interface RequestInput {
   transcript: readonly Message[];
   /** A tool result's content as sent (capped). */
   toolContent: (message: Message) => string;
@@ -109,12 +116,7 @@ export interface RequestInput {
 }
 
 /** The frame of a request: what it carries whatever its messages. */
-export function frameRequest(
-  input: Pick<
-    RequestInput,
-    'model' | 'charsPerToken' | 'definitions' | 'recall' | 'budgetSpecs' | 'sections' | 'record'
-  >,
-): RequestFrame {
+export function frameRequest(input: FrameInput): RequestFrame {
   const { model, charsPerToken, sections, recall } = input;
   const recallSent = recall !== undefined && input.record !== undefined;
   const definitions = recallSent
@@ -149,26 +151,28 @@ export function frameRequest(
     fit: { numCtx: budgets.numCtx - toolTokens, reserve: budgets.reserve, charsPerToken },
     head: systemHead({ ...sections, record: input.record }),
     systemMessage,
+    sections,
+    record: input.record,
   };
 }
 
 /**
- * Plans the next request: the model view (tool outputs capped, the newest turn's old tool outputs
- * shortened when it alone would not leave the reserve free, images left out for a model that
- * cannot see), its estimate and the request itself. `frame`, when given, is this input's (reused).
+ * Plans the next request in `frame`: the model view (tool outputs capped, the newest turn's old
+ * tool outputs shortened when it alone would not leave the reserve free, images left out for a
+ * model that cannot see), its estimate and the request itself.
  *
  * The request has tools and thinking only where the model supports them, and `truncate: false`,
  * so a prompt over num_ctx is refused, never cut silently — except for a message the user chose
  * to send anyway ("Send it anyway?" → y): they were told what the server will cut of it, and a
  * refusal would make the choice void.
  */
-export function planRequest(input: RequestInput, frame = frameRequest(input)): RequestPlan {
+export function planRequest(input: RequestInput, frame: RequestFrame): RequestPlan {
   const { model, charsPerToken, definitions, toolTokens } = frame;
   const { transcript } = input;
   const shortened = new Map<Message, number>();
   const built = buildModelView({
-    ...input.sections,
-    record: input.record,
+    ...frame.sections,
+    record: frame.record,
     transcript,
     toolContent: input.toolContent,
     shortened: input.shortened,
