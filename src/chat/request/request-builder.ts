@@ -288,10 +288,7 @@ export class RequestBuilder {
     const frame = this.frame();
     if (!frame) return undefined;
     const message = estimateMessageTokens(user, frame.charsPerToken);
-    return {
-      request: estimateMessagesTokens(frame.head, frame.charsPerToken) + message + frame.toolTokens,
-      message,
-    };
+    return { request: frame.headTokens + message + frame.toolTokens, message };
   }
 
   /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */

@@ -50,6 +50,8 @@ export interface RequestFrame {
   fit: ViewFit;
   /** The system message alone (prompt, instruction files, pins and summary in force): what any request carries at the least. */
   head: WireMessage[];
+  /** Estimated tokens of `head`. */
+  headTokens: number;
   /** The system message without a summary (prompt, instruction files, pins): what no compaction can shrink. */
   systemMessage: WireMessage[];
   /** The system message's own parts, and the record in force, the frame was made of: each plan's view starts with them. */
@@ -140,6 +142,7 @@ export function frameRequest(input: FrameInput): RequestFrame {
   // keep_recent a whole turn of the tail, so that a summarizer continuing the chat no longer fit.
   // Every figure that guards the window (the meter, the trigger, the fit, compaction's) counts it.
   const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, planTokens + instructionTokens);
+  const head = systemHead({ ...sections, record: input.record });
   return {
     model,
     charsPerToken,
@@ -149,7 +152,8 @@ export function frameRequest(input: FrameInput): RequestFrame {
     instructionTokens,
     budgets,
     fit: { numCtx: budgets.numCtx - toolTokens, reserve: budgets.reserve, charsPerToken },
-    head: systemHead({ ...sections, record: input.record }),
+    head,
+    headTokens: estimateMessagesTokens(head, charsPerToken),
     systemMessage,
     sections,
     record: input.record,
