@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const rootModules = fileURLToPath(new URL('../node_modules', import.meta.url));
+/** ochat's isatty, which the supports-color patch takes instead of node:tty's. */
+const earlyTerminal = fileURLToPath(new URL('../src/platform/early-terminal.ts', import.meta.url));
 
 /** A filter for one file of a top-level dependency (not the copies nested under other packages). */
 function topLevelFile(relativePath) {
@@ -150,6 +152,22 @@ function sharedOutputCaches() {
     return true;
 }
 `,
+  },
+  {
+    // chalk's supports-color imports node:tty for isatty(1) and isatty(2) as chalk loads, before
+    // the first frame, and node:tty loads node:net and the streams (~2 ms CPU on Node 20). Take
+    // isatty from src/platform/early-terminal.ts: the same check, through the binding node:tty
+    // itself calls (or node:tty, loaded then, where that binding cannot be read).
+    package: 'chalk',
+    file: topLevelFile('chalk/source/vendor/supports-color/index.js'),
+    edits: [
+      {
+        find: "import tty from 'node:tty';",
+        replace: `import { isatty as ochatIsatty } from ${JSON.stringify(earlyTerminal)};`,
+      },
+      { find: 'tty.isatty(1)', replace: 'ochatIsatty(1)' },
+      { find: 'tty.isatty(2)', replace: 'ochatIsatty(2)' },
+    ],
   },
   {
     // string-width builds an Intl.Segmenter and /^\p{RGI_Emoji}$/v when it loads: 20–28 ms on

@@ -1,5 +1,6 @@
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { fsPromises } from '../platform/node-builtin.js';
 
 /** A file to read: its path, or how to open it (given the flags), e.g. by the sandbox's walk. */
 export type FileSource = string | ((flags: number) => Promise<FileHandle>);
@@ -12,9 +13,9 @@ async function openSource(
   maxBytes: number,
 ): Promise<{ refusal: RegularFileRead } | { handle: FileHandle }> {
   if (typeof file !== 'string') return { handle: await file(READ_FLAGS) };
-  const refusal = checkRegular(await stat(file), maxBytes);
+  const refusal = checkRegular(await fsPromises().stat(file), maxBytes);
   if (refusal) return { refusal };
-  return { handle: await open(file, READ_FLAGS) };
+  return { handle: await fsPromises().open(file, READ_FLAGS) };
 }
 
 /** A regular file's bytes, or why it was not read. */

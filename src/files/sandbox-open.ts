@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readdir } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { errnoCode } from '../platform/errno.js';
+import { fsPromises } from '../platform/node-builtin.js';
 import { hardLinkRefusal, type SandboxAccess, type SandboxScope, sandboxRealRoots } from './sandbox.js';
 
 /**
@@ -42,33 +43,36 @@ export async function openInSandbox(path: string, ctx: SandboxScope, how: Sandbo
   walkable ??= existsSync(DESCRIPTORS);
   const root = rootOf(path, ctx);
   if (!root) {
-    if (how.createParents) await mkdir(dirname(path), { recursive: true });
-    return withRaceErrors(path, () => open(path, flags, how.mode));
+    if (how.createParents) await fsPromises().mkdir(dirname(path), { recursive: true });
+    return withRaceErrors(path, () => fsPromises().open(path, flags, how.mode));
   }
   if (!walkable) return openByWorkingDirectory(root, path, how);
   const names = relative(root, path).split(sep).filter(Boolean);
-  let dir = await open(root, constants.O_RDONLY | constants.O_DIRECTORY);
+  let dir = await fsPromises().open(root, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     for (const name of names.slice(0, -1)) {
       const at = `${DESCRIPTORS}/${dir.fd}/${name}`;
-      const openDir = () => open(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      const openDir = () =>
+        fsPromises().open(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
       let next: FileHandle;
       try {
         next = await withRaceErrors(at, openDir);
       } catch (error) {
         if (!how.createParents || errnoCode(error) !== 'ENOENT') throw error;
-        await mkdir(at).catch((made) => {
-          if (errnoCode(made) !== 'EEXIST') throw made;
-        });
+        await fsPromises()
+          .mkdir(at)
+          .catch((made) => {
+            if (errnoCode(made) !== 'EEXIST') throw made;
+          });
         next = await withRaceErrors(at, openDir);
       }
       await dir.close();
       dir = next;
     }
     const last = names.at(-1);
-    if (last === undefined) return await open(`${DESCRIPTORS}/${dir.fd}`, how.flags, how.mode);
+    if (last === undefined) return await fsPromises().open(`${DESCRIPTORS}/${dir.fd}`, how.flags, how.mode);
     const at = `${DESCRIPTORS}/${dir.fd}/${last}`;
-    return await withRaceErrors(at, () => open(at, flags, how.mode));
+    return await withRaceErrors(at, () => fsPromises().open(at, flags, how.mode));
   } finally {
     await dir.close();
   }
@@ -105,9 +109,9 @@ export async function readOpenDirectory(
   ctx?: SandboxScope,
 ): Promise<Dirent[]> {
   walkable ??= existsSync(DESCRIPTORS);
-  if (walkable) return readdir(`${DESCRIPTORS}/${dir.fd}`, { withFileTypes: true });
+  if (walkable) return fsPromises().readdir(`${DESCRIPTORS}/${dir.fd}`, { withFileTypes: true });
   const root = ctx && rootOf(path, ctx);
-  if (!root) return readdir(path, { withFileTypes: true });
+  if (!root) return fsPromises().readdir(path, { withFileTypes: true });
   // Listed from the directory the walk stands in, and only if it is the one opened.
   const opened = await dir.stat();
   return inWalkedDirectory(
@@ -198,7 +202,7 @@ async function openByWorkingDirectory(root: string, path: string, how: SandboxOp
   );
   const flags =
     (how.flags & ~(constants.O_CREAT | constants.O_EXCL | constants.O_TRUNC)) | constants.O_NOFOLLOW;
-  const handle = await withRaceErrors(path, () => open(path, flags, how.mode));
+  const handle = await withRaceErrors(path, () => fsPromises().open(path, flags, how.mode));
   try {
     const opened = await handle.stat();
     if (opened.dev !== identity.dev || opened.ino !== identity.ino) throw raceError();
@@ -227,10 +231,12 @@ async function withRaceErrors(at: string, opening: () => Promise<FileHandle>): P
     const link =
       code === 'ELOOP' ||
       (code === 'ENOTDIR' &&
-        (await lstat(at).then(
-          (s) => s.isSymbolicLink(),
-          () => false,
-        )));
+        (await fsPromises()
+          .lstat(at)
+          .then(
+            (s) => s.isSymbolicLink(),
+            () => false,
+          )));
     if (link) throw raceError();
     throw error;
   }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../config/mcp-servers-schema.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { boundReadBuffer } from './bounded-read-buffer.js';
 import { expandEnvReferences } from './expand-env.js';
 import { mcpErrorText } from './mcp-error-text.js';
@@ -187,7 +188,10 @@ export class ServerConnection {
     }
     const url = new URL(config.url ?? '');
     const headers = expandEnvReferences(config.headers, this.options.env).values;
-    const streamable = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    const streamable = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      fetch: boundedFetch(),
+    });
     this.#transport = streamable;
     try {
       await client.connect(streamable, { timeout });
@@ -195,7 +199,7 @@ export class ServerConnection {
       if (generation !== this.#generation) throw error;
       // An older server speaks only the SSE transport (HTTP+SSE, spec 2024-11-05).
       await streamable.close().catch(() => {});
-      const sse = new SSEClientTransport(url, { requestInit: { headers } });
+      const sse = new SSEClientTransport(url, { requestInit: { headers }, fetch: boundedFetch() });
       this.#transport = sse;
       try {
         await client.connect(sse, { timeout });

@@ -2,9 +2,11 @@ import { CommandLineExit } from '../cli/flags.js';
 import { type RunSettings, resolveSettings } from '../cli/settings.js';
 import { ConfigError } from '../config/config-error.js';
 import { exitQuietlyWhenOutputCloses } from '../platform/closed-output.js';
+import { isatty, openEarlyTerminal } from '../platform/early-terminal.js';
 import { InvalidHostError } from '../platform/host.js';
+import { onStdioStream } from '../platform/stdio-streams.js';
 import { describeError } from '../text/describe-error.js';
-import { guardTerminalOutput } from '../text/sanitize.js';
+import { filterTerminalOutput, guardTerminalOutput } from '../text/sanitize.js';
 
 /**
  * Whether `env` names a terminal without cursor addressing, where Ink's redrawn frames cannot work.
@@ -18,11 +20,12 @@ async function main(): Promise<void> {
   // chalk ignores NO_COLOR (no-color.org) but honours FORCE_COLOR=0, read when it loads: after this.
   if (process.env.NO_COLOR) process.env.FORCE_COLOR = '0';
   // stderr carries only text: error messages may echo config keys, hosts, model names, tool lines.
-  guardTerminalOutput(process.stderr, 'text');
+  // The stdio streams get their guards as they are created: the first frame is drawn without them.
+  onStdioStream('stderr', (stream) => guardTerminalOutput(stream, 'text'));
   exitQuietlyWhenOutputCloses();
   if (process.argv[2] === 'eval') {
     // `ochat eval compaction`: plain text out, its module loaded only for it.
-    guardTerminalOutput(process.stdout, 'text');
+    onStdioStream('stdout', (stream) => guardTerminalOutput(stream, 'text'));
     const { runEval } = await import('./eval-compaction.js');
     process.exitCode = await runEval(process.argv.slice(3), process.env);
     return;
@@ -62,13 +65,14 @@ async function main(): Promise<void> {
   }
   const lineMode = isDumbTerminal(process.env);
   // stdout: plain text in one-shot and line mode; Ink's frames, with its own styling, otherwise.
-  guardTerminalOutput(process.stdout, settings.flags.print !== undefined || lineMode ? 'text' : 'ink');
+  const stdoutPolicy = settings.flags.print !== undefined || lineMode ? 'text' : 'ink';
+  onStdioStream('stdout', (stream) => guardTerminalOutput(stream, stdoutPolicy));
   if (settings.flags.print !== undefined) {
     const { runOneShot } = await import('./one-shot.js');
     process.exitCode = await runOneShot(settings);
     return;
   }
-  if (!process.stdin.isTTY) {
+  if (!isatty(0)) {
     process.stderr.write(
       'ochat: the interactive chat needs a terminal. For scripts and pipes use -p "prompt".\n',
     );
@@ -81,7 +85,9 @@ async function main(): Promise<void> {
   }
   // The first frame goes up before the UI's modules load: they are most of the start-up.
   const { drawFirstFrame } = await import('../ui/first-frame.js');
-  const firstFrame = drawFirstFrame(process, settings.flags.model ?? settings.config.model);
+  // Drawn before process.stdin and stdout exist, when it can be: creating them loads node:net.
+  const terminal = openEarlyTerminal((text) => filterTerminalOutput(text, 'ink')) ?? process;
+  const firstFrame = drawFirstFrame(terminal, settings.flags.model ?? settings.config.model);
   const { runInteractive } = await import('./interactive.js');
   await runInteractive(settings, firstFrame);
 }

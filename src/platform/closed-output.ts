@@ -4,6 +4,7 @@
  * there is nobody left to tell, and an unhandled stream error would print a stack trace.
  */
 import { closeSync } from 'node:fs';
+import { onStdioStream } from './stdio-streams.js';
 
 /** Exit status for a closed pipe, as for a process ended by SIGPIPE (128 + 13). */
 export const CLOSED_PIPE_EXIT = 141;
@@ -33,7 +34,8 @@ function isClosedOutputError(error: NodeJS.ErrnoException): boolean {
 
 /**
  * Makes stdin, stdout and stderr end the process quietly when their other end is gone; other
- * stream errors are rethrown (a bug, reported by the last-resort handler).
+ * stream errors are rethrown (a bug, reported by the last-resort handler). Each as it is created:
+ * one not used yet has no errors.
  */
 export function exitQuietlyWhenOutputCloses(): void {
   let exiting = false;
@@ -45,5 +47,6 @@ export function exitQuietlyWhenOutputCloses(): void {
     if (error.code === 'EPIPE') process.exit(CLOSED_PIPE_EXIT);
     exitWithoutTerminal(CLOSED_TERMINAL_EXIT);
   };
-  for (const stream of [process.stdin, process.stdout, process.stderr]) stream.on('error', onError);
+  for (const name of ['stdin', 'stdout', 'stderr'] as const)
+    onStdioStream(name, (stream) => stream.on('error', onError));
 }

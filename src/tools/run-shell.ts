@@ -1,4 +1,6 @@
 import type * as ChildProcess from 'node:child_process';
+import { statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { nodeBuiltin } from '../platform/node-builtin.js';
 import { createOutputCollector } from './output-collector.js';
 
@@ -72,6 +74,21 @@ export function endRunningCommandsNow(graceMs = CANCEL_GRACE_MS): void {
 }
 
 /**
+ * Why the shell could not start in `cwd`. Node blames the shell for a missing working directory
+ * (`spawn sh ENOENT`) and throws a bare `spawn ENOTDIR` for a file: the folder is named instead.
+ */
+function spawnErrorText(error: unknown, cwd: string): string {
+  try {
+    if (!statSync(cwd).isDirectory()) return `the working directory ${cwd} is not a folder`;
+  } catch (statError) {
+    const code = (statError as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `the working directory ${cwd} does not exist`;
+    if (code === 'ENOTDIR') return `the working directory ${cwd} is not a folder`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
  * Runs `command` with `sh -c` in its own process group, so a timeout or an abort kills the whole
  * group (the shell and everything it started), not just the shell.
  */
@@ -79,13 +96,20 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
   const base = { exitCode: null, signal: null, timedOut: false, aborted: false, output: '' };
   if (options.signal?.aborted) return Promise.resolve({ ...base, aborted: true });
   return new Promise((resolve) => {
-    const child = nodeBuiltin<typeof ChildProcess>('node:child_process').spawn('sh', ['-c', command], {
-      cwd: options.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // No terminal is attached: pagers would wait for a keypress that never comes.
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
-    });
+    let child: ChildProcess.ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      child = nodeBuiltin<typeof ChildProcess>('node:child_process').spawn('sh', ['-c', command], {
+        cwd: options.cwd,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        // No terminal is attached: pagers would wait for a keypress that never comes.
+        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
+      });
+    } catch (error) {
+      // Some failures (a working directory that is a file) are thrown, not emitted.
+      resolve({ ...base, spawnError: spawnErrorText(error, options.cwd) });
+      return;
+    }
     const group = child.pid;
     if (group !== undefined) {
       if (!exitHookInstalled) process.once('exit', killRunningGroupsAtExit);
@@ -135,7 +159,7 @@ export function runShell(command: string, options: ShellOptions): Promise<ShellR
       options.signal?.removeEventListener('abort', onAbort);
       resolve({ exitCode, signal, timedOut, aborted, spawnError, output: collector.text() });
     };
-    child.on('error', (error) => finish(null, null, error.message));
+    child.on('error', (error) => finish(null, null, spawnErrorText(error, options.cwd)));
     child.on('close', (code, signal) => finish(code, signal));
     child.on('exit', (code, signal) => {
       // Background children may keep the pipes open forever; don't wait for them beyond a moment.

@@ -1,8 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { access, lstat, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SandboxScope } from '../files/sandbox.js';
 import { DIRECTORY_OPEN, openInSandbox, readOpenDirectory } from '../files/sandbox-open.js';
+import { fsPromises } from '../platform/node-builtin.js';
 import { type IgnoreRule, isIgnored, parseGitignore } from './gitignore.js';
 
 /** Directories never searched, ignored or not: they are large and never what the model is after. */
@@ -19,7 +19,7 @@ export async function* walkFiles(
   sandbox: SandboxScope,
   signal?: AbortSignal,
 ): AsyncGenerator<string> {
-  const stat = await lstat(start);
+  const stat = await fsPromises().lstat(start);
   if (stat.isFile()) {
     yield start;
     return;
@@ -55,7 +55,8 @@ async function listDirectory(dir: string, sandbox: SandboxScope): Promise<Dirent
   try {
     const handle = await openInSandbox(dir, sandbox, DIRECTORY_OPEN);
     try {
-      return await readOpenDirectory(handle, dir);
+      // With the sandbox: where /proc is missing, the listing is checked to be of the directory opened.
+      return await readOpenDirectory(handle, dir, sandbox);
     } finally {
       await handle.close();
     }
@@ -84,15 +85,17 @@ async function rulesAbove(dir: string): Promise<IgnoreRule[]> {
 
 async function readIgnoreFile(file: string, base: string): Promise<IgnoreRule[]> {
   try {
-    return parseGitignore(await readFile(file, 'utf8'), base);
+    return parseGitignore(await fsPromises().readFile(file, 'utf8'), base);
   } catch {
     return [];
   }
 }
 
 async function exists(p: string): Promise<boolean> {
-  return access(p).then(
-    () => true,
-    () => false,
-  );
+  return fsPromises()
+    .access(p)
+    .then(
+      () => true,
+      () => false,
+    );
 }

@@ -16,10 +16,12 @@ export const PROMPT_PLACEHOLDER = 'Type a message · / for commands · \\ + ente
 /** The status line's model name before a model is known. */
 export const NO_MODEL_LABEL = 'no model';
 
-/** A terminal to draw on: process.stdout and process.stdin. */
+/** A terminal to draw on: process.stdout and process.stdin, or the same before they exist. */
 export interface FirstFrameTerminal {
   stdout: { write(data: string): unknown; columns?: number };
   stdin: { isTTY?: boolean; setRawMode?(raw: boolean): unknown };
+  /** Hands the terminal over to process.stdin and stdout (platform/early-terminal.ts). */
+  switchToStreams?(): void;
 }
 
 /** A drawn first frame, to be replaced by the real UI. */
@@ -71,6 +73,7 @@ export function drawFirstFrame(
   return {
     handOver() {
       process.off('exit', restore);
+      terminal.switchToStreams?.();
       // The cursor is on the line below the frame: clear it and each frame line going up.
       const erase = `\x1b[2K${'\x1b[1A\x1b[2K'.repeat(lines.length)}\x1b[G`;
       stdout.write(`${BEGIN_SYNCHRONIZED_UPDATE}${erase}`);

@@ -111,11 +111,11 @@ describe('bundle layout', () => {
 /**
  * A preload that notes, in order, each file Node reads as CommonJS (fs.readFileSync: the loader's
  * and the code cache's read), each ES module it loads (a loader hook), and the first frame (the
- * prompt's placeholder written to stdout).
+ * prompt's placeholder written to fd 1, by fs.writeSync or through process.stdout, which it wraps
+ * as it is created so as not to create it), with the Node modules loaded by then.
  */
 const TRACER = `
 const fs = require('node:fs');
-const { register } = require('node:module');
 const log = process.env.OCHAT_LOAD_TRACE;
 const note = (line) => fs.appendFileSync(log, line + '\\n');
 const readFileSync = fs.readFileSync;
@@ -123,19 +123,43 @@ fs.readFileSync = function (path, ...rest) {
   if (typeof path === 'string') note('read ' + path);
   return readFileSync.call(this, path, ...rest);
 };
-const hooks = 'import { appendFileSync } from "node:fs"; let log;'
-  + ' export function initialize(data) { log = data.log; }'
-  + ' export async function load(url, context, next) { appendFileSync(log, "import " + url + String.fromCharCode(10)); return next(url, context); }';
-register('data:text/javascript,' + encodeURIComponent(hooks), { data: { log } });
-const write = process.stdout.write;
+if (process.env.OCHAT_TRACE_IMPORTS) {
+  const hooks = 'import { appendFileSync } from "node:fs"; let log;'
+    + ' export function initialize(data) { log = data.log; }'
+    + ' export async function load(url, context, next) { appendFileSync(log, "import " + url + String.fromCharCode(10)); return next(url, context); }';
+  require('node:module').register('data:text/javascript,' + encodeURIComponent(hooks), { data: { log } });
+}
 let drawn = false;
-process.stdout.write = function (chunk, ...rest) {
-  if (!drawn && String(chunk).includes('Type a message')) {
-    drawn = true;
-    note('first frame');
-  }
-  return write.call(this, chunk, ...rest);
+const sawOutput = (chunk) => {
+  if (drawn || !String(chunk).includes('Type a message')) return;
+  drawn = true;
+  note('first frame');
+  const builtins = process.moduleLoadList.filter((name) => name.startsWith('NativeModule '));
+  note('builtins ' + builtins.map((name) => name.slice('NativeModule '.length)).join(' '));
 };
+const writeSync = fs.writeSync;
+fs.writeSync = function (fd, chunk, ...rest) {
+  if (fd === 1) sawOutput(chunk);
+  return writeSync.call(this, fd, chunk, ...rest);
+};
+const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
+let wrapped;
+Object.defineProperty(process, 'stdout', {
+  configurable: true,
+  enumerable: true,
+  get() {
+    const stream = stdout.get.call(process);
+    if (wrapped !== stream) {
+      wrapped = stream;
+      const write = stream.write;
+      stream.write = function (chunk, ...rest) {
+        sawOutput(chunk);
+        return write.call(this, chunk, ...rest);
+      };
+    }
+    return stream;
+  },
+});
 `;
 
 describe('what a chat loads, traced on the built bundle', () => {
@@ -160,7 +184,7 @@ describe('what a chat loads, traced on the built bundle', () => {
       readFileSync(log, 'utf8')
         .split('\n')
         .flatMap((line) => {
-          if (line === 'first frame') return [line];
+          if (line === 'first frame' || line.startsWith('builtins ')) return [line];
           const [kind, where] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)];
           const path = kind === 'import' && where.startsWith('file:') ? fileURLToPath(where) : where;
           const inRepo = relative(root, path);
@@ -170,10 +194,10 @@ describe('what a chat loads, traced on the built bundle', () => {
 
   it('on the default Ollama host, the first frame loads bin/ochat and dist/ochat.cjs alone, and the chat never the OpenAI runtime', async () => {
     // Nothing answers at the default host here: the chat says so, after its first frame.
-    const trace = tracedChat(['-m', 'llama3.2']);
+    const trace = tracedChat(['-m', 'llama3.2'], { OCHAT_TRACE_IMPORTS: '1' });
     await pty!.waitFor('Press Enter to try again', 20_000);
     await waitUntil('the first frame traced', () => trace().includes('first frame'));
-    const loaded = trace();
+    const loaded = trace().filter((line) => !line.startsWith('builtins '));
     const frame = loaded.indexOf('first frame');
     expect([...new Set(loaded.slice(0, frame))]).toEqual(['bin/ochat', 'dist/ochat.cjs']);
     // The chat's own modules load after it, as ES modules; the OpenAI runtime is not among them.
@@ -186,13 +210,26 @@ describe('what a chat loads, traced on the built bundle', () => {
     ]);
   });
 
+  it('the first frame is drawn before node:tty and node:net load (process.stdin and stdout load them: ~3 ms)', async () => {
+    // Without the loader hook, which loads them itself.
+    const trace = tracedChat(['-m', 'llama3.2']);
+    await pty!.waitFor('Press Enter to try again', 20_000);
+    await waitUntil('the first frame traced', () => trace().some((line) => line.startsWith('builtins ')));
+    const builtins = trace()
+      .find((line) => line.startsWith('builtins '))!
+      .split(' ')
+      .slice(1);
+    expect(builtins).toContain('fs');
+    expect(builtins.filter((name) => ['tty', 'net', 'stream'].includes(name))).toEqual([]);
+  });
+
   it('the same trace sees the OpenAI runtime load, after the first frame, at a host that is such a server', async () => {
     const emulator = await startOpenAiEmulator({
       engine: 'vllm',
       models: [{ id: 'Qwen/Qwen3-8B', window: 16384 }],
     });
     try {
-      const trace = tracedChat(['--host', emulator.url]);
+      const trace = tracedChat(['--host', emulator.url], { OCHAT_TRACE_IMPORTS: '1' });
       await pty!.waitFor('max_model_len', 20_000);
       const loaded = trace();
       const frame = loaded.indexOf('first frame');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as original from '@alcalzone/ansi-tokenize';
-import { Chalk } from 'chalk';
+import { Chalk, supportsColor, supportsColorStderr } from 'chalk';
 import { build } from 'esbuild';
 import fc from 'fast-check';
 import { Box as OriginalBox, Text as OriginalText, renderToString as originalRenderToString } from 'ink';
@@ -42,7 +42,8 @@ export { default as measureText } from './node_modules/ink/build/measure-text.js
 export { default as wrapText } from './node_modules/ink/build/wrap-text.js';
 export { Box, Text, renderToString } from 'ink';
 export { createElement } from 'react';
-export { Ollama } from 'ollama';`,
+export { Ollama } from 'ollama';
+export { supportsColor, supportsColorStderr } from 'chalk';`,
       resolveDir: root,
       loader: 'js',
     },
@@ -272,12 +273,17 @@ describe('dependency patches', () => {
     );
   });
 
+  it("chalk's supports-color, with ochat's isatty instead of node:tty's, finds the colour levels the original finds", () => {
+    expect(patched.supportsColor).toEqual(supportsColor);
+    expect(patched.supportsColorStderr).toEqual(supportsColorStderr);
+  });
+
   it('each patched package (and yoga-layout, which scripts/yoga-wasm-plugin.mjs rewrites) is pinned exactly, and installed at that version', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const pins: Record<string, string> = { ...pkg.devDependencies, ...pkg.overrides };
     const packages: string[] = [...PATCHED_PACKAGES, 'yoga-layout'];
     expect(packages).toEqual(
-      expect.arrayContaining(['ink', '@alcalzone/ansi-tokenize', 'string-width', 'ollama']),
+      expect.arrayContaining(['ink', '@alcalzone/ansi-tokenize', 'string-width', 'ollama', 'chalk']),
     );
     for (const name of packages) {
       expect(pins[name], name).toMatch(/^\d+\.\d+\.\d+$/);

@@ -3,7 +3,8 @@
  * commands and flags do; a session not found names /sessions inside the chat; a malformed --host
  * says so; a file /load cannot read says why without an errno code.
  */
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type ChatRun, startChat } from '../support/e2e-chat.js';
@@ -63,5 +64,20 @@ describe('in the chat', () => {
     pty.write('/load ./missing.json\r');
     await pty.waitFor('Not loaded: cannot read ./missing.json: no such file or folder.');
     expect(pty.screen()).not.toContain('ENOENT');
+  });
+
+  test('/load of a named pipe or a device named *.json refuses it by name; the chat goes on', async () => {
+    run = await startChat({ models: MODELS, args: ['-m', 'm1'], pty: { cols: 120 } });
+    const { pty } = run;
+    // Nobody writes the pipe: reading it would wait forever; /dev/zero would never end.
+    execFileSync('mkfifo', [join(pty.home, 'pipe.json')]);
+    symlinkSync('/dev/zero', join(pty.home, 'zero.json'));
+
+    pty.write('/load ./pipe.json\r');
+    await pty.waitFor('Not loaded: cannot read ./pipe.json: it is a named pipe (FIFO), not a file.');
+    pty.write('/load zero.json\r');
+    await pty.waitFor('Not loaded: cannot read zero.json: it is a device, not a file.');
+    pty.write('still here\r');
+    await pty.waitFor('Echo: still here');
   });
 });

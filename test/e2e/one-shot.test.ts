@@ -104,6 +104,34 @@ describe('ochat -p', () => {
     }
   });
 
+  test('a run_command whose working directory is gone names that folder, and the model is told so', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'ochat-e2e-cwd-'));
+    emu.setModels([
+      { name: 'llama3.2:latest' },
+      { name: 'toolful:latest', capabilities: ['completion', 'tools'] },
+    ]);
+    try {
+      emu.enqueue(
+        // The first command removes ochat's own working directory; the second can then not start there.
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'rmdir "$PWD"' } }] },
+        { toolCalls: [{ name: 'run_command', arguments: { command: 'echo hi' } }] },
+        { content: 'The folder is gone.' },
+      );
+      const result = await runOchat(['-m', 'toolful', '-y', '-p', 'clean up'], { env, cwd });
+      expect(result.stdout).toBe('The folder is gone.\n');
+      expect(result.stderr).toContain(
+        `✗ run_command echo hi — the working directory ${cwd} does not exist\n`,
+      );
+      expect(result.stderr).not.toContain('ENOENT');
+      const told = emu.chats[2]?.body.messages.at(-1);
+      expect(told.role).toBe('tool');
+      expect(told.content).toContain(`[could not start: the working directory ${cwd} does not exist]`);
+    } finally {
+      emu.setModels([{ name: 'llama3.2:latest' }, { name: 'qwen3:latest' }]);
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
   test('prints the reply on stdout as plain text and exits 0', async () => {
     emu.enqueue({ content: 'The answer is **42**.' });
     const result = await runOchat(['-m', 'llama3.2', '-p', 'What is the answer?'], { env });
@@ -186,6 +214,27 @@ describe('ochat -p', () => {
     expect(result.stdout).toBe('Echo: summarize\n\ndata\nmore data\n');
   });
 
+  test('stdin from a file is sent whole after the prompt (read at once, past one read), from /dev/null adds nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-e2e-stdin-'));
+    try {
+      const file = join(dir, 'input.txt');
+      // ~92 kB: more than one read of a file on stdin takes; a window that holds it.
+      const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} of the file on stdin`);
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const fromFile = await runOchat(['-m', 'llama3.2', '--num-ctx', '65536', '-p', 'count'], {
+        env,
+        stdinFrom: file,
+      });
+      expect(fromFile.code).toBe(0);
+      expect(emu.chats[0].body.messages).toEqual([{ role: 'user', content: `count\n\n${lines.join('\n')}` }]);
+      const fromNull = await runOchat(['-m', 'llama3.2', '-p', 'alone'], { env, stdinFrom: '/dev/null' });
+      expect(fromNull.code).toBe(0);
+      expect(emu.chats[1].body.messages).toEqual([{ role: 'user', content: 'alone' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('-p - takes the prompt from stdin alone; words after the options join the prompt', async () => {
     const dash = await runOchat(['-m', 'llama3.2', '-p', '-'], { env, input: 'from a pipe\n' });
     expect(dash.code).toBe(0);
@@ -223,7 +272,7 @@ describe('ochat -p', () => {
     }
   });
 
-  test("loads nothing before its first reply byte that the reply does not use: not undici (Node's fetch), crypto, child_process, worker_threads, readline, tty (with pipes for stdio), nor an Intl.Segmenter", async () => {
+  test("loads nothing before its first reply byte that the reply does not use: not undici (Node's fetch), crypto, child_process, worker_threads, readline, tty (with pipes for stdio), fs/promises (no instruction file), an fs.ReadStream for stdin from /dev/null, nor an Intl.Segmenter", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-e2e-modules-'));
     try {
       // Preloaded into ochat's process: at the reply's first byte, writes the list of Node's own
@@ -246,19 +295,36 @@ process.stdout.write = (...args) => {
   return write(...args);
 };`,
       );
-      emu.enqueue({ content: 'Over node:http.' });
-      const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], {
-        env: { ...env, NODE_OPTIONS: `--require ${preload}` },
-      });
-      expect(result.stdout).toBe('Over node:http.\n');
-      const loaded = readFileSync(listFile, 'utf8').split('\n');
+      const loadedWith = async (stdinFrom?: string) => {
+        emu.enqueue({ content: 'Over node:http.' });
+        const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], {
+          env: { ...env, NODE_OPTIONS: `--require ${preload}` },
+          stdinFrom,
+        });
+        expect(result.stdout).toBe('Over node:http.\n');
+        return readFileSync(listFile, 'utf8').split('\n');
+      };
+      const isLoaded = (loaded: string[], name: string) =>
+        loaded.some((each) => each.endsWith(`/${name}`) || each.endsWith(` ${name}`));
+      // stdin an empty pipe.
+      const loaded = await loadedWith();
       expect(loaded).toContain('NativeModule http');
       expect(loaded[0]).toBe('segmenters 0');
-      for (const unused of ['undici', 'crypto', 'child_process', 'worker_threads', 'readline', 'tty']) {
-        expect(loaded.filter((name) => name.endsWith(`/${unused}`) || name.endsWith(` ${unused}`))).toEqual(
-          [],
-        );
+      for (const unused of [
+        'undici',
+        'crypto',
+        'child_process',
+        'worker_threads',
+        'readline',
+        'tty',
+        'fs/promises',
+      ]) {
+        expect(isLoaded(loaded, unused), unused).toBe(false);
       }
+      // stdin /dev/null, read without process.stdin: no fs.ReadStream.
+      const fromNull = await loadedWith('/dev/null');
+      for (const unused of ['fs/streams', 'fs/promises'])
+        expect(isLoaded(fromNull, unused), unused).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

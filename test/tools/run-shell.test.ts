@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runShell } from '../../src/tools/run-shell.js';
 import { makeTempDir } from './temp-sandbox.js';
@@ -5,6 +7,21 @@ import { makeTempDir } from './temp-sandbox.js';
 const options = () => ({ cwd: makeTempDir(), timeoutMs: 0, maxOutputChars: 10_000 });
 
 describe('runShell', () => {
+  // Node blames the shell (`spawn sh ENOENT`) or throws a bare `spawn ENOTDIR`: the folder is named instead.
+  it('names a working directory that is missing or a file, never rejects', async () => {
+    const missing = join(makeTempDir(), 'gone');
+    await expect(runShell('true', { ...options(), cwd: missing })).resolves.toMatchObject({
+      exitCode: null,
+      spawnError: `the working directory ${missing} does not exist`,
+    });
+    const file = join(makeTempDir(), 'a-file');
+    writeFileSync(file, '');
+    await expect(runShell('true', { ...options(), cwd: file })).resolves.toMatchObject({
+      exitCode: null,
+      spawnError: `the working directory ${file} is not a folder`,
+    });
+  });
+
   it('hands each piece of output to onOutput as it arrives, stdout and stderr alike', async () => {
     const pieces: string[] = [];
     const result = await runShell('echo one; sleep 0.2; echo two >&2', {

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import type { Conversation } from '../../conversation/conversation.js';
 import { fileErrorReason } from '../../platform/errno.js';
+import { type OwnFileRead, readOwnFile } from '../../platform/own-file.js';
 import { exportJson, exportMarkdown, parseJsonExport } from '../../sessions/session-export.js';
 import type { SessionServer, SettingKey } from '../../sessions/session-format.js';
 import { formatHistory } from '../../sessions/session-history.js';
@@ -253,13 +254,17 @@ export class SessionKeeper {
   load(file: string): string {
     const store = this.requireStore();
     const path = resolve(this.deps.cwd, file);
-    let text: string;
+    let read: OwnFileRead;
     try {
-      text = readFileSync(path, 'utf8');
+      // Opened without blocking and refused unless a regular file: a FIFO named x.json would hang the chat.
+      read = readOwnFile(path, Number.POSITIVE_INFINITY);
     } catch (error) {
       throw new SessionCommandError(`cannot read ${file}: ${fileErrorReason(error)}.`, { cause: error });
     }
-    const data = parseJsonExport(text);
+    if (read.kind === 'absent') throw new SessionCommandError(`cannot read ${file}: no such file or folder.`);
+    if (read.kind === 'bad')
+      throw new SessionCommandError(`cannot read ${file}: it is ${read.what}, not a file.`);
+    const data = parseJsonExport(read.bytes.toString('utf8'));
     const { type: _type, version: _version, id: _id, ...rest } = data.header;
     const created = store.create(
       { ...rest, created: this.deps.now().toISOString(), cwd: this.deps.cwd },

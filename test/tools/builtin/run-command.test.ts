@@ -107,6 +107,11 @@ describe('run_command', () => {
     const args = { command: 'true' };
     const outcome = await runCommandTool.run(args, makeContext('/nonexistent-ochat-dir'));
     expect(outcome.ok).toBe(false);
-    expect(runCommandTool.summaryLine(args, outcome)).toMatch(/^❌ true \(.*ENOENT/);
+    expect(outcome.output).toBe(
+      '(no output)\n[could not start: the working directory /nonexistent-ochat-dir does not exist]',
+    );
+    expect(runCommandTool.summaryLine(args, outcome)).toBe(
+      '❌ true (the working directory /nonexistent-ochat-dir does not exist)',
+    );
   });
 });
