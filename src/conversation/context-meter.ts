@@ -48,6 +48,8 @@ export interface MeterAnchor {
 export interface MeterState {
   charsPerToken: number;
   anchor?: MeterAnchor;
+  /** Whether the server's template renders the tool definitions, once a count showed it. */
+  rendersTools?: boolean;
 }
 
 /**
@@ -98,15 +100,21 @@ export class ContextMeter {
 
   /** The meter's state, as saved. */
   get state(): MeterState {
-    return this.anchor
-      ? { charsPerToken: this.charsPerToken, anchor: { ...this.anchor } }
-      : { charsPerToken: this.charsPerToken };
+    const rendersTools = this.rendersTools;
+    return {
+      charsPerToken: this.charsPerToken,
+      ...(this.anchor && { anchor: { ...this.anchor } }),
+      ...(rendersTools !== undefined && { rendersTools }),
+    };
   }
 
   /** Puts a saved state back (a resume): not a change, so nobody is told. */
   restore(state: MeterState): void {
     this.charsPerToken = state.charsPerToken;
     this.anchor = state.anchor && { ...state.anchor };
+    // Learnt from a count, not known again until the next one: a resume would count llama-server's unrendered definitions.
+    this.toolsRendered = state.rendersTools === true;
+    this.toolsUnrendered = state.rendersTools === false;
   }
 
   /**

@@ -30,7 +30,8 @@ export interface SessionHeader {
 /**
  * A setting that changes what the next request sends (or the session's name). `tools`: which
  * tools are on (`/tools on|off`), as `{name: enabled}`. `meter`: the context meter's state (the
- * server's last counts and the calibrated chars per token), so a resumed session decides on
+ * server's last counts, the calibrated chars per token and whether its template renders the tool
+ * definitions), so a resumed session decides on
  * compaction exactly as the original would, `tool_recency` the tools it used and found (so it sends
  * the same definitions), as does `auto_compaction_paused` (automatic compaction
  * waits for a successful one after it failed). `tool_started`: a tool call was approved and began

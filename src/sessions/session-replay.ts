@@ -57,18 +57,20 @@ const isCount = (value: unknown): value is number =>
 /** A saved meter state, or undefined when the value is not one (then the meter estimates afresh). */
 function meterState(value: unknown): MeterState | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  const { charsPerToken, anchor } = value as Record<string, unknown>;
+  const { charsPerToken, anchor, rendersTools } = value as Record<string, unknown>;
   if (!isCount(charsPerToken) || charsPerToken === 0) return undefined;
-  if (anchor === undefined) return { charsPerToken };
+  const learnt = typeof rendersTools === 'boolean' ? { rendersTools } : {};
+  if (anchor === undefined) return { charsPerToken, ...learnt };
   const a = anchor as Record<string, unknown> | null;
   if (!a || !isCount(a.tokens) || !isCount(a.transcriptLength) || !isCount(a.recordCount))
-    return { charsPerToken };
+    return { charsPerToken, ...learnt };
   const { tokens, transcriptLength, recordCount } = a;
   return {
     charsPerToken,
     anchor: isCount(a.estimated)
       ? { tokens, transcriptLength, recordCount, estimated: a.estimated }
       : { tokens, transcriptLength, recordCount },
+    ...learnt,
   };
 }
 

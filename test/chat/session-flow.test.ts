@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelInfo } from '../../src/backend/interfaces.js';
 import { ChatController } from '../../src/chat/chat-controller.js';
+import type { ChatParts } from '../../src/chat/chat-parts.js';
 import { SessionStore } from '../../src/sessions/session-store.js';
 import { testControllerDeps } from '../support/controller-deps.js';
 import { FakeBackend } from '../support/fake-backend.js';
@@ -256,6 +257,33 @@ describe('the context meter in a session', () => {
     expect(second.store.get().used).toBe(used);
     const meter = sessionLines(dir).filter((l) => l.type === 'setting' && l.key === 'meter');
     expect(meter.at(-1)).toMatchObject({ value: { anchor: { tokens: 5500, transcriptLength: 2 } } });
+  });
+
+  it("keeps what a count showed of the server's template: tool definitions it does not render stay uncounted after a resume", async () => {
+    const dir = place();
+    const requestsOf = (controller: ChatController) =>
+      (controller as unknown as { parts: ChatParts }).parts.requests;
+    // llama-server's chatml: a count of the whole prompt with no room in it for the definitions sent.
+    const backend = new FakeBackend(TOOL_MODEL).enqueue({
+      content: 'Short.',
+      promptEvalCount: 12,
+      evalCount: 3,
+      wholePrompt: true,
+    });
+    const first = await start(dir, backend);
+    await say(first, 'hello');
+    expect(backend.requests[0].tools?.length).toBeGreaterThan(0);
+    expect(requestsOf(first).meter.rendersTools).toBe(false);
+    const before = requestsOf(first).chatContinuation(2);
+    expect(before.toolTokens).toBe(0);
+    expect(before.counted).toBeGreaterThan(0);
+    quit(first);
+
+    const second = await start(dir, new FakeBackend(TOOL_MODEL), true);
+    expect(requestsOf(second).meter.rendersTools).toBe(false);
+    const after = requestsOf(second).chatContinuation(2);
+    expect(after.toolTokens).toBe(0);
+    expect(after.counted).toBe(before.counted);
   });
 
   it('a change that invalidates the server count (/tools off) is recorded too', async () => {

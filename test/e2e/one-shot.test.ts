@@ -275,7 +275,7 @@ describe('ochat -p', () => {
     }
   });
 
-  test("loads nothing before its first reply byte that the reply does not use: not undici (Node's fetch), crypto, child_process, worker_threads, readline, tty (with pipes for stdio), fs/promises (no instruction file), nor an Intl.Segmenter", async () => {
+  test("loads nothing before its first reply byte that the reply does not use: not undici (Node's fetch), crypto, child_process, worker_threads, readline, tty (with pipes for stdio), fs/promises (no instruction file), an fs.ReadStream for stdin from /dev/null, nor an Intl.Segmenter", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ochat-e2e-modules-'));
     try {
       // Preloaded into ochat's process: at the reply's first byte, writes the list of Node's own
@@ -298,12 +298,19 @@ process.stdout.write = (...args) => {
   return write(...args);
 };`,
       );
-      emu.enqueue({ content: 'Over node:http.' });
-      const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], {
-        env: { ...env, NODE_OPTIONS: `--require ${preload}` },
-      });
-      expect(result.stdout).toBe('Over node:http.\n');
-      const loaded = readFileSync(listFile, 'utf8').split('\n');
+      const loadedWith = async (stdinFrom?: string) => {
+        emu.enqueue({ content: 'Over node:http.' });
+        const result = await runOchat(['-m', 'llama3.2', '-p', 'hi'], {
+          env: { ...env, NODE_OPTIONS: `--require ${preload}` },
+          stdinFrom,
+        });
+        expect(result.stdout).toBe('Over node:http.\n');
+        return readFileSync(listFile, 'utf8').split('\n');
+      };
+      const isLoaded = (loaded: string[], name: string) =>
+        loaded.some((each) => each.endsWith(`/${name}`) || each.endsWith(` ${name}`));
+      // stdin an empty pipe.
+      const loaded = await loadedWith();
       expect(loaded).toContain('NativeModule http');
       expect(loaded[0]).toBe('segmenters 0');
       for (const unused of [
@@ -315,10 +322,12 @@ process.stdout.write = (...args) => {
         'tty',
         'fs/promises',
       ]) {
-        expect(loaded.filter((name) => name.endsWith(`/${unused}`) || name.endsWith(` ${unused}`))).toEqual(
-          [],
-        );
+        expect(isLoaded(loaded, unused), unused).toBe(false);
       }
+      // stdin /dev/null, read without process.stdin: no fs.ReadStream.
+      const fromNull = await loadedWith('/dev/null');
+      for (const unused of ['fs/streams', 'fs/promises'])
+        expect(isLoaded(fromNull, unused), unused).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -93,4 +93,25 @@ describe('replaySession', () => {
       ]).settings.meter,
     ).toEqual({ charsPerToken: 3 });
   });
+
+  test("the meter's word on the template's tool definitions is kept when it is a boolean", () => {
+    const meterOf = (value: unknown) =>
+      replaySession(HEADER, [{ type: 'setting', at, key: 'meter', value }]).settings.meter;
+    expect(meterOf({ charsPerToken: 3, rendersTools: false })).toEqual({
+      charsPerToken: 3,
+      rendersTools: false,
+    });
+    expect(
+      meterOf({
+        charsPerToken: 3,
+        anchor: { tokens: 9, transcriptLength: 2, recordCount: 0 },
+        rendersTools: true,
+      }),
+    ).toEqual({
+      charsPerToken: 3,
+      anchor: { tokens: 9, transcriptLength: 2, recordCount: 0 },
+      rendersTools: true,
+    });
+    expect(meterOf({ charsPerToken: 3, rendersTools: 'no' })).toEqual({ charsPerToken: 3 });
+  });
 });

@@ -18,6 +18,8 @@ export type FakeReply =
       promptEvalCount?: number;
       evalCount?: number;
       doneReason?: string;
+      /** The count is of the whole prompt, as an OpenAI-compatible server's `usage` is. */
+      wholePrompt?: true;
     }
   /** Streams `partial`, then rejects with a `BackendError` of `kind` carrying it. */
   | { fail: 'stream' | 'http' | 'unreachable'; message?: string; partial?: string }
@@ -153,6 +155,7 @@ export class FakeBackend implements ChatBackend {
         loadDurationNs: 0,
         promptEvalDurationNs: 0,
         evalDurationNs: 0,
+        ...(next.wholePrompt && { wholePrompt: true as const }),
       },
     };
   }

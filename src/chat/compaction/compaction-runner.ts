@@ -11,11 +11,11 @@ import type { Config } from '../../config/schema.js';
 import type { CompactionRecord } from '../../conversation/compaction-record.js';
 import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
-import { lastTurnStart } from '../../conversation/turns.js';
 import type { CompactionFailure } from '../../sessions/session-recorder.js';
 import { describeError } from '../../text/describe-error.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
+import type { RequestPlan } from '../request/request-plan.js';
 import type { AbortSlot } from '../state/abort-slot.js';
 import type { AskDialog } from '../state/dialog-queue.js';
 import type { ScreenLog } from '../state/screen-log.js';
@@ -28,7 +28,14 @@ type CompactionEnd = 'done' | 'nothing' | 'failed' | 'unfixable' | 'until-next-t
  * What the budget gate came to: `ready` (room made, or none needed), `failed` (a compaction
  * failed and said so; the request may still go), `cancelled` (the user cancelled it: it must not).
  */
-export type GateResult = 'ready' | 'failed' | 'cancelled';
+export interface GateResult {
+  end: 'ready' | 'failed' | 'cancelled';
+  /**
+   * The plan the gate weighed and found not due: the request to send as it is. None after a
+   * compaction ran (the chat moved: the request is planned, and weighed, again).
+   */
+  plan?: RequestPlan;
+}
 
 /** Who asked for a compaction: the user (`/compact`) or the trigger. */
 export type CompactionTrigger = 'manual' | 'auto';
@@ -65,11 +72,6 @@ export class CompactionRunner implements CompactionCommands {
    */
   private unfixableTurn: number | undefined;
   private scaledBudgetsTold = false;
-  /**
-   * What the gate last found not due: the plan, and the runner's own state then. The turn's first
-   * request passes the gate right after the sender's; the same plan is not weighed twice.
-   */
-  private passed: { plan: object; auto: boolean; paused: boolean; unfixable: number | undefined } | undefined;
 
   constructor(private readonly deps: CompactionRunnerDeps) {}
 
@@ -100,17 +102,13 @@ export class CompactionRunner implements CompactionCommands {
    * Whether automatic compaction should run now (DESIGN §3). Not for a turn the user sent anyway
    * over the window: nothing can make it fit, and trying would fail and pause automatic mode.
    */
-  due(): boolean {
-    const connected = this.deps.settings.connected;
-    if (!connected || !this.deps.config.auto || this.autoPaused) return false;
-    if (this.deps.conversation.lastUserMessage()?.oversized) return false;
-    if (this.unfixableTurn === lastTurnStart(this.deps.conversation.transcript)) return false;
-    const plan = this.deps.requests.plan();
-    if (!plan) return false;
+  due(plan = this.deps.requests.plan()): boolean {
+    if (!plan || !this.deps.config.auto || this.autoPaused) return false;
+    if (plan.oversized || this.unfixableTurn === plan.turnStart) return false;
     return isCompactionDue({
       used: this.deps.requests.used(plan),
       reserve: this.tellScaled(plan.budgets).reserve,
-      numCtx: connected.numCtx,
+      numCtx: plan.model.numCtx,
     });
   }
 
@@ -120,29 +118,11 @@ export class CompactionRunner implements CompactionCommands {
    * `saysCancel: false`: the caller, holding its request back, says so itself (one line, below its message).
    */
   async makeRoom(options: { saysCancel?: boolean } = {}): Promise<GateResult> {
-    const now = {
-      plan: this.deps.requests.plan(),
-      auto: this.deps.config.auto,
-      paused: this.autoPaused,
-      unfixable: this.unfixableTurn,
-    };
-    const { passed } = this;
-    if (
-      now.plan &&
-      passed?.plan === now.plan &&
-      passed.auto === now.auto &&
-      passed.paused === now.paused &&
-      passed.unfixable === now.unfixable
-    )
-      return 'ready';
-    if (!this.due()) {
-      this.passed = now.plan && { ...now, plan: now.plan };
-      return 'ready';
-    }
-    this.passed = undefined;
+    const plan = this.deps.requests.plan();
+    if (!this.due(plan)) return { end: 'ready', plan };
     const end = await this.attempt('auto', undefined, options.saysCancel ?? true);
-    if (end === 'cancelled') return 'cancelled';
-    return end === 'failed' || end === 'unfixable' || end === 'until-next-turn' ? 'failed' : 'ready';
+    if (end === 'cancelled') return { end: 'cancelled' };
+    return { end: end === 'failed' || end === 'unfixable' || end === 'until-next-turn' ? 'failed' : 'ready' };
   }
 
   // ── CompactionCommands ───────────────────────────────────────────────────────────────────
@@ -322,7 +302,7 @@ export class CompactionRunner implements CompactionCommands {
         const { result } = outcome;
         // Still over the window: say why, or 149% of 2k after a "success" reads as a bug.
         const stillOver =
-          result.tokensAfter > result.numCtx && conversation.lastUserMessage()?.oversized === true
+          result.tokensAfter > result.numCtx && plan.oversized
             ? '; the message sent anyway stays whole, cut by Ollama, until the next turn compacts it'
             : '';
         screen.notice(
@@ -341,7 +321,7 @@ export class CompactionRunner implements CompactionCommands {
       if (abort.signal.aborted) return this.cancelled(trigger, focus, saysCancel);
       if (!outcome.retryable) {
         const later = outcome.nextTurn && config.auto;
-        if (later) this.unfixableTurn = lastTurnStart(conversation.transcript);
+        if (later) this.unfixableTurn = plan.turnStart;
         this.fail(
           trigger,
           focus,

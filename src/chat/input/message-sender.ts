@@ -5,12 +5,12 @@ import type { Conversation } from '../../conversation/conversation.js';
 import { formatTokens } from '../../conversation/format-tokens.js';
 import type { WireMessage } from '../../conversation/message.js';
 import { formatRecall, searchHistory } from '../../conversation/recall-search.js';
-import { estimateMessageTokens } from '../../conversation/token-estimate.js';
 import type { CompactionRunner } from '../compaction/compaction-runner.js';
 import type { ModelConnector } from '../model/model-connector.js';
 import type { ConnectedModel } from '../request/model-selection.js';
 import type { ModelSettings } from '../request/model-settings.js';
 import type { RequestBuilder } from '../request/request-builder.js';
+import type { RequestPlan } from '../request/request-plan.js';
 import type { AskDialog } from '../state/dialog-queue.js';
 import type { ScreenLog } from '../state/screen-log.js';
 import type { TurnOutcome } from '../turn/turn-outcome.js';
@@ -90,10 +90,11 @@ export class MessageSender implements ConversationCommands {
     const { attachments } = user.message;
     screen.push({ kind: 'user', id: screen.itemId(), text, attachments });
     for (const warning of user.warnings) screen.notice('warning', warning);
-    const compactionFailed = gate === 'failed';
-    if (gate === 'cancelled') return { end: turns.holdUnsent(), compactionFailed };
-    if (fits === 'anyway') this.tellWhatIsCut(connected);
-    const outcome = await turns.run(connected);
+    const compactionFailed = gate.end === 'failed';
+    if (gate.end === 'cancelled') return { end: turns.holdUnsent(), compactionFailed };
+    if (fits === 'anyway') this.tellWhatIsCut(connected, gate.plan);
+    // The plan the gate let through is the turn's first request, sent as it is (not weighed again).
+    const outcome = await turns.run(connected, gate.plan);
     return { ...outcome, compactionFailed: outcome.compactionFailed || compactionFailed };
   }
 
@@ -132,11 +133,12 @@ export class MessageSender implements ConversationCommands {
         ? `Regenerating the reply to "${quoted}"; the old one stays in /history, marked replaced.`
         : `Asking again for a reply to "${quoted}".`,
     );
-    if ((await compactions.makeRoom({ saysCancel: false })) === 'cancelled') {
+    const gate = await compactions.makeRoom({ saysCancel: false });
+    if (gate.end === 'cancelled') {
       turns.holdUnsent();
       return;
     }
-    await turns.run(connected);
+    await turns.run(connected, gate.plan);
   }
 
   // ── the pipeline's steps ─────────────────────────────────────────────────────────────────
@@ -152,12 +154,10 @@ export class MessageSender implements ConversationCommands {
     user: WireMessage,
   ): Promise<'fits' | 'anyway' | 'not-sent'> {
     const { requests, screen, ask, interactive } = this.deps;
-    // The frame of the plan the message will go in: its system message and tool definitions.
-    const frame = requests.frame();
-    if (!frame) return 'fits';
-    const smallest = requests.smallestRequestWith(frame, user);
-    if (smallest <= connected.numCtx) return 'fits';
-    const message = estimateMessageTokens(user, frame.charsPerToken);
+    // In the frame of the plan the message will go in: its system message and tool definitions.
+    const figures = requests.smallestRequestWith(user);
+    if (!figures || figures.request <= connected.numCtx) return 'fits';
+    const { request: smallest, message } = figures;
     screen.notice(
       interactive ? 'warning' : 'error',
       `This message is about ${formatTokens(message)} tokens; even after compaction the request carrying it would be about ${formatTokens(smallest)} tokens, more than num_ctx ${formatTokens(connected.numCtx)}. Sent as it is, Ollama would cut it without notice.`,
@@ -175,10 +175,10 @@ export class MessageSender implements ConversationCommands {
     return 'not-sent';
   }
 
-  /** Says once, plainly, what the model will not see of a request sent over its window. */
-  private tellWhatIsCut(connected: ConnectedModel): void {
-    const { requests, screen } = this.deps;
-    const request = requests.plan()?.estimate ?? 0;
+  /** Says once, plainly, what the model will not see of `plan`'s request, sent over its window. */
+  private tellWhatIsCut(connected: ConnectedModel, plan: RequestPlan | undefined): void {
+    const { screen } = this.deps;
+    const request = plan?.estimate ?? 0;
     const over = Math.max(0, request - connected.numCtx);
     screen.notice(
       'warning',

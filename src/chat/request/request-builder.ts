@@ -12,6 +12,7 @@ import type { Message, WireMessage } from '../../conversation/message.js';
 import {
   DEFAULT_CHARS_PER_TOKEN,
   estimateMessagesTokens,
+  estimateMessageTokens,
   estimateToolDefinitionsTokens,
 } from '../../conversation/token-estimate.js';
 import { ToolRecency } from '../../conversation/tool-recency.js';
@@ -122,7 +123,6 @@ export class RequestBuilder {
     if (this.#plan && sameKey(this.#plan.key, key)) return this.#plan.value;
     const plan = planRequest(
       {
-        ...this.frameInput(frame.model, frame.definitions),
         transcript: conversation.transcript,
         toolContent: this.toolContent,
         shortened: this.#sentShortened,
@@ -240,22 +240,18 @@ export class RequestBuilder {
     const sections = this.settings.systemSections();
     const key = [definitions, ...Object.values(sections), this.conversation.latestRecord];
     if (this.#frame && sameKey(this.#frame.key, key)) return this.#frame.value;
-    const frame = frameRequest(this.frameInput(model, definitions));
-    this.#frame = { key, value: frame };
-    return frame;
-  }
-
-  private frameInput(model: ConnectedModel, definitions: DefinitionPlan) {
     const { reserve, keep_recent, summary } = this.config.compaction;
-    return {
+    const frame = frameRequest({
       model,
       charsPerToken: this.meter.charsPerToken,
       definitions,
       recall: this.recallDefinition(model),
       budgetSpecs: { reserve, keep_recent, summary },
-      sections: this.settings.systemSections(),
+      sections,
       record: this.conversation.latestRecord,
-    };
+    });
+    this.#frame = { key, value: frame };
+    return frame;
   }
 
   /** The definition plan for `model`, kept while the tools, the recent ones and the calibration stay. */
@@ -283,12 +279,16 @@ export class RequestBuilder {
   }
 
   /**
-   * The smallest request a new user message can go out in: the system message (prompt and
-   * summary in force), the message alone and the tool definitions — what is left once compaction
-   * has summarized everything before it.
+   * The smallest request a new user message can go out in, in the frame of the next plan: the
+   * system message (prompt and summary in force), the message alone and the tool definitions —
+   * what is left once compaction has summarized everything before it; and the message's own
+   * estimate. Undefined until a model is connected.
    */
-  smallestRequestWith(frame: RequestFrame, user: WireMessage): number {
-    return estimateMessagesTokens([...frame.head, user], frame.charsPerToken) + frame.toolTokens;
+  smallestRequestWith(user: WireMessage): { request: number; message: number } | undefined {
+    const frame = this.frame();
+    if (!frame) return undefined;
+    const message = estimateMessageTokens(user, frame.charsPerToken);
+    return { request: frame.headTokens + message + frame.toolTokens, message };
   }
 
   /** Estimated tokens the instruction files' and pinned notes' sections add to the system message (0: none). */

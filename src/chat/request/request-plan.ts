@@ -20,6 +20,7 @@ import {
   tokensOfLength,
   toolDefinitionsLength,
 } from '../../conversation/token-estimate.js';
+import { lastTurnStart } from '../../conversation/turns.js';
 import type { DefinitionPlan } from '../../tools/definition-budget.js';
 import type { ConnectedModel } from './model-selection.js';
 
@@ -49,8 +50,13 @@ export interface RequestFrame {
   fit: ViewFit;
   /** The system message alone (prompt, instruction files, pins and summary in force): what any request carries at the least. */
   head: WireMessage[];
+  /** Estimated tokens of `head`. */
+  headTokens: number;
   /** The system message without a summary (prompt, instruction files, pins): what no compaction can shrink. */
   systemMessage: WireMessage[];
+  /** The system message's own parts, and the record in force, the frame was made of: each plan's view starts with them. */
+  sections: FrameInput['sections'];
+  record: CompactionRecord | undefined;
 }
 
 /**
@@ -68,12 +74,19 @@ export interface RequestPlan extends RequestFrame {
    * read low until then).
    */
   estimate: number;
+  /** Where the newest turn starts in the transcript (its user message; -1: none yet). */
+  turnStart: number;
+  /**
+   * The newest user message was sent anyway over the window ("Send it anyway?" → y): the server
+   * may cut this request (`truncate`), and no compaction runs for its turn.
+   */
+  oversized: boolean;
   /** What goes to the backend: any ChatBackend takes it as it is. */
   request: ChatRequest;
 }
 
-/** The conversation, the settings and the tools a plan is made of. */
-export interface RequestInput {
+/** What a frame is made of: the model, its tools, the calibration, the budgets, the system message's parts. */
+export interface FrameInput {
   model: ConnectedModel;
   charsPerToken: number;
   definitions: DefinitionPlan;
@@ -90,6 +103,10 @@ export interface RequestInput {
   sections: Omit<SystemSections, 'record'>;
   /** The compaction record in force: its summary is folded into the system message. */
   record: CompactionRecord | undefined;
+}
+
+/** What a plan adds to its frame: the conversation and the settings of each request. */
+export interface RequestInput {
   transcript: readonly Message[];
   /** A tool result's content as sent (capped). */
   toolContent: (message: Message) => string;
@@ -101,12 +118,7 @@ export interface RequestInput {
 }
 
 /** The frame of a request: what it carries whatever its messages. */
-export function frameRequest(
-  input: Pick<
-    RequestInput,
-    'model' | 'charsPerToken' | 'definitions' | 'recall' | 'budgetSpecs' | 'sections' | 'record'
-  >,
-): RequestFrame {
+export function frameRequest(input: FrameInput): RequestFrame {
   const { model, charsPerToken, sections, recall } = input;
   const recallSent = recall !== undefined && input.record !== undefined;
   const definitions = recallSent
@@ -130,6 +142,7 @@ export function frameRequest(
   // keep_recent a whole turn of the tail, so that a summarizer continuing the chat no longer fit.
   // Every figure that guards the window (the meter, the trigger, the fit, compaction's) counts it.
   const budgets = resolveBudgets(model.numCtx, input.budgetSpecs, planTokens + instructionTokens);
+  const head = systemHead({ ...sections, record: input.record });
   return {
     model,
     charsPerToken,
@@ -139,28 +152,31 @@ export function frameRequest(
     instructionTokens,
     budgets,
     fit: { numCtx: budgets.numCtx - toolTokens, reserve: budgets.reserve, charsPerToken },
-    head: systemHead({ ...sections, record: input.record }),
+    head,
+    headTokens: estimateMessagesTokens(head, charsPerToken),
     systemMessage,
+    sections,
+    record: input.record,
   };
 }
 
 /**
- * Plans the next request: the model view (tool outputs capped, the newest turn's old tool outputs
- * shortened when it alone would not leave the reserve free, images left out for a model that
- * cannot see), its estimate and the request itself. `frame`, when given, is this input's (reused).
+ * Plans the next request in `frame`: the model view (tool outputs capped, the newest turn's old
+ * tool outputs shortened when it alone would not leave the reserve free, images left out for a
+ * model that cannot see), its estimate and the request itself.
  *
  * The request has tools and thinking only where the model supports them, and `truncate: false`,
  * so a prompt over num_ctx is refused, never cut silently — except for a message the user chose
  * to send anyway ("Send it anyway?" → y): they were told what the server will cut of it, and a
  * refusal would make the choice void.
  */
-export function planRequest(input: RequestInput, frame = frameRequest(input)): RequestPlan {
+export function planRequest(input: RequestInput, frame: RequestFrame): RequestPlan {
   const { model, charsPerToken, definitions, toolTokens } = frame;
   const { transcript } = input;
   const shortened = new Map<Message, number>();
   const built = buildModelView({
-    ...input.sections,
-    record: input.record,
+    ...frame.sections,
+    record: frame.record,
     transcript,
     toolContent: input.toolContent,
     shortened: input.shortened,
@@ -174,18 +190,22 @@ export function planRequest(input: RequestInput, frame = frameRequest(input)): R
       ? estimateMessagesTokens([toWireMessage(last)], charsPerToken)
       : 0;
   const tools = definitions.resident;
+  const turnStart = lastTurnStart(transcript);
+  const oversized = transcript[turnStart]?.oversized === true;
   const request: ChatRequest = {
     ...loadRequest(model, input),
     messages: view,
     ...(supportsThinking(model.info) && input.think !== undefined ? { think: input.think } : {}),
     ...(tools.length ? { tools } : {}),
-    truncate: transcript.findLast((m) => m.role === 'user')?.oversized === true,
+    truncate: oversized,
   };
   return {
     ...frame,
     view,
     shortened,
     estimate: estimateMessagesTokens(view, charsPerToken) + partial + toolTokens,
+    turnStart,
+    oversized,
     request,
   };
 }

@@ -56,6 +56,8 @@ type ReplyAttempt =
 /** One turn as it runs: the model asked, and how it is going. */
 interface Turn {
   model: ConnectedModel;
+  /** The plan a budget gate just let through: the next request sends it as it is (then it is spent). */
+  passed?: RequestPlan;
   /** Set when a request stops the turn (failed, cancelled, held). */
   end?: TurnEnd;
   compactionFailed: boolean;
@@ -112,14 +114,17 @@ export class TurnRunner {
     return 'held';
   }
 
-  /** Runs the current turn with `model` to its end: replies and tool rounds, until an answer or a stop. */
-  async run(model: ConnectedModel): Promise<TurnOutcome> {
+  /**
+   * Runs the current turn with `model` to its end: replies and tool rounds, until an answer or a
+   * stop. `passed`: the plan the caller's budget gate just let through, which the first request sends.
+   */
+  async run(model: ConnectedModel, passed?: RequestPlan): Promise<TurnOutcome> {
     const { config, requests, screen, compaction } = this.deps;
     this.#retryable = false;
     this.#resentAfterRefusal = false;
     this.#held = false;
     const abort = this.deps.abort.begin();
-    const turn: Turn = { model, compactionFailed: false };
+    const turn: Turn = { model, passed, compactionFailed: false };
     let replying: Promise<{ toolCalls: ReceivedToolCall[] }> | undefined;
     try {
       const outcome = await runToolLoop({
@@ -153,7 +158,7 @@ export class TurnRunner {
     requests.refreshUsed();
     // After the reply: compacted while the user reads and types, the next send need not wait
     // (not right after the user cancelled one: the empty Enter that sends the message runs it).
-    if (!this.#held && (await compaction.makeRoom()) === 'failed') turn.compactionFailed = true;
+    if (!this.#held && (await compaction.makeRoom()).end === 'failed') turn.compactionFailed = true;
     return {
       end: turn.end ?? 'answered',
       compactionFailed: turn.compactionFailed,
@@ -181,17 +186,22 @@ export class TurnRunner {
    * One request for the reply, and what became of it. Every request passes the budget gate
    * first (each tool round, the first after a tool loop, a retry): when it would not leave the
    * reserve free, the older turns are compacted before it is sent, so Ollama never refuses or cuts it.
-   * The request is the plan's, as the gate read it (or as the compaction left the chat).
+   * The request is the plan the gate weighed (or, after a compaction, the chat's plan as it left
+   * it); the turn's first request sends the plan its caller's gate let through, not weighed twice.
    */
   private async requestReply(turn: Turn, signal: AbortSignal): Promise<ReplyAttempt> {
     const { requests, screen, compaction } = this.deps;
-    const gate = await compaction.makeRoom({ saysCancel: false });
-    if (gate === 'cancelled') return { kind: 'stopped', end: this.holdUnsent() };
-    if (gate === 'failed') turn.compactionFailed = true;
-    if (signal.aborted) return { kind: 'stopped', end: 'cancelled' };
+    let plan = turn.passed;
+    turn.passed = undefined;
+    if (!plan) {
+      const gate = await compaction.makeRoom({ saysCancel: false });
+      if (gate.end === 'cancelled') return { kind: 'stopped', end: this.holdUnsent() };
+      if (gate.end === 'failed') turn.compactionFailed = true;
+      if (signal.aborted) return { kind: 'stopped', end: 'cancelled' };
+      plan = gate.plan ?? requests.plan();
+      if (!plan) throw new Error('Not connected to a model yet.');
+    }
     const { model } = turn;
-    const plan = requests.plan();
-    if (!plan) throw new Error('Not connected to a model yet.');
     requests.recordSent(plan);
     const presenter = new ReplyPresenter(
       ({ commit, live }) =>
@@ -350,7 +360,7 @@ export class TurnRunner {
             model.numCtx,
           );
     // A message sent anyway over the window: what the server cuts was said when it was sent.
-    if (truncation && !conversation.lastUserMessage()?.oversized) {
+    if (truncation && !plan.oversized) {
       screen.notice(
         'warning',
         `${serverName(this.deps.backend)} truncated the prompt: about ${formatTokens(truncation.sentTokens)} tokens were sent, the model saw ${formatTokens(truncation.evaluatedTokens)} (num_ctx ${formatTokens(model.numCtx)}). The oldest messages were dropped without notice; /compact makes room.`,
