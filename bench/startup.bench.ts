@@ -67,7 +67,13 @@ export function homeWithConfig(config?: string): string {
  * `›` drawn), or to the exit when there is no marker (`node -e 0`, the floor any Node CLI starts
  * from). No `CI` variable: it would change what chalk and Ink draw.
  */
-export function ptyMs(argv: string[], url: string, marker?: string, home?: string): Promise<number> {
+export function ptyMs(
+  argv: string[],
+  url: string,
+  marker?: string,
+  home?: string,
+  { quit = false }: { quit?: boolean } = {},
+): Promise<number> {
   return withHome(
     url,
     home,
@@ -83,19 +89,26 @@ export function ptyMs(argv: string[], url: string, marker?: string, home?: strin
         });
         let output = '';
         let done = false;
+        let drawnAt: number | undefined;
         const finish = (ms: number) => {
           if (done) return;
           done = true;
           resolveRun(ms);
-          if (marker) pty.kill();
+          if (marker && !quit) pty.kill();
         };
         if (marker) {
           pty.onData((data) => {
             output += data;
-            if (output.includes(marker)) finish(performance.now() - start);
+            if (drawnAt !== undefined || !output.includes(marker)) return;
+            drawnAt = performance.now() - start;
+            // Typed at once, read once the chat is up: it ends as a user's does, and writes its
+            // code caches as it exits (a killed run writes none).
+            if (quit) pty.write('/quit\r');
+            else finish(drawnAt);
           });
         }
         pty.onExit(() => {
+          if (quit && drawnAt !== undefined) finish(drawnAt);
           if (!marker) finish(performance.now() - start);
           else if (!done) reject(new Error(`${argv.join(' ')} exited before drawing ${marker}: ${output}`));
         });
@@ -177,8 +190,8 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
     // config file, what ochat keeps of it).
     const configHome = homeWithConfig();
     await ptyMs([inkHello], url, '›');
-    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›');
-    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', configHome);
+    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', undefined, { quit: true });
+    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', configHome, { quit: true });
     await oneShot();
     for (let i = 0; i < RUNS; i++) {
       runs.nodePty.push(await ptyMs(['-e', '0'], url));

@@ -55,7 +55,8 @@ async function listDirectory(dir: string, sandbox: SandboxScope): Promise<Dirent
   try {
     const handle = await openInSandbox(dir, sandbox, DIRECTORY_OPEN);
     try {
-      return await readOpenDirectory(handle, dir);
+      // With the sandbox: where /proc is missing, the listing is checked to be of the directory opened.
+      return await readOpenDirectory(handle, dir, sandbox);
     } finally {
       await handle.close();
     }

@@ -195,7 +195,7 @@ describe('a server that accepts the connection and never answers', () => {
     pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: silent.url } });
     await pty.waitFor(`connecting to ${silent.url}`);
     pty.write('/help\r');
-    await pty.waitFor('List the slash commands and keys', 3_000);
+    await pty.waitFor('List the slash commands and keys');
     pty.write('\x03');
     // Without the cancel, connecting would end at request_timeout_s (120 s).
     await pty.waitFor(`Cancelled connecting to ${silent.url}.`, CANCEL_DEADLINE_MS);
@@ -232,11 +232,12 @@ describe('a server that accepts the connection and never answers', () => {
     chat.write('hello\r');
     await chat.waitFor('waiting for llama3.2');
     chat.write('/context\r');
-    await chat.waitFor('Context window:', 3_000);
+    await chat.waitFor('Context window:');
     chat.write('/help\r');
-    await chat.waitFor('List the slash commands and keys', 3_000);
+    await chat.waitFor('List the slash commands and keys');
     chat.write('\x03');
-    await chat.waitFor('Cancelled.', 1_000);
+    // Without the cancel, the turn would wait out the 60 s first byte.
+    await chat.waitFor('Cancelled.', CANCEL_DEADLINE_MS);
     chat.write('again\r');
     await chat.waitFor('Echo: again');
   });

@@ -113,7 +113,9 @@ describe('MCP servers in the chat', () => {
     const pressed = Date.now();
     pty.write('\u0003');
     await pty.waitFor('✗ everything__trigger-long-running-operation');
-    expect(Date.now() - pressed).toBeLessThan(1000);
+    // The bound is the point: the cancel must not wait out the call's other 28 s. Generous, as a
+    // loaded machine delays the key, the notice to the server and the redraw (1 s is too tight there).
+    expect(Date.now() - pressed).toBeLessThan(5_000);
     // The line wraps at the terminal's width: read it as one.
     expect(pty.screen().replace(/\s*\n\s*/g, ' ')).toContain(
       'everything__trigger-long-running-operation: duration=30 steps=30 → cancelled',

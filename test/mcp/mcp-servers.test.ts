@@ -122,8 +122,9 @@ describe('McpServers against the real everything and filesystem servers (stdio)'
     const outcome = await call;
     expect(progress.slice(0, 2)).toEqual(['1/30', '2/30']);
     expect(outcome).toMatchObject({ ok: false, output: 'The tool call was cancelled by the user.' });
-    // Two progress steps of one second each, then the abort: well under the 30 s the call would take.
-    expect(Date.now() - started).toBeLessThan(4000);
+    // Two progress steps of one second each, then the abort: well under the 30 s the call would
+    // take. Generous, as a loaded machine delays the server's start and its progress notices.
+    expect(Date.now() - started).toBeLessThan(10_000);
     // The server is still usable after the cancelled call.
     expect((await run.tool('everything__echo')?.run({ message: 'after' }, ctx()))?.output).toBe(
       'Echo: after',
