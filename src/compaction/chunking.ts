@@ -2,7 +2,7 @@ import { eventLoopTurn } from '../async/event-loop-turn.js';
 import { MESSAGE_OVERHEAD_TOKENS, weightedLength } from '../conversation/token-estimate.js';
 import { isHighSurrogate, isLowSurrogate } from '../text/shorten.js';
 import type { Ask, SummarizerReply } from './ask.js';
-import { findDetails } from './details.js';
+import { findDetails, holdsDetail } from './details.js';
 import { cutNarrative } from './narrative-cut.js';
 import {
   buildCondenseRequest,
@@ -169,17 +169,13 @@ export const MAX_LISTED_DETAIL_CHARS = 2000;
  * summary or its window cannot hold a useful chunk.
  */
 export async function summarizeLines(
-  input: SummarizerCall & {
-    lines: readonly string[];
-    previousNarrative?: string;
-    /** Exact details to ask for (details.ts): listed in each request, then checked; missing ones asked for once more. */
-    details?: readonly string[];
-    /**
-     * The most the final narrative may take, given the narrative (the room the details it lacks
-     * need beside it): over it, the narrative is condensed to it, or cut as a last resort.
-     */
-    roomAfterDetails?: (narrative: string) => number;
-  },
+  input: SummarizerCall &
+    RoomForDetails & {
+      lines: readonly string[];
+      previousNarrative?: string;
+      /** Exact details to ask for (details.ts): listed in each request, then checked; missing ones asked for once more. */
+      details?: readonly string[];
+    },
 ): Promise<{ narrative: string; cut: SummaryCut | undefined; parts: number }> {
   const { estimate, summaryTokens } = input;
   const listed = listedDetails(input.details ?? []);
@@ -312,6 +308,16 @@ export interface RoomForDetails {
    * need beside it): over it, the narrative is condensed to it, or cut as a last resort.
    */
   roomAfterDetails?: (narrative: string) => number;
+  /**
+   * Whether a narrative made shorter still keeps the exact details `held` by the one before it,
+   * in it or beside it (default: in it).
+   */
+  keepsHeld?: (trimmed: string, held: readonly string[]) => boolean;
+  /**
+   * The details a summary that lacks them is asked for once more (default: all it was asked
+   * for): the slice's; the list carries the older ones whatever the summarizer does.
+   */
+  askAgain?: readonly string[];
 }
 
 /**
@@ -331,14 +337,17 @@ export async function keepDetails(
   const { estimate } = input;
   let narrative = summary;
   const followUps = input.followUps ?? standaloneFollowUps(input);
-  const missing = details.filter((d) => !narrative.includes(d));
+  const askable = input.askAgain ?? details;
+  const missing = askable.filter((d) => !holdsDetail(narrative, d));
   const retry =
     missing.length && narrative
       ? followUps.missingDetails(narrative, listedDetails(missing), at.maxChars)
       : undefined;
   if (retry) {
     const reply = await askOnce(input, retry);
-    const stillMissing = reply.text ? missing.filter((d) => !reply.text.includes(d)).length : missing.length;
+    const stillMissing = reply.text
+      ? missing.filter((d) => !holdsDetail(reply.text, d)).length
+      : missing.length;
     if (
       !reply.cutOff &&
       !reply.calledTools &&
@@ -350,7 +359,8 @@ export async function keepDetails(
   const room = input.roomAfterDetails?.(narrative);
   if (room === undefined || estimate(narrative) <= room) return narrative;
   const held = findDetails(narrative).map((d) => d.text);
-  const holdsAll = (text: string) => held.every((d) => text.includes(d));
+  const holdsAll = (text: string) =>
+    input.keepsHeld ? input.keepsHeld(text, held) : held.every((d) => holdsDetail(text, d));
   const condense = followUps.condense(
     narrative,
     summaryCharLimit(Math.max(1, room), input.charsPerToken / bytesPerChar(at.texts)),

@@ -17,7 +17,14 @@ import {
   summarizeLines,
 } from './chunking.js';
 import { type ChatContinuation, continuableUpto, continuationFits, continueChat } from './continuation.js';
-import { collectDetails, joinDetails, keptIn } from './details.js';
+import {
+  collectDetails,
+  collectSliceDetails,
+  holdsDetail,
+  inPastedBlock,
+  joinDetails,
+  keptIn,
+} from './details.js';
 import {
   type CondensedMessage,
   type CutMessage,
@@ -78,7 +85,7 @@ export interface CompactionInput {
   rules?: string;
   /**
    * `compaction.details`: exact details are asked for, checked, and those still missing kept in a
-   * list of this share of the summary budget (absent: off).
+   * list sure of this share of the summary budget, and of any room the narrative leaves (absent: off).
    */
   details?: { share: number };
   /** `/compact <instructions>`: focus for this run. */
@@ -213,24 +220,51 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
     estimateText,
   );
   const budget = narrativeBudget(budgets.summary, sharedEntries, estimateText);
-  // The exact details: those of the slice and those carried, asked for and checked.
-  const candidates = input.details
-    ? joinDetails(previous?.details ?? [], previous?.keptDetails ?? [], collectDetails(plan.slice))
-    : [];
-  const foldedBefore = previous?.detailsFolded ?? 0;
+  // The exact details: those of the slice and those carried, asked for and checked; only the
+  // slice's asked for once more (the list carries the older ones whatever the summarizer does).
+  const collected = input.details ? collectSliceDetails(plan.slice) : { details: [], pastCap: [] };
+  const candidates = joinDetails(previous?.details ?? [], previous?.keptDetails ?? [], collected.details);
+  const carried = new Set(candidates.map((d) => d.text));
+  // A paste's details past the per-message cap are folded from the start: counted, found by recall.
+  const alreadyFolded =
+    (previous?.detailsFolded ?? 0) + collected.pastCap.filter((d) => !carried.has(d)).length;
   const shareBudget = input.details ? detailsBudget(budgets.summary, input.details.share, estimateText) : 0;
   // What the details a narrative lacks need beside it: their cost up to their share, and at
-  // least the list with every one folded (folding is said, never silent).
+  // least the list with every one folded (folding is said, never silent). No more: the narrative
+  // keeps the rest of the budget.
   const listNeed = (narrative: string) => {
     const missing = candidates.filter((d) => !keptIn(narrative, d));
-    if (!missing.length && !foldedBefore) return 0;
+    if (!missing.length && !alreadyFolded) return 0;
     return Math.max(
-      Math.min(shareBudget, detailsListCost({ details: missing, detailsFolded: foldedBefore }, estimateText)),
-      detailsFrameCost(foldedBefore + missing.length, estimateText),
+      Math.min(
+        shareBudget,
+        detailsListCost({ details: missing, detailsFolded: alreadyFolded }, estimateText),
+      ),
+      detailsFrameCost(alreadyFolded + missing.length, estimateText),
     );
   };
-  const allFolded = detailsFrameCost(foldedBefore + candidates.length, estimateText);
+  const allFolded = detailsFrameCost(alreadyFolded + candidates.length, estimateText);
   const roomAfterDetails = (narrative: string) => budget - listNeed(narrative);
+  // A narrative made shorter to give the list its room keeps every exact detail it held: in it,
+  // in the list (which then has room for it), in the tool log, or, when no list holds it, in a
+  // pasted block of the history, whose other details are counted as folded (past the cap, or
+  // folded before). A tool output's are in no list: kept.
+  const compacted = transcript.slice(0, plan.upto);
+  const inToolLog = (detail: string) => sharedEntries.some((entry) => entry.includes(detail));
+  const keepsHeld = (trimmed: string, held: readonly string[]) => {
+    const missing = candidates.filter((d) => !keptIn(trimmed, d));
+    const room = Math.max(budget - estimateText(trimmed), allFolded);
+    const listed = new Set(
+      fitDetailsList(missing, alreadyFolded, room, estimateText).details.map((d) => d.text),
+    );
+    return held.every(
+      (d) =>
+        holdsDetail(trimmed, d) ||
+        listed.has(d) ||
+        inToolLog(d) ||
+        (!carried.has(d) && inPastedBlock(compacted, d)),
+    );
+  };
   let narrative: string;
   let cut: SummaryCut | undefined;
   let long: LongMessages;
@@ -248,7 +282,8 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       signal: input.signal,
     };
     const details = candidates.map((d) => d.text);
-    const room = input.details ? { roomAfterDetails } : {};
+    const askAgain = collected.details.map((d) => d.text);
+    const room = input.details ? { roomAfterDetails, keepsHeld, askAgain } : {};
     const continued = await continueSlice(input, { ...summarizer, ...room }, plan, details);
     if (continued?.summarized) {
       long = continued.long;
@@ -296,13 +331,13 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
       retryable: false,
     };
   }
-  // What the summary dropped is kept verbatim in the list, the oldest folded past its room...
+  // What the summary dropped is kept verbatim in the list: past its share too, in all the room the
+  // narrative left (a gist leaves much); the oldest folded only when the whole budget is full.
   const keptDetails = candidates.filter((d) => keptIn(narrative, d));
   const list = fitDetailsList(
     candidates.filter((d) => !keptIn(narrative, d)),
-    foldedBefore,
-    // What the narrative left, up to the list's need; at least the list with all folded.
-    Math.max(Math.min(listNeed(narrative), budget - estimateText(narrative)), allFolded),
+    alreadyFolded,
+    Math.max(budget - estimateText(narrative), allFolded),
     estimateText,
   );
   const listCost = detailsListCost({ details: list.details, detailsFolded: list.foldedTotal }, estimateText);
@@ -372,7 +407,7 @@ export async function compactConversation(input: CompactionInput): Promise<Compa
             details: {
               bySummary: keptDetails.length,
               inList: list.details.length,
-              folded: list.foldedTotal - foldedBefore,
+              folded: list.foldedTotal - (previous?.detailsFolded ?? 0),
               foldedTotal: list.foldedTotal,
             },
           }

@@ -150,25 +150,75 @@ export const PASTE_LINES = 10;
  * (a file read would bury the user's facts under its numbers).
  */
 export function collectDetails(slice: readonly Message[]): ExactDetail[] {
+  return collectSliceDetails(slice).details;
+}
+
+/**
+ * `collectDetails`, and the texts of the details past a message's cap (`MAX_DETAILS_PER_MESSAGE`:
+ * the rest of a pasted log), which no list holds: compaction counts them as folded, never silently.
+ */
+export function collectSliceDetails(slice: readonly Message[]): {
+  details: ExactDetail[];
+  pastCap: string[];
+} {
   const byText = new Map<string, ExactDetail>();
+  const pastCap = new Set<string>();
   for (const message of slice) {
-    if (message.replaced || message.shell) continue;
-    if (message.role !== 'user' && message.role !== 'assistant') continue;
-    const text = message.typed ?? message.content;
-    const pasted = text.split('\n', PASTE_LINES + 1).length > PASTE_LINES;
-    for (const found of findDetails(text).slice(0, MAX_DETAILS_PER_MESSAGE)) {
-      byText.delete(found.text);
-      const detail: ExactDetail = { text: found.text, context: detailContext(text, found) };
-      if (pasted) detail.pasted = true;
-      byText.set(found.text, detail);
+    const text = ownWords(message);
+    if (text === undefined) continue;
+    const pasted = isPaste(text);
+    const found = findDetails(text);
+    for (const detail of found.slice(MAX_DETAILS_PER_MESSAGE)) pastCap.add(detail.text);
+    for (const detail of found.slice(0, MAX_DETAILS_PER_MESSAGE)) {
+      byText.delete(detail.text);
+      const kept: ExactDetail = { text: detail.text, context: detailContext(text, detail) };
+      if (pasted) kept.pasted = true;
+      byText.set(detail.text, kept);
     }
   }
-  return [...byText.values()];
+  return { details: [...byText.values()], pastCap: [...pastCap].filter((text) => !byText.has(text)) };
+}
+
+/** What the user or the assistant wrote in a message, as typed; undefined for tool outputs and `!command` runs. */
+function ownWords(message: Message): string | undefined {
+  if (message.replaced || message.shell) return undefined;
+  if (message.role !== 'user' && message.role !== 'assistant') return undefined;
+  return message.typed ?? message.content;
+}
+
+function isPaste(text: string): boolean {
+  return text.split('\n', PASTE_LINES + 1).length > PASTE_LINES;
+}
+
+/**
+ * Whether `detail` is written in a pasted block (a log, a stack trace) of these messages: its
+ * details were listed, or folded and counted (`collectSliceDetails`), and `recall` finds it.
+ */
+export function inPastedBlock(messages: readonly Message[], detail: string): boolean {
+  return messages.some((message) => {
+    const text = ownWords(message);
+    return text !== undefined && isPaste(text) && holdsDetail(text, detail);
+  });
 }
 
 /** Whether `narrative` keeps the detail exactly as written. */
 export function keptIn(narrative: string, detail: Pick<ExactDetail, 'text'>): boolean {
-  return narrative.includes(detail.text);
+  return holdsDetail(narrative, detail.text);
+}
+
+/**
+ * Whether `text` holds `detail` as itself, not as a piece of a longer word (`FACT-t1` is not in
+ * `FACT-t10`, port `5433` not in `54331`), where the extractor would have found it.
+ */
+export function holdsDetail(text: string, detail: string): boolean {
+  if (!detail) return false;
+  const wordAt = (at: number) => /\w/.test(text[at] ?? '');
+  const startsWord = /^\w/.test(detail);
+  const endsWord = /\w$/.test(detail);
+  for (let at = text.indexOf(detail); at >= 0; at = text.indexOf(detail, at + 1)) {
+    if (!(startsWord && wordAt(at - 1)) && !(endsWord && wordAt(at + detail.length))) return true;
+  }
+  return false;
 }
 
 /**
@@ -193,5 +243,5 @@ export function detailBullet(detail: ExactDetail): string {
 
 /** The line that stands for folded details in the list: never a silent drop. */
 export function foldedDetailsLine(folded: number): string {
-  return `\n- (${folded} older exact detail${folded === 1 ? '' : 's'} folded to fit; recall finds them)`;
+  return `\n- (${folded} exact detail${folded === 1 ? '' : 's'} folded to fit; recall finds them)`;
 }

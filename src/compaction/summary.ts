@@ -88,8 +88,9 @@ export function detailsFrameCost(folded: number, estimate: (text: string) => num
 }
 
 /**
- * Tokens the details list may take for a summary budget (`compaction.details_share` of what the
- * section frame leaves), its header included.
+ * Tokens the details list is sure of for a summary budget (`compaction.details_share` of what the
+ * section frame leaves), its header included: a longer narrative is condensed to leave it them.
+ * The list also takes whatever room the narrative leaves past it.
  */
 export function detailsBudget(
   summaryTokens: number,

@@ -35,7 +35,7 @@ export const DEFAULT_CONFIG: Config = deepFreeze({
     cut_long_messages: false,
     reuse_cache: 'auto',
     details: 'on',
-    details_share: 0.3,
+    details_share: 0.6,
   },
   tools: {
     enabled: [...TOOL_NAMES],

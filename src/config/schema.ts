@@ -86,8 +86,8 @@ const compactionSchema = section({
     ),
     'on',
   ),
-  // Share of the summary budget the list of exact details the summary dropped may take.
-  details_share: z._default(ratio(), 0.3),
+  // Share of the summary budget the list of exact details the summary dropped is sure of (it takes no more than it needs).
+  details_share: z._default(ratio(), 0.6),
   // Free the summarizer model (when it is not the chat model) after each compaction.
   unload_after: z._default(z.boolean(mustBe('true or false')), false),
   // auto: the chat model summarizes by continuing the chat's own request (the server's KV cache).

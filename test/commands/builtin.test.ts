@@ -416,7 +416,7 @@ describe('/summary', () => {
       'Exact details the summary left out, kept verbatim beside it (2):',
       '  - 5433 (host listens on port …)',
       '  - ORD-58213',
-      '3 older exact details were folded to fit the summary budget; the history (session file, /history) keeps them.',
+      "3 exact details were folded to fit the summary budget (a paste's first, then the oldest); the history (session file, /history) keeps them.",
     ]);
   });
 

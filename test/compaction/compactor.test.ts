@@ -4,7 +4,7 @@ import type { Ask, SummarizerReply } from '../../src/compaction/ask.js';
 import { type BudgetSpecs, type Budgets, resolveBudgets } from '../../src/compaction/budgets.js';
 import { REPLY_ROOM_FACTOR } from '../../src/compaction/chunking.js';
 import { type CompactionInput, compactConversation } from '../../src/compaction/compactor.js';
-import { collectDetails } from '../../src/compaction/details.js';
+import { collectDetails, MAX_DETAILS_PER_MESSAGE } from '../../src/compaction/details.js';
 import { IN_PARTS_NOTE } from '../../src/compaction/long-messages.js';
 import { buildModelView, toWireMessage } from '../../src/compaction/model-view.js';
 import { planCompaction } from '../../src/compaction/plan.js';
@@ -768,6 +768,152 @@ describe('the exact details check', () => {
     );
   });
 
+  it('lets the list grow past its share into the room a short summary leaves: nothing folded while the budget has room', async () => {
+    const transcript = buildTranscript([
+      ...sentences.map((s) => ({ user: s, steps: [{ reply: 'Noted.' }] })),
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(i), steps: [{ reply: 'Okay.' }] })),
+    ]);
+    const share = 0.05;
+    const outcome = await compactConversation(
+      input({
+        transcript,
+        ask: async () => finished('The user gave settings.'),
+        budgets: defaults4k,
+        details: { share },
+      }),
+    );
+    if (!outcome.ok) throw new Error('failed');
+    // The eleven take more than their share, and all are kept.
+    expect(detailsListCost(outcome.record, (t) => estimateTokens(t, 4))).toBeGreaterThan(
+      share * defaults4k.summary,
+    );
+    expect(outcome.result.details).toMatchObject({ bySummary: 0, inList: 11, folded: 0, foldedTotal: 0 });
+    expect(estimateTokens(renderSummarySection(outcome.record), 4)).toBeLessThanOrEqual(defaults4k.summary);
+  });
+
+  it('condenses a summary that fills its limit to give the list room, though the details it held then move to the list', async () => {
+    const transcript = buildTranscript([
+      ...sentences.map((s) => ({ user: s, steps: [{ reply: 'Noted.' }] })),
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(i), steps: [{ reply: 'Okay.' }] })),
+    ]);
+    const asked: string[] = [];
+    /** Writes up to its limit, six of the details in it; condensed, it keeps only the gist. */
+    const crowding: Ask = async ({ prompt }) => {
+      asked.push(prompt);
+      if (prompt.startsWith(CONDENSE_OPENING)) return finished('The user gave settings.');
+      const limit = Number(/at most (\d+) characters/.exec(prompt)?.[1] ?? 400);
+      let text = `Kept ${ELEVEN.slice(0, 6)
+        .map(([, , d]) => d)
+        .join(', ')}.`;
+      while (text.length + 5 <= limit) text += ' talk';
+      return finished(text);
+    };
+    const outcome = await compactConversation(
+      input({ transcript, ask: crowding, budgets: defaults4k, details: { share: 0.3 } }),
+    );
+    if (!outcome.ok) throw new Error('failed');
+    expect(asked.some((p) => p.startsWith(CONDENSE_OPENING))).toBe(true);
+    // Every detail kept, none folded: the six the long summary held are in the list now.
+    expect(outcome.result.details).toMatchObject({ bySummary: 0, inList: 11, folded: 0, foldedTotal: 0 });
+    expect(outcome.record.narrative).toBe('The user gave settings.');
+    expect(estimateTokens(renderSummarySection(outcome.record), 4)).toBeLessThanOrEqual(defaults4k.summary);
+  });
+
+  it('keeps a detail of a tool output the summary holds: no list holds it, so no condensing for the list drops it', async () => {
+    const transcript = buildTranscript([
+      ...sentences.map((s) => ({ user: s, steps: [{ reply: 'Noted.' }] })),
+      {
+        user: 'What does the config say?',
+        steps: [
+          { tools: [{ name: 'read_file', output: 'replicas: 7 and queue QX-4411 in config' }] },
+          { reply: 'Read.' },
+        ],
+      },
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(i), steps: [{ reply: 'Okay.' }] })),
+    ]);
+    const asked: string[] = [];
+    /** Writes up to its limit, the tool output's queue in it; condensed, it keeps only the gist. */
+    const crowding: Ask = async ({ prompt }) => {
+      asked.push(prompt);
+      if (prompt.startsWith(CONDENSE_OPENING)) return finished('The user gave settings.');
+      const limit = Number(/at most (\d+) characters/.exec(prompt)?.[1] ?? 400);
+      let text = 'The config names queue QX-4411.';
+      while (text.length + 5 <= limit) text += ' talk';
+      return finished(text);
+    };
+    const outcome = await compactConversation(
+      input({ transcript, ask: crowding, budgets: defaults4k, details: { share: 0.6 } }),
+    );
+    if (!outcome.ok) throw new Error('failed');
+    expect(asked.some((p) => p.startsWith(CONDENSE_OPENING))).toBe(true);
+    expect(renderSummarySection(outcome.record)).toContain('QX-4411');
+    expect(estimateTokens(renderSummarySection(outcome.record), 4)).toBeLessThanOrEqual(defaults4k.summary);
+  });
+
+  it("asks once more only for the new messages' details: the older ones are named in the request, and the list carries them", async () => {
+    const prompts: string[] = [];
+    const ask: Ask = async (request) => {
+      prompts.push(request.prompt);
+      return gist(request);
+    };
+    const first = buildTranscript([
+      ...sentences.map((s) => ({ user: s, steps: [{ reply: 'Noted.' }] })),
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(i), steps: [{ reply: 'Okay.' }] })),
+    ]);
+    const once = await compactConversation(
+      input({ transcript: first, ask, budgets: defaults4k, details: { share: 0.6 } }),
+    );
+    if (!once.ok) throw new Error('failed');
+    expect(prompts.filter((p) => p.startsWith(MISSING_DETAILS_OPENING))).toHaveLength(1);
+    prompts.length = 0;
+    const second = buildTranscript([
+      ...sentences.map((s) => ({ user: s, steps: [{ reply: 'Noted.' }] })),
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(i), steps: [{ reply: 'Okay.' }] })),
+      { user: 'The backup host is bk-0917 now.', steps: [{ reply: 'Noted.' }] },
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(10 + i), steps: [{ reply: 'Okay.' }] })),
+    ]);
+    const twice = await compactConversation(
+      input({ transcript: second, previous: once.record, ask, budgets: defaults4k, details: { share: 0.6 } }),
+    );
+    if (!twice.ok) throw new Error('failed');
+    // The first request names the carried details too (a summarizer may keep them in its words)…
+    expect(prompts[0]).toContain('- /etc/payments/db.conf\n');
+    // …the second asks only for the new one.
+    const again = prompts.filter((p) => p.startsWith(MISSING_DETAILS_OPENING));
+    expect(again).toHaveLength(1);
+    expect(again[0]).toContain('- bk-0917');
+    expect(again[0]).not.toContain('/etc/payments/db.conf');
+    expect(twice.result.details).toMatchObject({ bySummary: 0, inList: 12, folded: 0 });
+  });
+
+  it("counts a paste's details past the per-message cap as folded, in the report and the section", async () => {
+    const paste = Array.from({ length: 100 }, (_, i) => `job ${7000 + i} done`).join('\n');
+    const transcript = buildTranscript([
+      { user: `Here is the log:\n${paste}`, steps: [{ reply: 'Seen.' }] },
+      ...Array.from({ length: 8 }, (_, i) => ({ user: filler(i), steps: [{ reply: 'Okay.' }] })),
+    ]);
+    const outcome = await compactConversation(
+      input({
+        transcript,
+        ask: gist,
+        budgets: defaults4k,
+        maxMessageChars: 100_000,
+        details: { share: 0.6 },
+      }),
+    );
+    if (!outcome.ok) throw new Error('failed');
+    const { details } = outcome.result;
+    // All 100 accounted for: listed, or folded and said so.
+    expect((details?.inList ?? 0) + (details?.folded ?? 0)).toBe(100);
+    expect(details?.folded).toBeGreaterThanOrEqual(100 - MAX_DETAILS_PER_MESSAGE);
+    expect(formatCompactionReport(outcome.result)).toContain(
+      `; ${details?.folded} exact details folded to fit the summary budget (recall still finds them)`,
+    );
+    expect(renderSummarySection(outcome.record)).toContain(
+      `(${details?.folded} exact details folded to fit; recall finds them)`,
+    );
+  });
+
   it('folds the oldest details past their share, and the report and the section say how many', async () => {
     const many: TurnSpec[] = Array.from({ length: 60 }, (_, i) => ({
       user: `Order ORD-${70000 + i} ships to warehouse W${100 + i} on 2026-04-${String((i % 28) + 1).padStart(2, '0')}.`,
@@ -784,7 +930,7 @@ describe('the exact details check', () => {
       `; ${details?.folded} exact details folded to fit the summary budget (recall still finds them)`,
     );
     expect(renderSummarySection(outcome.record)).toContain(
-      `(${details?.folded} older exact details folded to fit; recall finds them)`,
+      `(${details?.folded} exact details folded to fit; recall finds them)`,
     );
     // The newest are the ones kept, the oldest folded.
     const kept = outcome.record.details?.map((d) => d.text) ?? [];

@@ -2,10 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   collectDetails,
+  collectSliceDetails,
   detailBullet,
   detailContext,
   findDetails,
+  holdsDetail,
+  inPastedBlock,
   joinDetails,
+  keptIn,
   MAX_DETAILS_PER_MESSAGE,
   PASTE_LINES,
 } from '../../src/compaction/details.js';
@@ -119,6 +123,55 @@ describe('collectDetails', () => {
       MAX_DETAILS_PER_MESSAGE,
     );
   });
+
+  it("gives the texts past a message's cap apart (compaction counts them as folded), not those listed from another message", () => {
+    const paste = Array.from({ length: 100 }, (_, i) => `at line ${1000 + i}`).join('\n');
+    const { details, pastCap } = collectSliceDetails(
+      buildTranscript([{ user: paste, steps: [{ reply: 'Line 1099 and line 1098 are the ones.' }] }]),
+    );
+    expect(details.map((d) => d.text)).toEqual([
+      ...Array.from({ length: MAX_DETAILS_PER_MESSAGE }, (_, i) => String(1000 + i)),
+      '1099',
+      '1098',
+    ]);
+    expect(pastCap).toEqual(
+      Array.from({ length: 100 - MAX_DETAILS_PER_MESSAGE - 2 }, (_, i) => String(1024 + i)),
+    );
+  });
+});
+
+describe('holdsDetail', () => {
+  it('finds a detail as itself, not as a piece of a longer one', () => {
+    expect(holdsDetail('Facts: FACT-t10 FACT-t11.', 'FACT-t1')).toBe(false);
+    expect(holdsDetail('Facts: FACT-t10 FACT-t1.', 'FACT-t1')).toBe(true);
+    expect(holdsDetail('port 54331', '5433')).toBe(false);
+    expect(holdsDetail('ports 15433 and 5433', '5433')).toBe(true);
+    expect(holdsDetail('read /etc/payments/db.conf, then', '/etc/payments/db.conf')).toBe(true);
+    expect(holdsDetail('(/srv/app/index.js:418:22)', '/srv/app/index.js')).toBe(true);
+  });
+
+  it('is what keptIn checks', () => {
+    expect(keptIn('FACT-t10', { text: 'FACT-t1' })).toBe(false);
+  });
+});
+
+describe('inPastedBlock', () => {
+  it('finds a detail in a pasted block of the user or the assistant, not in a short message or a tool output', () => {
+    const log = Array.from({ length: PASTE_LINES + 1 }, (_, i) => `job ${7000 + i} done`).join('\n');
+    const transcript = buildTranscript([
+      {
+        user: log,
+        steps: [
+          { tools: [{ name: 'read_file', output: log.replace('7003', '9003') }] },
+          { reply: 'Job 8000.' },
+        ],
+      },
+    ]);
+    expect(inPastedBlock(transcript, '7003')).toBe(true);
+    expect(inPastedBlock(transcript, '9003')).toBe(false);
+    expect(inPastedBlock(transcript, '8000')).toBe(false);
+    expect(inPastedBlock(transcript, '700')).toBe(false);
+  });
 });
 
 describe('joinDetails', () => {
@@ -148,7 +201,7 @@ describe('fitDetailsList', () => {
     expect(fitted.details).toEqual(details.slice(30 - fitted.details.length));
     expect(fitted.foldedTotal).toBe(2 + 30 - fitted.details.length);
     const list = renderDetailsList({ details: fitted.details, detailsFolded: fitted.foldedTotal });
-    expect(list).toContain(`(${fitted.foldedTotal} older exact details folded to fit; recall finds them)`);
+    expect(list).toContain(`(${fitted.foldedTotal} exact details folded to fit; recall finds them)`);
     expect(list.endsWith(detailBullet(details[29]))).toBe(true);
   });
 

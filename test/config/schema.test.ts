@@ -24,7 +24,7 @@ describe('DEFAULT_CONFIG', () => {
         cut_long_messages: false,
         reuse_cache: 'auto',
         details: 'on',
-        details_share: 0.3,
+        details_share: 0.6,
       },
       tools: {
         enabled: ['read_file', 'list_directory', 'search_files', 'get_time', 'write_file', 'run_command'],

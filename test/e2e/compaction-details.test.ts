@@ -217,7 +217,8 @@ describe('recall', () => {
     run = await startChat({ models: [{ name: 'chat:latest' }], args: ['-m', 'chat', '--num-ctx', '4096'] });
     const { emu, pty } = run;
     emu.respondWith(compactionResponder({ summarize: gistOnly, chat: replies }));
-    const log = Array.from({ length: 150 }, (_, i) => `retry ${i}: upstream timed out after 30 s`);
+    // A detail on every line: line 77's are past the details list's cap for one message, folded from the start.
+    const log = Array.from({ length: 150 }, (_, i) => `retry ${i}: upstream timed out after ${100 + i} ms`);
     log[77] = 'retry 77: upstream answered 418 from edge-node-b7';
     await pasteFirst(run, 'The retry log: ', log);
     await fillUntilCompactions(run, 2, 1);
@@ -225,6 +226,8 @@ describe('recall', () => {
       .at(-1)!
       .keptMessages.map((m) => String(m.content));
     expect(seen.join('\n')).not.toContain('edge-node-b7');
+    // Not silently: the list counts what it folded.
+    expect(seen.join('\n')).toMatch(/\(\d+ exact details folded to fit; recall finds them\)/);
 
     pty.write('/recall edge-node-b7\r');
     // The line with one of context each side, under its message number, role and time.

@@ -32,7 +32,7 @@ export const summaryCommand: SlashCommand = {
       details.push(...listed.map((d) => `  - ${d.text}${d.context ? ` (${d.context})` : ''}`));
       if (record.detailsFolded) {
         details.push(
-          `${record.detailsFolded} older exact detail${record.detailsFolded === 1 ? ' was' : 's were'} folded to fit the summary budget; the history (session file, /history) keeps them.`,
+          `${record.detailsFolded} exact detail${record.detailsFolded === 1 ? ' was' : 's were'} folded to fit the summary budget (a paste's first, then the oldest); the history (session file, /history) keeps them.`,
         );
       }
     }
