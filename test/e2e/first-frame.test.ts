@@ -48,6 +48,30 @@ test('a paste just after the first frame, holding a 0x03 and line breaks, is pas
   expect(bracketed).toBe(true);
 });
 
+test.each([
+  ['Ctrl+D', '\x04'],
+  ['Ctrl+C twice', '\x03\x03'],
+])(
+  '%s typed at the first frame, before the chat is ready, quits and gives the terminal back',
+  async (_name, keys) => {
+    emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+    pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: emu.url } });
+    await pty.waitFor('›', 10_000, { settle: false });
+    // Waits in the terminal until the UI reads its input, before the controller behind it exists.
+    pty.write(keys);
+    // It hung here: the UI was gone (no status, no echo of keys) and the process lived on.
+    const outcome = await Promise.race([
+      pty.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+    ]);
+    expect(outcome).toBe(0);
+    // Raw mode, bracketed paste and the cursor are given back.
+    const raw = pty.raw();
+    expect(raw.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?2004h'));
+    expect(raw.lastIndexOf('\x1b[?25h')).toBeGreaterThan(raw.lastIndexOf('\x1b[?25l'));
+  },
+);
+
 test('the next chat runs the entry from the code cache the first one kept as it quit (Node < 22.1): the same first frame, and it chats', async () => {
   emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
   const home = mkdtempSync(join(tmpdir(), 'ochat-e2e-entry-cache-'));
