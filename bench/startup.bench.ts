@@ -1,5 +1,5 @@
 import { spawn as spawnChild } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn as spawnPty } from '@lydell/node-pty';
@@ -67,7 +67,13 @@ export function homeWithConfig(config?: string): string {
  * `›` drawn), or to the exit when there is no marker (`node -e 0`, the floor any Node CLI starts
  * from). No `CI` variable: it would change what chalk and Ink draw.
  */
-export function ptyMs(argv: string[], url: string, marker?: string, home?: string): Promise<number> {
+export function ptyMs(
+  argv: string[],
+  url: string,
+  marker?: string,
+  home?: string,
+  { quit = false }: { quit?: boolean } = {},
+): Promise<number> {
   return withHome(
     url,
     home,
@@ -83,19 +89,26 @@ export function ptyMs(argv: string[], url: string, marker?: string, home?: strin
         });
         let output = '';
         let done = false;
+        let drawnAt: number | undefined;
         const finish = (ms: number) => {
           if (done) return;
           done = true;
           resolveRun(ms);
-          if (marker) pty.kill();
+          if (marker && !quit) pty.kill();
         };
         if (marker) {
           pty.onData((data) => {
             output += data;
-            if (output.includes(marker)) finish(performance.now() - start);
+            if (drawnAt !== undefined || !output.includes(marker)) return;
+            drawnAt = performance.now() - start;
+            // Typed at once, read once the chat is up: it ends as a user's does, and writes its
+            // code caches as it exits (a killed run writes none).
+            if (quit) pty.write('/quit\r');
+            else finish(drawnAt);
           });
         }
         pty.onExit(() => {
+          if (quit && drawnAt !== undefined) finish(drawnAt);
           if (!marker) finish(performance.now() - start);
           else if (!done) reject(new Error(`${argv.join(' ')} exited before drawing ${marker}: ${output}`));
         });
@@ -136,6 +149,68 @@ function pipedMs(argv: string[], url: string, firstByte: boolean): Promise<numbe
   );
 }
 
+/**
+ * A preload (`node --require`) that writes the process's CPU time (user and system, all threads,
+ * in ms) to $OCHAT_BENCH_CPU_FILE at its first write to stdout, or at its exit when it wrote
+ * nothing (`node -e 0`). It wraps stdout's getter instead of reading process.stdout, which would
+ * create the stream before the program does. Both sides of a ratio load it, so its own cost cancels.
+ */
+const CPU_PROBE = `const { writeFileSync } = require('node:fs');
+let noted = false;
+const note = () => {
+  if (noted) return;
+  noted = true;
+  const used = process.cpuUsage();
+  writeFileSync(process.env.OCHAT_BENCH_CPU_FILE, String((used.user + used.system) / 1000));
+};
+const stdout = Object.getOwnPropertyDescriptor(process, 'stdout');
+Object.defineProperty(process, 'stdout', {
+  configurable: true,
+  enumerable: stdout.enumerable,
+  get() {
+    const stream = stdout.get.call(process);
+    if (!stream.cpuProbed) {
+      stream.cpuProbed = true;
+      const write = stream.write;
+      stream.write = function (...args) {
+        note();
+        return write.apply(this, args);
+      };
+    }
+    return stream;
+  },
+});
+process.on('exit', note);
+`;
+
+/**
+ * CPU time, not wall time, from exec with piped stdio to the first byte on stdout (or to the
+ * exit): what a loaded machine changes least, as the wait for a core is not counted.
+ */
+function pipedCpuMs(argv: string[], url: string): Promise<number> {
+  return withHome(
+    url,
+    undefined,
+    (env) =>
+      new Promise<number>((resolveRun, reject) => {
+        const probe = join(env.HOME, 'cpu-probe.cjs');
+        const file = join(env.HOME, 'cpu.txt');
+        writeFileSync(probe, CPU_PROBE);
+        const child = spawnChild(process.execPath, ['--require', probe, ...argv], {
+          cwd: env.HOME,
+          env: { ...env, OCHAT_BENCH_CPU_FILE: file },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        child.stdout.resume();
+        child.on('error', reject);
+        child.on('close', (code) => {
+          if (code === 0) resolveRun(Number(readFileSync(file, 'utf8')));
+          else reject(new Error(`${argv.join(' ')} exited with ${code}`));
+        });
+      }),
+  );
+}
+
 /** The server's own time to the first byte of a reply: a request from this process, no start-up. */
 async function serverFirstByteMs(emulator: Emulator): Promise<number> {
   emulator.enqueue({ content: 'Hello there.' });
@@ -163,6 +238,10 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
     emulator.enqueue({ content: 'Hello there.' });
     return pipedMs([OCHAT_BIN, '-m', 'bench-model', '-p', 'hi'], url, true);
   };
+  const oneShotCpu = () => {
+    emulator.enqueue({ content: 'Hello there.' });
+    return pipedCpuMs([OCHAT_BIN, '-m', 'bench-model', '-p', 'hi'], url);
+  };
   try {
     const runs = {
       nodePty: [],
@@ -172,13 +251,15 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
       nodePiped: [],
       server: [],
       oneShot: [],
+      nodeCpu: [],
+      oneShotCpu: [],
     } as Record<string, number[]>;
     // Warm the file cache and the code caches (Node's, ochat's) once, unmeasured (and, with the
     // config file, what ochat keeps of it).
     const configHome = homeWithConfig();
     await ptyMs([inkHello], url, '›');
-    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›');
-    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', configHome);
+    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', undefined, { quit: true });
+    await ptyMs([OCHAT_BIN, '-m', 'bench-model'], url, '›', configHome, { quit: true });
     await oneShot();
     for (let i = 0; i < RUNS; i++) {
       runs.nodePty.push(await ptyMs(['-e', '0'], url));
@@ -188,6 +269,8 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
       runs.nodePiped.push(await pipedMs(['-e', '0'], url, false));
       runs.server.push(await serverFirstByteMs(emulator));
       runs.oneShot.push(await oneShot());
+      runs.nodeCpu.push(await pipedCpuMs(['-e', '0'], url));
+      runs.oneShotCpu.push(await oneShotCpu());
     }
     rmSync(configHome, { recursive: true, force: true });
     const [nodePty, ink, ochat, withConfig, nodePiped, server, firstByte] = [
@@ -206,6 +289,7 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
     const withConfigRatios = medianSpread(perRun(runs.withConfig, runs.nodePty), ratio);
     // The one-shot's own part: its first byte less the server's time to answer.
     const oneShotRatios = medianSpread(perRun(runs.oneShot, runs.nodePiped, runs.server), ratio);
+    const oneShotCpuRatios = medianSpread(perRun(runs.oneShotCpu, runs.nodeCpu), ratio);
     return [
       { name: 'node -e 0 on a pseudo-terminal, exec to exit', value: round(nodePty), unit: 'ms' },
       {
@@ -253,6 +337,21 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
         unit: '×',
         target: '≤ 1.5×',
         pass: oneShotRatios.value <= 1.5,
+      },
+      {
+        name: 'node -e 0 with piped stdio, CPU time to exit',
+        ...medianSpread(runs.nodeCpu, round),
+        unit: 'ms',
+      },
+      {
+        name: 'ochat -p: CPU time to the first reply byte on stdout',
+        ...medianSpread(runs.oneShotCpu, round),
+        unit: 'ms',
+      },
+      {
+        name: 'ochat -p CPU time to the first byte, ratio to node -e 0 (the wall ratio without the wait for a core)',
+        ...oneShotCpuRatios,
+        unit: '×',
       },
     ];
   } finally {

@@ -5,6 +5,13 @@
 /** The CLI's entry: its static imports make up dist/ochat.cjs. */
 export const ENTRY = 'src/modes/main.ts';
 
+/**
+ * What bin/ochat runs on a Node without module.enableCompileCache (< 22.1): dist/ochat.cjs from a
+ * code cache. Bundled alone into dist/start.cjs; the stateless platform modules it uses are copies
+ * of the entry's.
+ */
+export const START = 'src/modes/start.ts';
+
 /** Dynamic imports bundled into dist/ochat.cjs anyway: the first frame goes up before any other load. */
 export const INLINED = ['src/ui/first-frame.ts'];
 
@@ -52,6 +59,7 @@ export const CODE_CACHE = 'src/platform/code-cache.ts';
 export const BUILD_SOURCES = [
   ...new Set([
     ENTRY,
+    START,
     ...INLINED,
     ...WHOLE,
     ...NEVER_BESIDE_CHAT,

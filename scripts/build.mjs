@@ -24,6 +24,7 @@ import {
   INLINED,
   MAY_DUPLICATE,
   NEVER_BESIDE_CHAT,
+  START,
   WHOLE,
 } from './build-sources.mjs';
 import { bundleOptions } from './bundle-options.mjs';
@@ -49,6 +50,9 @@ const ENTRY_SPECIFIER = '#ochat';
 const ENTRY_PATH_FROM_LAZY = '../ochat.cjs';
 /** The plugins every stage bundles with (dependency patches, yoga's wasm). */
 const basePlugins = bundleOptions({}).plugins;
+/** How the entry imports a lazy module (see below), and the name that replaces `import`: as long. */
+const DYNAMIC_LAZY_IMPORT = 'import("./lazy/';
+const LAZY_IMPORT = '__lazy';
 /** A lazy module's output name: `src/ui/chat-app.tsx` → `chat-app`. */
 const nameOf = (path) => basename(path).replace(/\.tsx?$/, '');
 
@@ -149,7 +153,39 @@ const entry = await build({
   legalComments: 'external',
   metafile: true,
   plugins: [...basePlugins, lazyImportsPlugin({ inline: true })],
+  banner: { js: `var ${LAZY_IMPORT}=typeof importLazy=="function"?importLazy:s=>import(s);` },
 });
+// Code V8 compiled from a code cache cannot import() (the callback Node gave it is not in the
+// cache): dist/start.cjs runs the entry so on Node < 22.1, so the entry's imports of dist/lazy/
+// call the import() of its caller instead, `importLazy` (compiled in dist/start.cjs, the same
+// folder), or its own when run by require(). Same length: the source map's columns hold.
+{
+  const file = join(outdir, 'ochat.cjs');
+  const code = readFileSync(file, 'utf8');
+  const dynamic = Object.values(entry.metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((imported) => imported.kind === 'dynamic-import');
+  const found = code.split(DYNAMIC_LAZY_IMPORT).length - 1;
+  if (found !== dynamic.length || found === 0) {
+    throw new Error(
+      `build: dist/ochat.cjs has ${found} ${DYNAMIC_LAZY_IMPORT}…) but ${dynamic.length} dynamic imports`,
+    );
+  }
+  writeFileSync(file, code.replaceAll(DYNAMIC_LAZY_IMPORT, `${LAZY_IMPORT}("./lazy/`));
+}
+
+// 3b. dist/start.cjs: the entry from its code cache, where Node has no compile cache of its own.
+const start = await build({
+  ...bundleOptions({ entryPoints: [START], outdir, define, format: 'cjs' }),
+  outdir: undefined,
+  outfile: join(outdir, 'start.cjs'),
+  legalComments: 'external',
+  metafile: true,
+});
+const startInputs = Object.keys(start.metafile.inputs);
+if (startInputs.some((path) => !path.startsWith('src/platform/') && path !== START)) {
+  throw new Error(`build: ${START} bundles more than src/platform/: ${startInputs.join(', ')}`);
+}
 
 // 4. dist/lazy/: the rest, each shared module replaced by its namespace in dist/ochat.cjs, which
 // `entrySpecifier` names.
@@ -259,6 +295,7 @@ WHOLE.forEach((path, index) => {
 // string, read and compiled from its code cache ~0.8 ms slower. Escape them in the source (\u2026).
 for (const file of [
   join(outdir, 'ochat.cjs'),
+  join(outdir, 'start.cjs'),
   ...WHOLE.map((path) => join(outdir, 'lazy', `${basename(path, '.ts')}.cjs`)),
 ]) {
   const text = readFileSync(file, 'utf8');
@@ -277,7 +314,7 @@ writeFileSync(
   join(outdir, 'THIRD-PARTY-NOTICES.txt'),
   thirdPartyNotices(
     root,
-    { inputs: Object.assign({}, ...[entry, lazy, ...whole].map((stage) => stage.metafile.inputs)) },
+    { inputs: Object.assign({}, ...[entry, start, lazy, ...whole].map((stage) => stage.metafile.inputs)) },
     legalComments.join('\n\n'),
   ),
 );

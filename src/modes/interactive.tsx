@@ -83,7 +83,14 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
   const ownRows = new OwnRows(process.stdout);
   // Ctrl+C must reach the app: it cancels a reply before it quits.
   const instance = render(app([]), { exitOnCtrlC: false, patchConsole: true });
-  quit = () => instance.unmount();
+  // Asked now: Ink makes the promise on the first call, and an unmount before it (Ctrl+D while the
+  // controller loads) would leave it unresolved and ochat running with no UI.
+  const exited = instance.waitUntilExit();
+  let quitBeforeReady = false;
+  quit = () => {
+    quitBeforeReady ||= controller === undefined;
+    instance.unmount();
+  };
   // Killed or hung up: give the terminal back as it was (raw mode, cursor, paste mode), then end.
   endOnSignals(() => {
     instance.unmount();
@@ -102,14 +109,17 @@ export async function runInteractive(settings: RunSettings, firstFrame?: FirstFr
     // OSC 52, written beside Ink's frames: it prints nothing, so the screen is unchanged.
     copyToClipboard: (text) => writeClipboard(process.stdout, text),
   });
-  instance.rerender(app(controller.history()));
-  // Load the markdown renderer while connecting, so it is there before the first reply.
-  void controller.start(loadMarkdownRenderer());
-  // `ochat "question"`: the first message, sent once connected (queued behind the start).
-  if (settings.prompt) controller.submit(settings.prompt);
-  for (const action of waiting.splice(0)) action(controller);
+  // Quit before it existed: nothing to connect to, send or resume.
+  if (!quitBeforeReady) {
+    instance.rerender(app(controller.history()));
+    // Load the markdown renderer while connecting, so it is there before the first reply.
+    void controller.start(loadMarkdownRenderer());
+    // `ochat "question"`: the first message, sent once connected (queued behind the start).
+    if (settings.prompt) controller.submit(settings.prompt);
+    for (const action of waiting.splice(0)) action(controller);
+  }
 
-  await instance.waitUntilExit();
+  await exited;
   restoreTerminal();
   // MCP servers' stdio children end with ochat: closed, then killed if they linger (≤ 1 s).
   await controller.shutdown();

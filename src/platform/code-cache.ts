@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type * as Vm from 'node:vm';
 import { writeCacheFile } from './cache-file.js';
@@ -15,8 +15,10 @@ import { cacheDir } from './xdg-paths.js';
 // Compiling one-shot.cjs and what a one-shot calls was a visible part of the time to its first byte.
 //
 // Code compiled by vm.Script cannot import(): a whole module must have no dynamic import (the
-// build checks it). The wrapper below is CommonJS's own, its first line taken off the line count.
-const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {\n';
+// build checks it); the entry calls `importLazy` instead, the import() of its caller
+// (src/modes/start.ts). The wrapper below is CommonJS's own with that one more parameter, its
+// first line taken off the line count.
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname, importLazy) {\n';
 const WRAPPER_TAIL = '\n})';
 
 /** A CommonJS file run with a code cache. */
@@ -31,8 +33,23 @@ export interface CachedModule {
 /** A code cache is a few MB (the size of the code it holds); one larger is not ours. */
 const MAX_CODE_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** How a file runs from its code cache. */
+export interface CodeCacheOptions {
+  /**
+   * As a module of require.cache, so that a later require() of the file gets this run's exports
+   * (dist/ochat.cjs, which the lazy modules require): one copy of its state.
+   */
+  register?: boolean;
+  /** The import() the file's code calls as `importLazy` (dist/ochat.cjs's of dist/lazy/). */
+  importLazy?: (specifier: string) => Promise<unknown>;
+}
+
 /** Runs CommonJS `file` as require() would, compiled from `cacheFile` when that holds its code. */
-export function runWithCodeCache(file: string, cacheFile: string): CachedModule {
+export function runWithCodeCache(
+  file: string,
+  cacheFile: string,
+  { register = false, importLazy }: CodeCacheOptions = {},
+): CachedModule {
   const { Script } = nodeBuiltin<typeof Vm>('node:vm');
   let cachedData: Buffer | undefined;
   try {
@@ -48,14 +65,24 @@ export function runWithCodeCache(file: string, cacheFile: string): CachedModule 
     lineOffset: -1,
     cachedData,
   });
-  const module = { exports: {} as unknown };
+  const require = createRequire(file);
+  const module = register ? registeredModule(file, require) : { exports: {} as unknown, loaded: false };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  wrapper.call(module.exports, module.exports, require, module, file, dirname(file), importLazy);
+  module.loaded = true;
   return {
     exports: module.exports,
     fromCache: cachedData !== undefined && !script.cachedDataRejected,
     keep: () => keepCodeCache(cacheFile, script.createCachedData()),
   };
+}
+
+/** A module for `file` in require.cache, as require() makes one before running the file. */
+function registeredModule(file: string, require: NodeJS.Require): { exports: unknown; loaded: boolean } {
+  const module = new Module(file);
+  module.filename = file;
+  require.cache[file] = module;
+  return module;
 }
 
 /** How long a cache of another build is kept: two builds used side by side (a checkout, an install) keep theirs. */
@@ -92,9 +119,14 @@ export function codeCacheFile(file: string, env: NodeJS.ProcessEnv): string {
  * The build's whole module `file` (what `load` requires), from its code cache; a run that had to
  * compile it writes the cache as it exits, with all it compiled by then.
  */
-export function requireWhole(file: string, load: () => unknown, env = process.env): unknown {
+export function requireWhole(
+  file: string,
+  load: () => unknown,
+  env = process.env,
+  options: CodeCacheOptions = {},
+): unknown {
   if (!BUILD_ID) return load();
-  const loaded = runWithCodeCache(file, codeCacheFile(file, env));
+  const loaded = runWithCodeCache(file, codeCacheFile(file, env), options);
   if (!loaded.fromCache) process.once('exit', loaded.keep);
   return loaded.exports;
 }

@@ -149,7 +149,7 @@ describe('dependency patches', () => {
     });
   });
 
-  it('string-width (segmenter and emoji pattern built on first use): the same width as the original', () => {
+  it('string-width (segmenter and property patterns built on first use): the same width as the original', () => {
     // Clusters that take each of its paths: ASCII, wide, emoji (RGI, ZWJ, keycap, flags, skin
     // tones), marks, Hangul jamo, halfwidth forms, controls and escape sequences.
     const piece = fc.oneof(

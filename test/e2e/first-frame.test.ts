@@ -2,6 +2,10 @@
  * The first frame is drawn before the UI's modules load; keys typed while they load must neither
  * be echoed over it nor lost.
  */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { waitForChats } from '../support/e2e-chat.js';
 import { type Emulator, startEmulator } from '../support/emulator.js';
@@ -42,4 +46,62 @@ test('a paste just after the first frame, holding a 0x03 and line breaks, is pas
   expect(early).toBe('alive');
   expect(emu.chats).toHaveLength(0);
   expect(bracketed).toBe(true);
+});
+
+test.each([
+  ['Ctrl+D', '\x04'],
+  ['Ctrl+C twice', '\x03\x03'],
+])(
+  '%s typed at the first frame, before the chat is ready, quits and gives the terminal back',
+  async (_name, keys) => {
+    emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+    pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: emu.url } });
+    await pty.waitFor('›', 10_000, { settle: false });
+    // Waits in the terminal until the UI reads its input, before the controller behind it exists.
+    pty.write(keys);
+    // It hung here: the UI was gone (no status, no echo of keys) and the process lived on.
+    const outcome = await Promise.race([
+      pty.exited,
+      new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+    ]);
+    expect(outcome).toBe(0);
+    // Raw mode, bracketed paste and the cursor are given back.
+    const raw = pty.raw();
+    expect(raw.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?2004h'));
+    expect(raw.lastIndexOf('\x1b[?25h')).toBeGreaterThan(raw.lastIndexOf('\x1b[?25l'));
+  },
+);
+
+test('the next chat runs the entry from the code cache the first one kept as it quit (Node < 22.1): the same first frame, and it chats', async () => {
+  emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+  const home = mkdtempSync(join(tmpdir(), 'ochat-e2e-entry-cache-'));
+  try {
+    const codeDir = join(home, '.cache', 'ochat', 'code');
+    const chat = async (message: string) => {
+      pty = spawnOchat(['-m', 'llama3.2'], { home, env: { OLLAMA_HOST: emu!.url } });
+      await pty.waitFor('›', 10_000, { settle: false });
+      pty.write(`${message}\r`);
+      // The chat's modules, imported by the entry (from its code cache in the second run).
+      await pty.waitFor(`Echo: ${message}`);
+      pty.write('/quit\r');
+      expect(await pty.exited).toBe(0);
+      const raw = pty.raw();
+      await pty.dispose();
+      pty = undefined;
+      // Up to the hand-over to Ink: the first frame.
+      return raw.slice(0, raw.indexOf('\x1b[?2026h'));
+    };
+    const first = await chat('first');
+    const entryCaches = () =>
+      existsSync(codeDir) ? readdirSync(codeDir).filter((name) => name.startsWith('ochat.')) : [];
+    // Node >= 22.1 compiles the entry from its own compile cache instead.
+    const ownCache = !('enableCompileCache' in nodeModule);
+    expect(entryCaches()).toHaveLength(ownCache ? 1 : 0);
+    const second = await chat('second');
+    expect(second).toContain('›');
+    expect(second).toBe(first);
+    expect(entryCaches()).toHaveLength(ownCache ? 1 : 0);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });

@@ -173,14 +173,16 @@ describe('ochat -p', () => {
         expect(result).toEqual({ code: 0, stdout: `Echo: ${prompt}\n`, stderr: '' });
       };
       await run('first');
-      const [kept] = readdirSync(codeDir);
+      // On Node < 22.1 the entry is kept too (src/modes/start.ts): test/e2e/first-frame.test.ts.
+      const [kept] = readdirSync(codeDir).filter((name) => !name.startsWith('ochat.'));
       expect(kept).toMatch(/^one-shot\.[0-9a-f]{16}\.v\d+\.\d+\.\d+-\w+\.bin$/);
       const written = statSync(join(codeDir, kept));
       expect(written.size).toBeGreaterThan(10_000);
 
       // A cache V8 takes is never written again; one it refuses would be.
+      const afterFirst = readdirSync(codeDir);
       await run('second');
-      expect(readdirSync(codeDir)).toEqual([kept]);
+      expect(readdirSync(codeDir)).toEqual(afterFirst);
       expect(statSync(join(codeDir, kept)).mtimeMs).toBe(written.mtimeMs);
       // conf, imported by the entry for the code-cached one-shot, wrote the state file after the reply.
       expect(JSON.parse(readFileSync(join(home, 'data', 'ochat', 'state.json'), 'utf8')).lastModel).toBe(
@@ -200,6 +202,7 @@ describe('ochat -p', () => {
       expect(
         readdirSync(codeDir)
           .map((name) => name.split('.')[0])
+          .filter((name) => name !== 'ochat')
           .sort(),
       ).toEqual(['command-line', 'one-shot', 'parse-config']);
     } finally {

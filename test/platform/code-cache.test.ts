@@ -8,6 +8,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,6 +75,25 @@ describe('runWithCodeCache', () => {
     const second = runWithCodeCache(file, cacheFile);
     expect(second.fromCache).toBe(true);
     expect((second.exports as Whole).answer()).toBe(42);
+  });
+
+  it('registered, it is the module a later require() of the file gets; its code imports through the importLazy given, from the cache too', async () => {
+    const file = join(dir, 'entry.cjs');
+    writeFileSync(file, 'exports.count = 0;\nexports.load = () => importLazy("./lazy.mjs");\n');
+    writeFileSync(join(dir, 'lazy.mjs'), 'export const lazy = "loaded";\n');
+    const cacheFile = join(dir, 'entry.bin');
+    const importLazy = (specifier: string) => import(join(dir, specifier));
+    const first = runWithCodeCache(file, cacheFile, { register: true, importLazy });
+    const required = createRequire(file)(file);
+    expect(required).toBe(first.exports);
+    await expect(required.load()).resolves.toMatchObject({ lazy: 'loaded' });
+    first.keep();
+    delete createRequire(file).cache[file];
+
+    const second = runWithCodeCache(file, cacheFile, { register: true, importLazy });
+    expect(second.fromCache).toBe(true);
+    expect(createRequire(file)(file)).toBe(second.exports);
+    await expect((second.exports as typeof required).load()).resolves.toMatchObject({ lazy: 'loaded' });
   });
 
   it('a damaged cache is refused, the file compiled, and a new cache can replace it', () => {
