@@ -1,6 +1,7 @@
 // Bundle-time patches of bundled dependencies, each a set of exact text replacements that keeps
-// the code's behaviour for every input and only removes a cost. The build fails when a patch no
-// longer matches (a dependency changed): look at the new code, then update or drop the patch.
+// the code's behaviour for every input and only removes a cost (one exception, marked: Ink's
+// keypress crash fix). The build fails when a patch no longer matches (a dependency changed):
+// look at the new code, then update or drop the patch.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +153,21 @@ function sharedOutputCaches() {
     return true;
 }
 `,
+  },
+  {
+    // The one patch that changes behaviour: a crash fix. A CSI key with Ctrl whose code Ink does
+    // not name (Ctrl+F1-F4 in xterm, VTE and VS Code: ESC[1;5P-S; Ctrl+F13 and up) gave useInput
+    // an undefined input, and its input.startsWith() threw: ochat died at the prompt. Upstream's
+    // fix (ink#902: F1-F4 named, an unnamed code is '') is only in Ink 7.
+    package: 'ink',
+    file: /[\\/]ink[\\/]build[\\/]parse-keypress\.js$/,
+    edits: [
+      {
+        find: "    OS: 'f4',\n",
+        replace: "    OS: 'f4',\n    '[P': 'f1',\n    '[Q': 'f2',\n    '[R': 'f3',\n    '[S': 'f4',\n",
+      },
+      { find: '        key.name = keyName[code];', replace: "        key.name = keyName[code] ?? '';" },
+    ],
   },
   {
     // chalk's supports-color imports node:tty for isatty(1) and isatty(2) as chalk loads, before

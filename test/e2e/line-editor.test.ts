@@ -99,3 +99,21 @@ describe('the line editor', () => {
     });
   }
 });
+
+describe('keys Ink has no name for', () => {
+  test('Ctrl+F1-F4 (xterm, VTE, VS Code) and Ctrl+F13 are ignored, not fatal: the typing around them is sent', async () => {
+    run = await startChat();
+    const { pty } = run;
+    pty.write('before');
+    await pty.waitFor('› before');
+    // Each threw in Ink's useInput (an undefined input) and ended ochat with a stack trace.
+    for (const key of ['\x1b[1;5P', '\x1b[1;5Q', '\x1b[1;5R', '\x1b[1;5S', '\x1b[25;5~', '\x1b[1;6P'])
+      pty.write(key);
+    pty.write(' after');
+    await pty.waitFor('› before after');
+    pty.write('\r');
+    await waitForChats(run.emu, 1);
+    expect(sent(run, 0)).toBe('before after');
+    expect(pty.screen()).not.toContain('TypeError');
+  });
+});
