@@ -151,14 +151,19 @@ function pipedMs(argv: string[], url: string, firstByte: boolean): Promise<numbe
 
 /**
  * A preload (`node --require`) that writes the process's CPU time (user and system, all threads,
- * in ms) to $OCHAT_BENCH_CPU_FILE at its first write to stdout, or at its exit when it wrote
- * nothing (`node -e 0`). It wraps stdout's getter instead of reading process.stdout, which would
- * create the stream before the program does. Both sides of a ratio load it, so its own cost cancels.
+ * in ms) to $OCHAT_BENCH_CPU_FILE at its first write to stdout (with $OCHAT_BENCH_CPU_MARKER, the
+ * first that holds it; also by fs.writeSync to fd 1, as the first frame is drawn), or at its exit
+ * when it wrote nothing (`node -e 0`). It wraps stdout's getter instead of reading process.stdout,
+ * which would create the stream before the program does. Both sides of a ratio load it, so its own
+ * cost cancels.
  */
-const CPU_PROBE = `const { writeFileSync } = require('node:fs');
+const CPU_PROBE = `const fs = require('node:fs');
+const { writeFileSync } = fs;
+const marker = process.env.OCHAT_BENCH_CPU_MARKER;
 let noted = false;
-const note = () => {
+const note = (chunk) => {
   if (noted) return;
+  if (marker && chunk !== undefined && !String(chunk).includes(marker)) return;
   noted = true;
   const used = process.cpuUsage();
   writeFileSync(process.env.OCHAT_BENCH_CPU_FILE, String((used.user + used.system) / 1000));
@@ -173,14 +178,19 @@ Object.defineProperty(process, 'stdout', {
       stream.cpuProbed = true;
       const write = stream.write;
       stream.write = function (...args) {
-        note();
+        note(args[0]);
         return write.apply(this, args);
       };
     }
     return stream;
   },
 });
-process.on('exit', note);
+const writeSync = fs.writeSync;
+fs.writeSync = function (fd, ...args) {
+  if (fd === 1) note(args[0]);
+  return writeSync.call(this, fd, ...args);
+};
+process.on('exit', () => note());
 `;
 
 /**
@@ -206,6 +216,49 @@ function pipedCpuMs(argv: string[], url: string): Promise<number> {
         child.on('close', (code) => {
           if (code === 0) resolveRun(Number(readFileSync(file, 'utf8')));
           else reject(new Error(`${argv.join(' ')} exited with ${code}`));
+        });
+      }),
+  );
+}
+
+/**
+ * CPU time from exec on a 100×30 pseudo-terminal to the write that holds `marker` (the first
+ * frame), or to the exit without one (`node -e 0`), by the preload above.
+ */
+function ptyCpuMs(argv: string[], url: string, marker?: string): Promise<number> {
+  return withHome(
+    url,
+    undefined,
+    (env) =>
+      new Promise<number>((resolveRun, reject) => {
+        const probe = join(env.HOME, 'cpu-probe.cjs');
+        const file = join(env.HOME, 'cpu.txt');
+        writeFileSync(probe, CPU_PROBE);
+        const pty = spawnPty(process.execPath, ['--require', probe, ...argv], {
+          name: 'xterm-256color',
+          cols: 100,
+          rows: 30,
+          cwd: env.HOME,
+          env: { ...env, OCHAT_BENCH_CPU_FILE: file, ...(marker ? { OCHAT_BENCH_CPU_MARKER: marker } : {}) },
+        });
+        let output = '';
+        let done = false;
+        // The probe writes the file before the write that holds the marker.
+        const finish = () => {
+          if (done) return;
+          done = true;
+          resolveRun(Number(readFileSync(file, 'utf8')));
+          if (marker) pty.kill();
+        };
+        if (marker) {
+          pty.onData((data) => {
+            output += data;
+            if (output.includes(marker)) finish();
+          });
+        }
+        pty.onExit(() => {
+          if (!marker) finish();
+          else if (!done) reject(new Error(`${argv.join(' ')} exited before drawing ${marker}: ${output}`));
         });
       }),
   );
@@ -253,6 +306,8 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
       oneShot: [],
       nodeCpu: [],
       oneShotCpu: [],
+      nodePtyCpu: [],
+      frameCpu: [],
     } as Record<string, number[]>;
     // Warm the file cache and the code caches (Node's, ochat's) once, unmeasured (and, with the
     // config file, what ochat keeps of it).
@@ -271,6 +326,8 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
       runs.oneShot.push(await oneShot());
       runs.nodeCpu.push(await pipedCpuMs(['-e', '0'], url));
       runs.oneShotCpu.push(await oneShotCpu());
+      runs.nodePtyCpu.push(await ptyCpuMs(['-e', '0'], url));
+      runs.frameCpu.push(await ptyCpuMs([OCHAT_BIN, '-m', 'bench-model'], url, '›'));
     }
     rmSync(configHome, { recursive: true, force: true });
     const [nodePty, ink, ochat, withConfig, nodePiped, server, firstByte] = [
@@ -290,6 +347,7 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
     // The one-shot's own part: its first byte less the server's time to answer.
     const oneShotRatios = medianSpread(perRun(runs.oneShot, runs.nodePiped, runs.server), ratio);
     const oneShotCpuRatios = medianSpread(perRun(runs.oneShotCpu, runs.nodeCpu), ratio);
+    const frameCpuRatios = medianSpread(perRun(runs.frameCpu, runs.nodePtyCpu), ratio);
     return [
       { name: 'node -e 0 on a pseudo-terminal, exec to exit', value: round(nodePty), unit: 'ms' },
       {
@@ -304,6 +362,21 @@ export const startupBench: BenchSuite = async (): Promise<BenchRow[]> => {
         unit: '×',
         target: '≤ 1.1×',
         pass: frameRatios.value <= 1.1,
+      },
+      {
+        name: 'node -e 0 on a pseudo-terminal, CPU time to exit',
+        ...medianSpread(runs.nodePtyCpu, round),
+        unit: 'ms',
+      },
+      {
+        name: 'ochat: CPU time to the first interactive frame',
+        ...medianSpread(runs.frameCpu, round),
+        unit: 'ms',
+      },
+      {
+        name: 'ochat first frame CPU time, ratio to node -e 0 (the wall ratio without the wait for a core)',
+        ...frameCpuRatios,
+        unit: '×',
       },
       { name: 'ochat cold start ratio to the minimal Ink program', value: ratio(ochat / ink), unit: '×' },
       {
