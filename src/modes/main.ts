@@ -92,9 +92,14 @@ async function main(): Promise<void> {
   await runInteractive(settings, firstFrame);
 }
 
-main().catch((error: unknown) => {
-  // Last resort: a bug, not a user error. Say so plainly, without a stack trace unless asked.
+/** Last resort: a bug, not a user error. Said plainly, without a stack trace unless asked. */
+function endOnBug(error: unknown): never {
   process.stderr.write(`ochat: unexpected error: ${describeError(error)}\n`);
   if (process.env.OCHAT_DEBUG) console.error(error);
   process.exit(1);
-});
+}
+
+// Thrown from a callback (an input handler, a timer): Node would print the throwing line of the
+// bundle, one minified line of thousands of characters, and a stack trace.
+process.on('uncaughtException', endOnBug);
+main().catch(endOnBug);

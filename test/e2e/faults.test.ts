@@ -328,3 +328,26 @@ describe('connection faults say what happened and what to do, naming the host', 
     ]);
   });
 });
+
+describe('a bug outside the main flow (an event handler, a timer)', () => {
+  test("ends ochat with one line naming it, not Node's dump of the bundle's minified source, and gives the terminal back", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ochat-e2e-bug-'));
+    dirs.push(dir);
+    // A stand-in for a bug: thrown from a callback (as Ink's useInput threw on Ctrl+F1), on a signal.
+    const preload = join(dir, 'throw-on-usr2.cjs');
+    writeFileSync(
+      preload,
+      "process.on('SIGUSR2', () => setImmediate(() => { throw new TypeError('a bug in a callback'); }));\n",
+    );
+    run = await startChat({ pty: { nodeArgs: ['--require', preload] } });
+    process.kill(run.pty.pid, 'SIGUSR2');
+    expect(await run.pty.exited).toBe(1);
+    const screen = run.pty.screen();
+    expect(screen).toContain('ochat: unexpected error: a bug in a callback');
+    // Node printed the throwing line of code (of dist/, one minified line of thousands of
+    // characters) and a stack trace.
+    expect(screen).not.toMatch(/throw-on-usr2\.cjs|^\s+at /m);
+    const raw = run.pty.raw();
+    expect(raw.lastIndexOf('\x1b[?2004l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?2004h'));
+  });
+});
