@@ -50,6 +50,26 @@ describe.skipIf(!llama.files)(
       expect(pty.screen()).not.toContain('num_predict');
     }, 120_000);
 
+    test("/context after a reply adds up to the window: the definitions chatml does not render take none of it, the chat's messages do", async () => {
+      chat = await startLlamaChat(llama.files!);
+      const { pty, proxy } = chat;
+      await sendAndSettle(chat, 'Hello there, tiny model.');
+      await sendAndSettle(chat, 'And a second message, a little longer than the first one.');
+      const count = proxy.completions.at(-1)!.usage!;
+      pty.write('/context\r');
+      await pty.waitFor(/free\s+\S+\s+\d+%[\s\S]*›/);
+      const rows = [...pty.screen().matchAll(/^\s{4}(\w[\w ]*?)\s+(\d+(?:\.\d+)?k?)\s+(\d+)%/gm)];
+      const tokens = new Map(rows.map((m) => [m[1], m[2].endsWith('k') ? Number.NaN : Number(m[2])]));
+      // It showed 566 tokens of definitions the server never saw and an empty verbatim tail, and
+      // its rows came to 124% of the window.
+      expect(tokens.get('tool definitions')).toBe(0);
+      expect(tokens.get('verbatim tail')).toBeGreaterThanOrEqual(
+        count.prompt_tokens + count.completion_tokens,
+      );
+      const percent = rows.reduce((sum, m) => sum + Number(m[3]), 0);
+      expect(Math.abs(percent - 100)).toBeLessThanOrEqual(3);
+    }, 120_000);
+
     test('a long chat compacts at 2048 several times and no request is refused', async () => {
       chat = await startLlamaChat(llama.files!);
       const { proxy } = chat;

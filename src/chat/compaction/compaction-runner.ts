@@ -145,6 +145,9 @@ export class CompactionRunner implements CompactionCommands {
     const { settings, requests, conversation } = this.deps;
     const plan = requests.plan();
     if (!plan) return undefined;
+    // A template that renders no tool definitions (llama-server's chatml): the server's count, and
+    // so the window, holds none of them.
+    const unrendered = requests.meter.rendersTools === false;
     return contextBreakdown({
       ...settings.systemSections(),
       record: this.record,
@@ -153,8 +156,8 @@ export class CompactionRunner implements CompactionCommands {
       budgets: this.tellScaled(plan.budgets),
       charsPerToken: plan.charsPerToken,
       toolContent: requests.toolContent,
-      toolDefinitionTokens: plan.toolTokens,
-      toolDefinitionSources: requests.toolDefinitionTokensBySource(plan),
+      toolDefinitionTokens: unrendered ? 0 : plan.toolTokens,
+      toolDefinitionSources: unrendered ? [] : requests.toolDefinitionTokensBySource(plan),
       used: requests.used(plan),
     });
   }
