@@ -80,4 +80,18 @@ describe('in the chat', () => {
     pty.write('still here\r');
     await pty.waitFor('Echo: still here');
   });
+
+  test("a path quoted as a file manager's drag and drop gives it, 'my chat.json', is a path to /save and /load, not a model to pull", async () => {
+    run = await startChat({ models: MODELS, args: ['-m', 'm1'], pty: { cols: 120 } });
+    const { pty } = run;
+    pty.write('remember ZX-42\r');
+    await pty.waitFor('Echo: remember ZX-42');
+    const file = join(pty.home, 'my chat.json');
+    pty.write(`/save '${file}'\r`);
+    await pty.waitFor(`Saved to ${file}.`);
+    // It was '"my chat.json"' is not installed, and a Pull "my chat.json"? (y/n) question.
+    pty.write('/load "my chat.json"\r');
+    await pty.waitFor(/Imported my chat\.json as session/);
+    expect(pty.screen()).not.toContain('Pull');
+  });
 });

@@ -1,4 +1,5 @@
 import { CommandUsageError, type SlashCommand } from '../command.js';
+import { pathArgument } from '../path-argument.js';
 import { completeModelName, switchToModel } from './model.js';
 
 /**
@@ -21,8 +22,9 @@ export const loadCommand: SlashCommand = {
   completion: completeModelName,
   async run(host, args) {
     if (!args) throw new CommandUsageError('/load needs a model name (/model lists them) or a .json export.');
-    if (isSessionFileArgument(args)) {
-      await host.sessions.load(args);
+    const path = pathArgument(args);
+    if (isSessionFileArgument(path)) {
+      await host.sessions.load(path);
       return;
     }
     await switchToModel(host, args);

@@ -1,4 +1,5 @@
 import { CommandUsageError, type SlashCommand } from '../command.js';
+import { pathArgument } from '../path-argument.js';
 
 /** `/sessions`: the saved sessions, newest first (the current one starred). */
 export const sessionsCommand: SlashCommand = {
@@ -50,7 +51,7 @@ export const saveCommand: SlashCommand = {
   usage: '/save <file.md|file.json>',
   run(host, args) {
     if (!args) throw new CommandUsageError('Give a file name ending in .md or .json.');
-    host.sessions.save(args);
+    host.sessions.save(pathArgument(args));
   },
 };
 
