@@ -5,7 +5,9 @@
  * terminal (raw mode: no echo over the frame, no Ctrl+C signal) and reach the app once it reads
  * its input; pastes come bracketed.
  */
-import chalk from 'chalk';
+// chalk's own colour decision (its vendored supports-color, which chalk's level is read from), not
+// chalk: its styles (ansi-styles, the styler: ~0.5 ms CPU) load after the frame, with the UI.
+import supportsColor from '../../node_modules/chalk/source/vendor/supports-color/index.js';
 import { sanitizeTerminalText } from '../text/sanitize.js';
 import { cursorCell } from './cursor-cell.js';
 import { disableBracketedPaste, enableBracketedPaste } from './input/bracketed-paste.js';
@@ -34,13 +36,21 @@ const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
 const BEGIN_SYNCHRONIZED_UPDATE = '\x1b[?2026h';
 
+/**
+ * `text` dimmed as chalk.dim writes it at a colour level above 0 (`text` holds no escape: the
+ * sanitizer let none through): closed before each line break and reopened after it.
+ */
+function dim(text: string): string {
+  if (!text) return '';
+  return `\x1b[2m${text.replace(/(\r?\n)/g, '\x1b[22m$1\x1b[2m')}\x1b[22m`;
+}
+
 /** The frame's lines, styled: a blank line (the prompt's top margin), the prompt, the status. */
 export function firstFrameLines(model: string | undefined): string[] {
-  return [
-    '',
-    `${chalk.bold(chalk.cyan('›'))} ${cursorCell(' ')}${chalk.dim(PROMPT_PLACEHOLDER)}`,
-    chalk.dim(sanitizeTerminalText(model ?? NO_MODEL_LABEL)),
-  ];
+  const name = sanitizeTerminalText(model ?? NO_MODEL_LABEL);
+  // chalk's level is stdout's; at level 0 it writes no style (but the cursor's, not chalk's).
+  if (!supportsColor.stdout) return ['', `› ${cursorCell(' ')}${PROMPT_PLACEHOLDER}`, name];
+  return ['', `\x1b[1m\x1b[36m›\x1b[39m\x1b[22m ${cursorCell(' ')}${dim(PROMPT_PLACEHOLDER)}`, dim(name)];
 }
 
 /**
