@@ -5,6 +5,7 @@ import { exitQuietlyWhenOutputCloses } from '../platform/closed-output.js';
 import { isatty, openEarlyTerminal } from '../platform/early-terminal.js';
 import { InvalidHostError } from '../platform/host.js';
 import { onStdioStream } from '../platform/stdio-streams.js';
+import { takeTypeahead } from '../platform/typeahead.js';
 import { describeError } from '../text/describe-error.js';
 import { filterTerminalOutput, guardTerminalOutput } from '../text/sanitize.js';
 
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
   const { drawFirstFrame } = await import('../ui/first-frame.js');
   // Drawn before process.stdin and stdout exist, when it can be: creating them loads node:net.
   const terminal = openEarlyTerminal((text) => filterTerminalOutput(text, 'ink')) ?? process;
-  const firstFrame = drawFirstFrame(terminal, settings.flags.model ?? settings.config.model);
+  const firstFrame = drawFirstFrame(terminal, settings.flags.model ?? settings.config.model, takeTypeahead);
   const { runInteractive } = await import('./interactive.js');
   await runInteractive(settings, firstFrame);
 }

@@ -15,9 +15,15 @@ export const MAX_PIPED_INPUT_BYTES = 8 * 1024 * 1024;
  * Reads piped standard input whole; empty when stdin is a terminal; undefined when it is over
  * {@link MAX_PIPED_INPUT_BYTES} (reading stops there).
  */
-async function readPipedStdin(): Promise<string | undefined> {
+async function readPipedStdin(): Promise<string | { refused: string }> {
   // Without process.stdin where it can be: creating it costs ~1.4 ms on a file (an fs.ReadStream).
   if (isatty(0)) return '';
+  // `ochat -p "…" < folder`: Node reads nothing from it and says nothing.
+  if (isDirectory(0))
+    return { refused: 'standard input is a folder, not text; give it a file (< file) or pipe text in.' };
+  const over = {
+    refused: `piped input is over ${MAX_PIPED_INPUT_BYTES / 1024 / 1024} MB, the most a one-shot reads; send less (e.g. head -c 1M file | ochat -p "…").`,
+  };
   const input = { chunks: [] as Buffer[], bytes: 0 };
   const kept = (chunk: Buffer) => {
     input.bytes += chunk.length;
@@ -31,16 +37,24 @@ async function readPipedStdin(): Promise<string | undefined> {
   // is a stream: process.stdin makes it non-blocking.
   if (isFileOrDevice(0)) {
     const read = readAtOnce(kept);
-    if (read === 'over') return undefined;
+    if (read === 'over') return over;
     if (read === 'all') return Buffer.concat(input.chunks).toString('utf8');
   }
   for await (const chunk of process.stdin) {
     if (!kept(chunk as Buffer)) {
       process.stdin.destroy();
-      return undefined;
+      return over;
     }
   }
   return Buffer.concat(input.chunks).toString('utf8');
+}
+
+function isDirectory(fd: number): boolean {
+  try {
+    return fstatSync(fd).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `fd` is a regular file or a device; false for a pipe, a socket, or a closed descriptor. */
@@ -108,10 +122,8 @@ export async function runOneShot(settings: RunSettings): Promise<number> {
     return 2;
   }
   const stdin = await readPipedStdin();
-  if (stdin === undefined) {
-    process.stderr.write(
-      `ochat: piped input is over ${MAX_PIPED_INPUT_BYTES / 1024 / 1024} MB, the most a one-shot reads; send less (e.g. head -c 1M file | ochat -p "…").\n`,
-    );
+  if (typeof stdin !== 'string') {
+    process.stderr.write(`ochat: ${stdin.refused}\n`);
     return 2;
   }
   const prompt = composePrompt(settings.flags.print, settings.prompt, stdin);

@@ -60,6 +60,8 @@ export function firstFrameLines(model: string | undefined): string[] {
 export function drawFirstFrame(
   terminal: FirstFrameTerminal,
   model: string | undefined,
+  /** What was typed before raw mode (platform/typeahead.ts), for the process's own terminal. */
+  takeTypeahead?: () => Buffer | undefined,
 ): FirstFrame | undefined {
   const { stdout, stdin } = terminal;
   const widest = Math.max(
@@ -68,6 +70,8 @@ export function drawFirstFrame(
   );
   if (!stdin.isTTY || !stdin.setRawMode || (stdout.columns ?? 0) <= widest) return undefined;
   stdin.setRawMode(true);
+  // Typed in line mode, before this: given back to the UI's input first, its Enters as Enter.
+  const typedAhead = takeTypeahead?.();
   const lines = firstFrameLines(model);
   // Bracketed paste from the first frame on: a paste that arrives before the UI reads its input
   // waits in the terminal wrapped in its markers, so a 0x03 or CR inside it is text, not a key.
@@ -84,6 +88,7 @@ export function drawFirstFrame(
     handOver() {
       process.off('exit', restore);
       terminal.switchToStreams?.();
+      if (typedAhead) process.stdin.unshift(typedAhead);
       // The cursor is on the line below the frame: clear it and each frame line going up.
       const erase = `\x1b[2K${'\x1b[1A\x1b[2K'.repeat(lines.length)}\x1b[G`;
       stdout.write(`${BEGIN_SYNCHRONIZED_UPDATE}${erase}`);

@@ -30,6 +30,17 @@ test('a message typed as soon as the prompt shows is sent once the chat is ready
   expect(pty.screen().match(/early bird/g)).toHaveLength(2);
 });
 
+test('a message typed ahead, before ochat has started, is sent: its Enter, typed in line mode, is Enter', async () => {
+  emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
+  pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: emu.url } });
+  // Typed at once, as after `ochat⏎` in a shell: the terminal is still in line mode, where Enter
+  // reaches the program as a line feed (Ctrl+J, a new line in the editor), not a carriage return.
+  pty.write('typed ahead\r');
+  await pty.waitFor('Echo: typed ahead');
+  await waitForChats(emu, 1);
+  expect(emu.chats[0].body.messages.at(-1)).toEqual({ role: 'user', content: 'typed ahead' });
+});
+
 test('a paste just after the first frame, holding a 0x03 and line breaks, is pasted text: ochat lives, nothing is sent', async () => {
   emu = await startEmulator({ tokensPerSecond: Number.POSITIVE_INFINITY });
   pty = spawnOchat(['-m', 'llama3.2'], { env: { OLLAMA_HOST: emu.url } });

@@ -238,6 +238,13 @@ describe('ochat -p', () => {
     }
   });
 
+  test('stdin from a folder is refused by name: exit 2, nothing sent (it was ignored)', async () => {
+    const result = await runOchat(['-m', 'llama3.2', '-p', 'summarize'], { env, stdinFrom: tmpdir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('standard input is a folder');
+    expect(emu.chats).toHaveLength(0);
+  });
+
   test('-p - takes the prompt from stdin alone; words after the options join the prompt', async () => {
     const dash = await runOchat(['-m', 'llama3.2', '-p', '-'], { env, input: 'from a pipe\n' });
     expect(dash.code).toBe(0);
