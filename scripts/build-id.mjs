@@ -39,5 +39,6 @@ export function builtId(root) {
 
 /** Whether dist/ was built from the sources as they are now. */
 export function isBuildCurrent(root) {
-  return builtId(root) === buildId(root);
+  // bin/ochat is built too (it holds src/modes/start.ts).
+  return existsSync(join(root, 'bin', 'ochat')) && builtId(root) === buildId(root);
 }

@@ -7,7 +7,7 @@ export const ENTRY = 'src/modes/main.ts';
 
 /**
  * What bin/ochat runs on a Node without module.enableCompileCache (< 22.1): dist/ochat.cjs from a
- * code cache. Bundled alone into dist/start.cjs; the stateless platform modules it uses are copies
+ * code cache. Bundled into bin/ochat (scripts/build.mjs); the stateless platform modules it uses are copies
  * of the entry's.
  */
 export const START = 'src/modes/start.ts';

@@ -12,7 +12,7 @@
 //   commander each whole, in one CommonJS file. A module of the entry that they import is taken
 //   from dist/ochat.cjs, never bundled twice: one ConfigError class, one copy of the sanitizer's
 //   state.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -32,6 +32,8 @@ import { thirdPartyNotices } from './third-party-notices.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = join(root, 'dist');
+/** The command (package.json `bin`): requires the entry, and holds `START`. */
+const BIN = join(root, 'bin', 'ochat');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 const id = buildId(root);
@@ -156,9 +158,9 @@ const entry = await build({
   banner: { js: `var ${LAZY_IMPORT}=typeof importLazy=="function"?importLazy:s=>import(s);` },
 });
 // Code V8 compiled from a code cache cannot import() (the callback Node gave it is not in the
-// cache): dist/start.cjs runs the entry so on Node < 22.1, so the entry's imports of dist/lazy/
-// call the import() of its caller instead, `importLazy` (compiled in dist/start.cjs, the same
-// folder), or its own when run by require(). Same length: the source map's columns hold.
+// cache): bin/ochat runs the entry so on Node < 22.1, so the entry's imports of dist/lazy/
+// call the import() of its caller instead, `importLazy` (compiled in bin/ochat, mapped to
+// dist/), or its own when run by require(). Same length: the source map's columns hold.
 {
   const file = join(outdir, 'ochat.cjs');
   const code = readFileSync(file, 'utf8');
@@ -174,14 +176,37 @@ const entry = await build({
   writeFileSync(file, code.replaceAll(DYNAMIC_LAZY_IMPORT, `${LAZY_IMPORT}("./lazy/`));
 }
 
-// 3b. dist/start.cjs: the entry from its code cache, where Node has no compile cache of its own.
+// 3b. bin/ochat: the entry required, from ochat's code cache where Node has no compile cache of its
+// own (START, bundled into a function only such a Node calls: one file before the entry, not two).
 const start = await build({
   ...bundleOptions({ entryPoints: [START], outdir, define, format: 'cjs' }),
   outdir: undefined,
-  outfile: join(outdir, 'start.cjs'),
-  legalComments: 'external',
+  outfile: BIN,
+  sourcemap: false,
+  write: false,
   metafile: true,
 });
+writeFileSync(
+  BIN,
+  `#!/usr/bin/env node
+// Built by scripts/build.mjs. CommonJS (bin/package.json), like dist/ochat.cjs: a run that loads no
+// ES module before its first frame or byte skips setting up Node's ESM loader. V8's on-disk compile
+// cache (Node >= 22.1; NODE_DISABLE_COMPILE_CACHE=1 turns it off) skips compiling the bundle on
+// every start after the first: the bundle must be required after enabling it. Older Nodes run it
+// from ochat's own code cache (${START}).
+const { enableCompileCache } = require('node:module');
+if (enableCompileCache) {
+  enableCompileCache();
+  require('../dist/ochat.cjs');
+} else {
+  (function () {
+${start.outputFiles[0].text.trimEnd()}
+  })();
+}
+`,
+  { mode: 0o755 },
+);
+chmodSync(BIN, 0o755);
 const startInputs = Object.keys(start.metafile.inputs);
 if (startInputs.some((path) => !path.startsWith('src/platform/') && path !== START)) {
   throw new Error(`build: ${START} bundles more than src/platform/: ${startInputs.join(', ')}`);
@@ -295,7 +320,7 @@ WHOLE.forEach((path, index) => {
 // string, read and compiled from its code cache ~0.8 ms slower. Escape them in the source (\u2026).
 for (const file of [
   join(outdir, 'ochat.cjs'),
-  join(outdir, 'start.cjs'),
+  BIN,
   ...WHOLE.map((path) => join(outdir, 'lazy', `${basename(path, '.ts')}.cjs`)),
 ]) {
   const text = readFileSync(file, 'utf8');
