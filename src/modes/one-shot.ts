@@ -12,14 +12,15 @@ import { endOnSignals } from './end-on-signals.js';
 export const MAX_PIPED_INPUT_BYTES = 8 * 1024 * 1024;
 
 /**
- * Reads piped standard input whole; empty when stdin is a terminal; undefined when it is over
- * {@link MAX_PIPED_INPUT_BYTES} (reading stops there).
+ * Reads piped standard input whole; empty when stdin is a terminal; refused, in words, when it is a
+ * folder or over {@link MAX_PIPED_INPUT_BYTES} (reading stops there).
  */
 async function readPipedStdin(): Promise<string | { refused: string }> {
   // Without process.stdin where it can be: creating it costs ~1.4 ms on a file (an fs.ReadStream).
   if (isatty(0)) return '';
+  const kind = stdinKind();
   // `ochat -p "…" < folder`: Node reads nothing from it and says nothing.
-  if (isDirectory(0))
+  if (kind === 'folder')
     return { refused: 'standard input is a folder, not text; give it a file (< file) or pipe text in.' };
   const over = {
     refused: `piped input is over ${MAX_PIPED_INPUT_BYTES / 1024 / 1024} MB, the most a one-shot reads; send less (e.g. head -c 1M file | ochat -p "…").`,
@@ -35,7 +36,7 @@ async function readPipedStdin(): Promise<string | { refused: string }> {
   // at once: nothing else runs yet, and its stream (an fs.ReadStream read through the thread pool
   // and an async iterator) cost every such one-shot CPU before its first byte. A pipe or a socket
   // is a stream: process.stdin makes it non-blocking.
-  if (isFileOrDevice(0)) {
+  if (kind === 'file or device') {
     const read = readAtOnce(kept);
     if (read === 'over') return over;
     if (read === 'all') return Buffer.concat(input.chunks).toString('utf8');
@@ -49,21 +50,14 @@ async function readPipedStdin(): Promise<string | { refused: string }> {
   return Buffer.concat(input.chunks).toString('utf8');
 }
 
-function isDirectory(fd: number): boolean {
+/** What fd 0 is: a regular file or a device, a folder, or a stream (a pipe, a socket, or closed). */
+function stdinKind(): 'file or device' | 'folder' | 'stream' {
   try {
-    return fstatSync(fd).isDirectory();
+    const stat = fstatSync(0);
+    if (stat.isDirectory()) return 'folder';
+    return stat.isFile() || stat.isCharacterDevice() ? 'file or device' : 'stream';
   } catch {
-    return false;
-  }
-}
-
-/** Whether `fd` is a regular file or a device; false for a pipe, a socket, or a closed descriptor. */
-function isFileOrDevice(fd: number): boolean {
-  try {
-    const stat = fstatSync(fd);
-    return stat.isFile() || stat.isCharacterDevice();
-  } catch {
-    return false;
+    return 'stream';
   }
 }
 
